@@ -15,7 +15,7 @@ from .creation import (
 )
 from .random import manual_seed, seed
 from .ops.math_ops import (
-    abs, add, ceil, clamp, cos, div, eq, exp, floor, ge, gt, isfinite, isinf, isnan, le, log, logical_and,
+    abs, add, add_n, ceil, clamp, cos, div, eq, exp, floor, ge, gt, isfinite, isinf, isnan, le, log, logical_and,
     logical_not, logical_or, lt, matmul, maximum, minimum, mul, ne, neg, pow, relu, round, sigmoid, sign, sin,
     sqrt, square, sub, tanh, where,
 )

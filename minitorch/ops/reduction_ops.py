@@ -6,6 +6,8 @@ broadcast back over the reduced dimensions.
 """
 from collections import namedtuple
 
+import builtins
+
 import numpy as np
 from scipy.special import logsumexp as _scipy_logsumexp
 
@@ -53,7 +55,7 @@ def _mean(x, axis, keepdims):
 def _mean_grad(op, grad):
     shape, axis = op.input_shapes[0], op.attrs["axis"]
     count = int(np.prod([shape[i] for i in axis] if axis is not None else shape))
-    return _broadcast_back(grad, op) / max(count, 1)
+    return _broadcast_back(grad, op) / builtins.max(count, 1)
 
 
 @kernel("Prod")
@@ -143,7 +145,7 @@ def normalize_dims(dim, ndim, op_name):
     if dim is None:
         return None
     dims = (dim,) if isinstance(dim, (int, np.integer)) else tuple(dim)
-    rank = max(ndim, 1)
+    rank = builtins.max(ndim, 1)
     out = []
     for d in dims:
         if not -rank <= d < rank:
@@ -187,7 +189,7 @@ def _extremum(op_name, arg_op, x, dim, keepdim):
     if isinstance(dim, Tensor):  # mt.max(a, b): the elementwise form
         return (maximum if op_name == "Max" else minimum)(x, dim)
     values = _reduce(op_name, x, dim, keepdim)
-    indices = _reduce(arg_op, x, dim, keepdim)
+    indices = (argmax if op_name == "Max" else argmin)(x, dim, keepdim)
     return values_indices(values, indices)
 
 
@@ -235,7 +237,7 @@ def var(x, dim=None, unbiased=None, keepdim=False, correction=None):
     axis = normalize_dims(dim, x.ndim, "Var")
     count = x.numel() if axis is None else int(np.prod([x.shape[i] for i in axis]))
     centered = x - x.mean(dim=axis, keepdim=True)
-    return (centered * centered).sum(dim=axis, keepdim=keepdim) / builtins_max(count - correction, 0)
+    return (centered * centered).sum(dim=axis, keepdim=keepdim) / builtins.max(count - correction, 0)
 
 
 def std(x, dim=None, unbiased=None, keepdim=False, correction=None):
@@ -257,10 +259,6 @@ def log_softmax(x, dim, dtype=None):
         x = x.to(dtype)
     return execute("LogSoftmax", (x,), {"axis": normalize_dims(dim, x.ndim, "LogSoftmax") or ()})
 
-
-import builtins  # noqa: E402
-
-builtins_max = builtins.max
 
 from ..tensor import Tensor  # noqa: E402
 from .math_ops import maximum, minimum  # noqa: E402
