@@ -255,7 +255,7 @@ class DataLoader:
         return self._iter_samples(batches)
 
     def _iter_arrays(self, batches: list[np.ndarray]) -> Iterator[list]:
-        fields = tuple(np.asarray(field) for field in self.dataset.arrays())
+        fields = tuple(np.asanyarray(field) for field in self.dataset.arrays())
         n = len(self.dataset)
         for field in fields:
             if field.ndim == 0 or len(field) != n:
