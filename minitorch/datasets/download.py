@@ -109,6 +109,9 @@ def download_file(
         os.replace(temp_name, destination)
         temp_name = None
         return destination
+    except http.client.HTTPException as err:
+        # e.g. IncompleteRead when the server drops the connection mid-body.
+        raise DownloadError(f"{url}: transfer failed: {err!r}") from err
     finally:
         if temp_name is not None and os.path.exists(temp_name):
             os.unlink(temp_name)
