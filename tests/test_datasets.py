@@ -307,7 +307,7 @@ class LocalServer:
 
         self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
         self.thread.start()
 
     def close(self):
@@ -438,3 +438,50 @@ def test_embedded_rejects_root_and_download(tmp_path):
         FashionMNIST(tmp_path, embedded=True)
     with pytest.raises(ValueError, match="embedded=True"):
         FashionMNIST(download=True, embedded=True)
+
+
+# -- against the real Fashion-MNIST when Debian's dataset-fashion-mnist is installed -------------
+
+DEBIAN_FASHION = Path("/usr/share/datasets/fashion-mnist")
+needs_debian_fashion = pytest.mark.skipif(
+    not (DEBIAN_FASHION / "train-images-idx3-ubyte.gz").is_file(),
+    reason="apt-get install dataset-fashion-mnist to run",
+)
+
+
+@needs_debian_fashion
+def test_full_fashion_mnist_from_debian_package(monkeypatch):
+    monkeypatch.setattr(FashionMNIST, "system_dirs", DEFAULT_FASHION_SYSTEM_DIRS)
+    test = FashionMNIST(train=False)
+    assert len(test) == 10_000 and test.root == DEBIAN_FASHION
+    assert np.bincount(test.targets).tolist() == [1000] * 10
+
+
+@needs_debian_fashion
+def test_embedded_subset_is_regenerated_byte_for_byte(tmp_path):
+    import subprocess
+    import sys
+
+    script = Path(__file__).resolve().parent.parent / "scripts" / "make_embedded_fashion_mnist.py"
+    subprocess.run([sys.executable, str(script), "--source", str(DEBIAN_FASHION), "--out", str(tmp_path)],
+                   check=True, capture_output=True)
+    shipped = Path(embedded_fashion_mnist(train=False).root)
+    for name in ("train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz",
+                 "t10k-images-idx3-ubyte.gz", "t10k-labels-idx1-ubyte.gz", "LICENSE"):
+        assert (tmp_path / name).read_bytes() == (shipped / name).read_bytes(), name
+    # Every embedded image is a real Fashion-MNIST image with its real label.
+    full_images = read_idx(DEBIAN_FASHION / "t10k-images-idx3-ubyte.gz")
+    full_labels = read_idx(DEBIAN_FASHION / "t10k-labels-idx1-ubyte.gz")
+    subset = embedded_fashion_mnist(train=False)
+    lookup = {full_images[i].tobytes(): full_labels[i] for i in range(len(full_images))}
+    assert all(lookup[img.tobytes()] == label for img, label in zip(subset.data, subset.targets))
+
+
+def test_data_code_never_unpickles():
+    import minitorch.datasets
+    import minitorch.utils.data
+
+    sources = list(Path(minitorch.datasets.__file__).parent.glob("*.py")) + [Path(minitorch.utils.data.__file__)]
+    for source in sources:
+        text = source.read_text()
+        assert "pickle" not in text and "np.load(" not in text, source
