@@ -166,6 +166,12 @@ def test_mnist_loads_like_torchvision(tmp_path, gz):
     assert "Split: Test" in repr(ds)
 
 
+def test_optional_arguments_are_keyword_only(tmp_path):
+    write_split(tmp_path, n=3)
+    with pytest.raises(TypeError):
+        MNIST(tmp_path, True, True)
+
+
 def test_mnist_transforms_apply_and_force_slow_path(tmp_path):
     write_split(tmp_path, n=6)
     ds = MNIST(tmp_path, transform=lambda img: img.numpy().sum(), target_transform=lambda y: y + 100)
@@ -337,7 +343,7 @@ def leftovers(directory):
 def test_download_fetches_verifies_and_loads(served, tmp_path, capsys):
     ds = MNIST(tmp_path / "data", download=True)
     raw = tmp_path / "data" / "MNIST" / "raw"
-    assert len(ds) == 8 and ds.root == raw
+    assert len(ds) == 8 and ds.raw_folder == raw and ds.root == tmp_path / "data"
     assert leftovers(raw) == sorted(name for name, _ in MNIST.resources)
     assert len(served.requests) == 4
     err = capsys.readouterr().err
@@ -422,7 +428,7 @@ def test_embedded_subset(train, per_class):
     assert ds.data.std() > 10  # real pictures, not blanks
     helper = embedded_fashion_mnist(train=train)
     np.testing.assert_array_equal(helper.data, ds.data)
-    licence = Path(ds.root) / "LICENSE"
+    licence = Path(ds.raw_folder) / "LICENSE"
     assert "MIT" in licence.read_text() and "Zalando" in licence.read_text()
 
 
@@ -453,7 +459,7 @@ needs_debian_fashion = pytest.mark.skipif(
 def test_full_fashion_mnist_from_debian_package(monkeypatch):
     monkeypatch.setattr(FashionMNIST, "system_dirs", DEFAULT_FASHION_SYSTEM_DIRS)
     test = FashionMNIST(train=False)
-    assert len(test) == 10_000 and test.root == DEBIAN_FASHION
+    assert len(test) == 10_000 and test.raw_folder == DEBIAN_FASHION
     assert np.bincount(test.targets).tolist() == [1000] * 10
 
 
@@ -465,7 +471,7 @@ def test_embedded_subset_is_regenerated_byte_for_byte(tmp_path):
     script = Path(__file__).resolve().parent.parent / "scripts" / "make_embedded_fashion_mnist.py"
     subprocess.run([sys.executable, str(script), "--source", str(DEBIAN_FASHION), "--out", str(tmp_path)],
                    check=True, capture_output=True)
-    shipped = Path(embedded_fashion_mnist(train=False).root)
+    shipped = Path(embedded_fashion_mnist(train=False).raw_folder)
     for name in ("train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz",
                  "t10k-images-idx3-ubyte.gz", "t10k-labels-idx1-ubyte.gz", "LICENSE"):
         assert (tmp_path / name).read_bytes() == (shipped / name).read_bytes(), name

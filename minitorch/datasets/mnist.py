@@ -91,14 +91,17 @@ class MNIST(Dataset):
         self,
         root: str | os.PathLike | None = None,
         train: bool = True,
+        *,
         download: bool = False,
         transform: Callable | None = None,
         target_transform: Callable | None = None,
     ):
+        # Keyword-only after ``train``: torchvision's positional order is (transform,
+        # target_transform, download), so positional calls would silently mean different things.
         self.train = bool(train)
         self.transform = transform
         self.target_transform = target_transform
-        self.requested_root = None if root is None else Path(root).expanduser()
+        self.root = None if root is None else Path(root).expanduser()
         images_path, labels_path = self._locate(download)
         self._load(images_path, labels_path)
 
@@ -132,7 +135,7 @@ class MNIST(Dataset):
 
     def _find_split(self) -> tuple[Path, Path] | None:
         images_name, labels_name = _split_files(self.train)
-        for directory in self.search_dirs(self.requested_root):
+        for directory in self.search_dirs(self.root):
             images, labels = _find_file(directory, images_name), _find_file(directory, labels_name)
             if images is not None and labels is not None:
                 return images, labels
@@ -141,7 +144,7 @@ class MNIST(Dataset):
     def _locate(self, download: bool) -> tuple[Path, Path]:
         found = self._find_split()
         if found is None and download:
-            self.download(self.requested_root)
+            self.download(self.root)
             found = self._find_split()
         if found is None:
             raise DatasetNotFoundError(self._not_found_message())
@@ -150,9 +153,9 @@ class MNIST(Dataset):
     def _not_found_message(self) -> str:
         images_name, labels_name = _split_files(self.train)
         split = "train" if self.train else "test"
-        looked = "\n".join(f"  {d}" for d in self.search_dirs(self.requested_root))
+        looked = "\n".join(f"  {d}" for d in self.search_dirs(self.root))
         how = [
-            f"pass download=True to fetch it into {self.download_dir(self.requested_root)}",
+            f"pass download=True to fetch it into {self.download_dir(self.root)}",
             f"or put the files in one of the directories above (set ${DATA_ENV_VAR} to choose your own)",
             *self.install_hints,
         ]
@@ -184,7 +187,7 @@ class MNIST(Dataset):
             raise IDXFormatError(
                 labels_path, f"label {int(labels.max())} out of range for {len(self.classes)} classes"
             )
-        self.root = images_path.parent
+        self.raw_folder = images_path.parent  # where the files were found
         self.data = images
         self.targets = labels.astype(np.int64)
         self._arrays_cache: tuple | None = None
@@ -221,7 +224,7 @@ class MNIST(Dataset):
         lines = [
             f"Dataset {type(self).__name__}",
             f"    Number of datapoints: {len(self)}",
-            f"    Root location: {self.root}",
+            f"    Files: {self.raw_folder}",
             f"    Split: {'Train' if self.train else 'Test'}",
         ]
         if self.transform is not None:
@@ -257,21 +260,23 @@ class FashionMNIST(MNIST):
         self,
         root: str | os.PathLike | None = None,
         train: bool = True,
+        *,
         download: bool = False,
         transform: Callable | None = None,
         target_transform: Callable | None = None,
-        *,
         embedded: bool = False,
     ):
         if not embedded:
-            super().__init__(root, train, download, transform, target_transform)
+            super().__init__(
+                root, train, download=download, transform=transform, target_transform=target_transform
+            )
             return
         if root is not None or download:
             raise ValueError("FashionMNIST(embedded=True) reads the subset shipped with minitorch; omit root and download")
         self.train = bool(train)
         self.transform = transform
         self.target_transform = target_transform
-        self.requested_root = None
+        self.root = None
         images_name, labels_name = _split_files(self.train)
         images, labels = EMBEDDED_DIR / f"{images_name}.gz", EMBEDDED_DIR / f"{labels_name}.gz"
         if not (images.is_file() and labels.is_file()):
