@@ -1,0 +1,44 @@
+"""minitorch: a PyTorch-like deep-learning framework on numpy, with TensorFlow
+eager's tape autodiff. See docs/ARCHITECTURE.md for the map of the engine.
+
+    import minitorch as mt
+    x = mt.tensor([1.0, 2.0], requires_grad=True)
+    (x * x).sum().backward()
+    x.grad          # tensor([2., 4.])
+"""
+from .tensor import Tensor
+from .dtypes import bool_ as bool, double, float, float16, float32, float64, half, int8, int16, int32, int64, long, uint8
+from .dtypes import DType as dtype
+from .creation import (
+    arange, as_tensor, empty, empty_like, eye, from_numpy, full, full_like, linspace, ones, ones_like, rand,
+    rand_like, randint, randn, randn_like, randperm, tensor, zeros, zeros_like,
+)
+from .random import manual_seed, seed
+from .ops.math_ops import (
+    abs, add, ceil, clamp, cos, div, eq, exp, floor, ge, gt, isfinite, isinf, isnan, le, log, logical_and,
+    logical_not, logical_or, lt, matmul, maximum, minimum, mul, ne, neg, pow, relu, round, sigmoid, sign, sin,
+    sqrt, square, sub, tanh, where,
+)
+from .ops.reduction_ops import (
+    all, amax, amin, any, argmax, argmin, log_softmax, logsumexp, max, mean, min, prod, softmax, std, sum, var,
+)
+from .ops.array_ops import (
+    broadcast_to, cat, clone, flatten, permute, reshape, squeeze, stack, stop_gradient, transpose, unsqueeze,
+)
+from . import autograd
+from .autograd import GradientTape, enable_grad, is_grad_enabled, no_grad, set_grad_enabled, stop_recording
+from .autograd.execute import ShapeError
+
+clip = clamp
+concat = concatenate = cat
+divide = true_divide = div
+multiply = mul
+subtract = sub
+detach = stop_gradient
+
+
+def is_tensor(obj):
+    return isinstance(obj, Tensor)
+
+
+__version__ = "0.1.0"

@@ -1,0 +1,139 @@
+"""The PyTorch door: `requires_grad`, `.backward()`, `.grad`, `autograd.grad`.
+
+There is no second engine behind it. It is one more tape, AUTOGRAD_TAPE:
+persistent, living as long as the program, joining the global tape set the
+first time any tensor requires grad, and watching every tensor with
+`requires_grad=True` that an op reads (`watch_accessed_variables`, as a
+TensorFlow tape watches variables). Outputs it records require grad
+themselves. `backward()` runs compute_gradient on it and accumulates into
+the leaves' `.grad`; without `retain_graph` the pass consumes the entries
+it ran, so a second backward through them raises. Dropped tensors free
+their entries through delete_trace, like on any tape.
+"""
+from . import tape_set
+from .backprop import compute_gradient
+from .tape import Tape
+
+
+class AutogradTape(Tape):
+    def __init__(self):
+        super().__init__(persistent=True, watch_accessed_variables=True)
+        self.active = False
+
+    def record_operation(self, op_type, inputs, outputs, backward_function):
+        super().record_operation(op_type, inputs, outputs, backward_function)
+        for o in outputs:
+            if o._data.dtype.kind == "f":
+                o._requires_grad = True
+
+    def activate(self):
+        if not self.active:
+            self.active = True
+            tape_set.active_tapes.insert(0, self)
+
+
+AUTOGRAD_TAPE = AutogradTape()
+
+
+def activate():
+    AUTOGRAD_TAPE.activate()
+
+
+def producer_name(tensor):
+    op_id = AUTOGRAD_TAPE.tensor_tape.get(tensor._id)
+    if op_id is None or op_id == -1:
+        return None
+    entry = AUTOGRAD_TAPE.op_tape.get(op_id)
+    return entry.op_type if entry is not None else "Freed"
+
+
+def _as_list(tensors):
+    if tensors is None:
+        return None
+    if isinstance(tensors, Tensor):
+        return [tensors]
+    return list(tensors)
+
+
+def _output_gradients(outputs, grad_outputs, implicit_ok):
+    grads = []
+    for i, (out, grad) in enumerate(zip(outputs, grad_outputs or [None] * len(outputs))):
+        if not out._requires_grad:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+        if grad is None:
+            if out._data.size != 1 and implicit_ok:
+                raise RuntimeError(f"grad can be implicitly created only for scalar outputs (output {i} has shape {out.shape})")
+        else:
+            grad = as_tensor(grad, like=out)
+            if grad.shape != out.shape:
+                raise RuntimeError(
+                    f"Mismatch in shape: grad_output[{i}] has a shape of {grad.shape} and output[{i}] has a shape of {out.shape}."
+                )
+        grads.append(grad)
+    return grads
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
+    """Accumulates the gradients of `tensors` into `.grad` of the leaves they depend on."""
+    targets = _as_list(tensors)
+    grads = _output_gradients(targets, _as_list(grad_tensors), implicit_ok=True)
+    if retain_graph is None:
+        retain_graph = create_graph
+    recording = tape_set.enable_grad() if create_graph else tape_set.no_grad()
+    with recording:
+        if inputs is not None:
+            inputs = _as_list(inputs)
+            results = compute_gradient(AUTOGRAD_TAPE, targets, inputs, grads, release=not retain_graph)
+            leaf_grads = [(t, g) for t, g in zip(inputs, results) if g is not None]
+        else:
+            by_id = compute_gradient(AUTOGRAD_TAPE, targets, [], grads, release=not retain_graph, collect_leaves=True)
+            leaf_grads = []
+            for tid, grad in by_id.items():
+                ref = AUTOGRAD_TAPE.watched.get(tid)
+                leaf = ref() if ref is not None else None
+                if leaf is not None and leaf._requires_grad:
+                    leaf_grads.append((leaf, grad))
+        _accumulate(leaf_grads, create_graph)
+
+
+def _accumulate(leaf_grads, create_graph):
+    assigned = set()
+    for leaf, grad in leaf_grads:
+        if not create_graph:
+            grad = grad.detach() if grad._requires_grad else grad
+            if id(grad) in assigned:  # the same gradient object reached two leaves
+                grad = Tensor._from_array(grad._data.copy())
+            assigned.add(id(grad))
+        if leaf.grad is None:
+            leaf.grad = grad
+        else:
+            leaf.grad = leaf.grad + grad
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=None, materialize_grads=False):
+    """The gradients of `outputs` with respect to `inputs`, as a tuple (nothing is accumulated)."""
+    targets = _as_list(outputs)
+    sources = _as_list(inputs)
+    for i, source in enumerate(sources):
+        if not source._requires_grad:
+            raise RuntimeError(f"One of the differentiated Tensors (input {i}) does not require grad")
+    grads = _output_gradients(targets, _as_list(grad_outputs), implicit_ok=True)
+    if retain_graph is None:
+        retain_graph = create_graph
+    recording = tape_set.enable_grad() if create_graph else tape_set.no_grad()
+    with recording:
+        results = compute_gradient(AUTOGRAD_TAPE, targets, sources, grads, release=not retain_graph)
+    for i, (source, result) in enumerate(zip(sources, results)):
+        if result is None:
+            if materialize_grads:
+                results[i] = zeros_like(source)
+            elif not allow_unused:
+                raise RuntimeError(
+                    f"One of the differentiated Tensors (input {i}) appears to not have been used in the graph. "
+                    "Set allow_unused=True if this is the desired behavior."
+                )
+    return tuple(results)
+
+
+from ..creation import zeros_like  # noqa: E402
+from ..tensor import Tensor, as_tensor  # noqa: E402

@@ -1,0 +1,172 @@
+"""compute_gradient: the reverse pass over a tape.
+
+Seed 003 (imperative_grad.py) and tape.h's ComputeGradient, step by step:
+  1. filter the tape to the ops the targets depend on, counting how often each
+     tensor is used and how many output gradients each op still waits for;
+  2. start a stack with the ops whose output gradients are all known;
+  3. seed the targets' gradients (ones, or the given output gradients);
+  4. pop an op, sum its output gradients (zeros for missing ones, unless the
+     op accepts None there), call its backward function, hand the input
+     gradients on; an op whose outputs are all done joins the stack.
+Gradients are minitorch Tensors made by minitorch ops, so an outer tape that
+is recording sees the whole reverse pass: that is how higher orders work.
+"""
+import numpy as np
+
+from ..ops.registry import ACCEPTS_NONE
+
+# Early aggregation (seed 003): with this many pending gradients for one
+# tensor, and this much memory in them, add them up at once to free memory.
+MIN_AGGREGATE_COUNT = 4
+MIN_AGGREGATE_BYTES = 128 * 1024 * 1024
+
+
+def compute_gradient(tape, targets, sources, output_gradients=None, release=False, collect_leaves=False):
+    """Gradients of `targets` with respect to `sources` (lists of Tensors).
+
+    Returns one gradient (or None) per source. `release` consumes the entries
+    it runs, freeing their saved values as it goes (a non-persistent pass).
+    With `collect_leaves`, every watched tensor the pass reaches is a source
+    too (this is `loss.backward()`), and the result is a dict
+    {leaf tensor id: gradient}.
+    """
+    source_ids = {s._id for s in sources}
+    usage, entries, producer, leaves = _prepare_backprop(tape, targets, source_ids, release)
+    if collect_leaves:
+        source_ids |= leaves
+    missing = {}
+    for tid in usage:
+        op_id = producer.get(tid)
+        if op_id in entries:
+            missing[op_id] = missing.get(op_id, 0) + 1
+    ready = [op_id for op_id in entries if op_id not in missing]
+    gradients = _initial_gradients(targets, output_gradients)
+    gradient_sizes = {}
+
+    while ready:
+        entry = entries.pop(ready.pop())
+        out_grads = _output_gradients(entry, gradients)
+        # Skip the gradients nobody asked for: inputs neither on the tape nor sources.
+        needs = tuple(
+            dtype.kind == "f" and (i in source_ids or i in producer)
+            for i, (_, dtype) in zip(entry.input_ids, entry.input_info)
+        )
+        in_grads = entry.backward_function(needs, out_grads)
+        if release:
+            tape.release(entry)
+        for tid, grad, needed, (shape, dtype) in zip(entry.input_ids, in_grads, needs, entry.input_info):
+            if grad is not None and needed:
+                pending = gradients.setdefault(tid, [])
+                pending.append(_match_input(grad, shape, dtype, entry.op_type))
+                if len(pending) >= MIN_AGGREGATE_COUNT:
+                    size = gradient_sizes.setdefault(tid, pending[-1]._data.nbytes)
+                    if len(pending) * size > MIN_AGGREGATE_BYTES:
+                        pending[:] = [_aggregate(pending)]
+            count = usage.get(tid, 0)
+            if count > 0:
+                usage[tid] = count - 1
+                if count == 1 and tid not in source_ids:
+                    op_id = producer.get(tid)
+                    if op_id in missing:
+                        missing[op_id] -= 1
+                        if missing[op_id] == 0:
+                            ready.append(op_id)
+
+    if collect_leaves:
+        return {tid: _aggregate(gradients[tid]) for tid in leaves if gradients.get(tid)}
+    return [_aggregate(gradients[s._id]) if gradients.get(s._id) else None for s in sources]
+
+
+def _prepare_backprop(tape, targets, source_ids, release):
+    """Filters the tape to what the targets need and counts tensor usages."""
+    tensor_tape, op_tape = tape.tensor_tape, tape.op_tape
+    usage = {}  # tensor id -> how many filtered ops read it
+    entries = {}  # op id -> entry, only the ops between targets and sources
+    producer = {}  # tensor id -> op id (-1: watched), for every tensor on the tape the pass meets
+    leaves = set()
+    stack = [t._id for t in targets]
+    while stack:
+        tid = stack.pop()
+        op_id = tensor_tape.get(tid)
+        if op_id is None:
+            continue
+        producer[tid] = op_id
+        if op_id == -1:
+            leaves.add(tid)
+            continue
+        if op_id in entries or tid in source_ids:
+            continue
+        entry = op_tape.pop(op_id, None) if release else op_tape.get(op_id)
+        if entry is None:
+            raise RuntimeError(
+                "Trying to backward through the graph a second time (or directly access saved tensors "
+                "after they have already been freed). Specify retain_graph=True (or use a persistent "
+                "GradientTape) if you need to backward through the graph a second time."
+            )
+        entries[op_id] = entry
+        for input_id in entry.input_ids:
+            if input_id in usage:
+                usage[input_id] += 1
+            else:
+                usage[input_id] = 1
+                stack.append(input_id)
+    return usage, entries, producer, leaves
+
+
+def _initial_gradients(targets, output_gradients):
+    gradients = {}
+    for i, target in enumerate(targets):
+        grad = None if output_gradients is None else output_gradients[i]
+        if grad is None:
+            grad = Tensor._from_array(np.ones(target._data.shape, target._data.dtype))
+        gradients.setdefault(target._id, []).append(grad)
+    return gradients
+
+
+def _output_gradients(entry, gradients):
+    """One gradient per output of `entry`: summed, or zeros, or None where accepted."""
+    accepts_none = ACCEPTS_NONE.get(entry.op_type, ())
+    grads = []
+    last_info = last_zeros = None  # consecutive outputs often share shape and dtype
+    for i, tid in enumerate(entry.output_ids):
+        pending = gradients.pop(tid, None)
+        if pending:
+            grads.append(_aggregate(pending))
+        elif i in accepts_none:
+            grads.append(None)
+        else:
+            info = entry.output_info[i]
+            if info != last_info:
+                last_info, last_zeros = info, Tensor._from_array(np.zeros(*info))
+            grads.append(last_zeros)
+    return grads
+
+
+def _aggregate(grads):
+    if len(grads) == 1:
+        return grads[0]
+    return execute("AddN", grads)
+
+
+def _match_input(grad, shape, dtype, op_type):
+    """Sums a broadcast gradient back to its input's shape and casts it to the input's dtype."""
+    if grad._data.shape != shape:
+        grad = _sum_to_shape(grad, shape, op_type)
+    if grad._data.dtype != dtype:
+        grad = execute("Cast", (grad,), {"dtype": dtype})
+    return grad
+
+
+def _sum_to_shape(grad, shape, op_type):
+    gshape = grad._data.shape
+    lead = len(gshape) - len(shape)
+    if lead < 0 or any(n != 1 and n != g for n, g in zip(shape, gshape[lead:])):
+        raise RuntimeError(f"the gradient of {op_type} has shape {gshape}, which does not broadcast to its input's shape {shape}")
+    axes = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(shape) if n == 1 and gshape[lead + i] != 1)
+    if axes:
+        grad = execute("Sum", (grad,), {"axis": axes, "keepdims": False})
+    return execute("Reshape", (grad,), {"shape": shape})
+
+
+from ..tensor import Tensor  # noqa: E402
+from .execute import execute  # noqa: E402

@@ -1,0 +1,53 @@
+"""execute: the single path every Tensor op runs through.
+
+Look up the op's numpy kernel by name, run it, wrap the results as Tensors,
+and hand everything to `record_gradient` (record.py). Shape ops, indexing and
+the gradient functions themselves all come this way, so any tape sees all.
+"""
+import numpy as np
+
+from ..ops.registry import KERNELS
+from ..tensor import Tensor
+from .record import record_gradient
+
+_NO_ATTRS = {}
+
+
+class ShapeError(RuntimeError, ValueError):
+    """Shapes that an op cannot combine. A RuntimeError like PyTorch's, and a ValueError like numpy's."""
+
+
+def execute(op_name, inputs, attrs=_NO_ATTRS):
+    """Runs op `op_name` on the Tensors `inputs`; returns a Tensor or a tuple of Tensors."""
+    arrays = [t._data for t in inputs]
+    try:
+        result = KERNELS[op_name](*arrays, **attrs)
+    except (ValueError, IndexError) as error:
+        raise _explain(op_name, arrays, error) from None
+    if type(result) is tuple:
+        results = tuple(_wrap(r) for r in result)
+        record_gradient(op_name, inputs, attrs, results)
+        return results
+    output = _wrap(result)
+    record_gradient(op_name, inputs, attrs, (output,))
+    return output
+
+
+def _wrap(array):
+    if type(array) is not np.ndarray:
+        array = np.asarray(array)
+    return Tensor._from_array(array)
+
+
+def _explain(op_name, arrays, error):
+    """Turns a numpy complaint into one that names the op and the shapes."""
+    message = str(error)
+    if message.startswith(op_name + ":"):
+        return error  # the kernel already explained itself
+    shapes = " and ".join(str(tuple(a.shape)) for a in arrays)
+    if isinstance(error, IndexError):
+        return IndexError(f"{op_name}: {message} (tensor shape {shapes})")
+    if "broadcast" in message or "mismatch" in message or "shape" in message or "size" in message:
+        return ShapeError(f"{op_name}: cannot combine shapes {shapes}: {message}")
+    return ValueError(f"{op_name} on shapes {shapes}: {message}")
+

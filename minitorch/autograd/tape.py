@@ -1,0 +1,129 @@
+"""The tape: what was recorded, by id, so that a reverse pass can be run later.
+
+Follows seed 001's `GradientTape` (tape.h). The tape never holds a Tensor:
+it maps tensor ids to the op that produced them and op ids to entries. Only
+an entry's backward function keeps values alive, and only the ones its
+gradient needs (see record.py).
+
+    tensor_tape   tensor id -> id of the op that produced it (-1: watched)
+    op_tape       op id -> TapeEntry
+    tensor_usage  tensor id -> how many entries use it (+1 while it is alive)
+
+`delete_trace` runs when a Tensor dies: once nothing uses a tensor any more
+its producing op is dropped, and so on up the graph. Finished work is thus
+freed during training, not when the tape goes away.
+"""
+import weakref
+
+
+class TapeEntry:
+    """One recorded op (seed: OpTapeEntry)."""
+
+    __slots__ = ("op_type", "output_ids", "output_info", "input_ids", "input_info", "backward_function")
+
+    def __init__(self, op_type, output_ids, output_info, input_ids, input_info, backward_function):
+        self.op_type = op_type
+        self.output_ids = output_ids
+        self.output_info = output_info  # (shape, numpy dtype) per output: zeros for missing gradients
+        self.input_ids = input_ids
+        self.input_info = input_info  # (shape, numpy dtype) per input: un-broadcasting, casting back
+        self.backward_function = backward_function
+
+
+class Tape:
+    """The data structure behind GradientTape and behind `requires_grad`."""
+
+    def __init__(self, persistent=False, watch_accessed_variables=True):
+        self.persistent = persistent
+        self.watch_accessed_variables = watch_accessed_variables
+        self.tensor_tape = {}
+        self.op_tape = {}
+        self.tensor_usage = {}
+        self.watched = {}  # tensor id -> weakref to the watched Tensor
+        self.next_op_id = 0
+
+    def should_record(self, inputs):
+        """Does an op reading `inputs` belong on this tape? (seed: ShouldRecord)"""
+        tensor_tape = self.tensor_tape
+        for t in inputs:
+            if t._id in tensor_tape or (self.watch_accessed_variables and t._requires_grad):
+                if t._data.dtype.kind == "f":  # only floating tensors are trainable
+                    return True
+        return False
+
+    def watch(self, tensor):
+        if tensor._id not in self.tensor_tape:
+            self.tensor_tape[tensor._id] = -1
+            self.watched[tensor._id] = weakref.ref(tensor)
+
+    def record_operation(self, op_type, inputs, outputs, backward_function):
+        tensor_tape, usage = self.tensor_tape, self.tensor_usage
+        input_ids = []
+        for t in inputs:
+            tid = t._id
+            if tid not in tensor_tape and self.watch_accessed_variables and t._requires_grad:
+                self.watch(t)
+            if tid in tensor_tape:
+                usage[tid] = usage.get(tid, 0) + 1
+            input_ids.append(tid)
+        op_id = self.next_op_id
+        self.next_op_id += 1
+        output_ids = []
+        for o in outputs:
+            # The output may already be watched (seed: "we cannot check that we're inserting it here").
+            tensor_tape[o._id] = op_id
+            usage[o._id] = 1
+            output_ids.append(o._id)
+        self.op_tape[op_id] = TapeEntry(
+            op_type,
+            output_ids,
+            [(o._data.shape, o._data.dtype) for o in outputs],
+            input_ids,
+            backward_function.input_info,
+            backward_function,
+        )
+
+    def delete_trace(self, tensor_id, dying=False):
+        """One use of `tensor_id` ended; drop what nobody can reach any more.
+
+        `dying` means the Tensor object itself is gone. A dead watched tensor
+        is forgotten too (TensorFlow keeps it: its tapes are short-lived,
+        while our autograd tape lives as long as the program).
+        """
+        if dying and self.tensor_tape.get(tensor_id) == -1:
+            del self.tensor_tape[tensor_id]
+            self.watched.pop(tensor_id, None)
+        count = self.tensor_usage.get(tensor_id)
+        if count is None:
+            return
+        if count > 1:
+            self.tensor_usage[tensor_id] = count - 1
+            return
+        del self.tensor_usage[tensor_id]
+        op_id = self.tensor_tape.get(tensor_id)
+        if op_id is None or op_id == -1:
+            return  # never delete a watched tensor
+        del self.tensor_tape[tensor_id]
+        entry = self.op_tape.get(op_id)
+        if entry is None:
+            return  # already released by a reverse pass
+        for output_id in entry.output_ids:
+            if output_id in self.tensor_usage:
+                return  # another output of the op is still in use
+        del self.op_tape[op_id]
+        for input_id in entry.input_ids:
+            self.delete_trace(input_id)
+
+    def release(self, entry):
+        """Forget a consumed entry (non-persistent reverse pass): its inputs lose one use."""
+        for input_id in entry.input_ids:
+            self.delete_trace(input_id)
+
+    def clear(self):
+        self.tensor_tape.clear()
+        self.op_tape.clear()
+        self.tensor_usage.clear()
+        self.watched.clear()
+
+    def __len__(self):
+        return len(self.op_tape)

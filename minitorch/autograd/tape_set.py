@@ -1,0 +1,115 @@
+"""The set of active tapes (global) and the per-thread recording switch.
+
+Seed 004 ("Fix the threading model of gradient tapes"): the set of tapes is
+shared by every thread, because tensors cross threads; but each thread can
+pause recording on its own while it does gradient bookkeeping. `no_grad`,
+`enable_grad` and `stop_recording` are that per-thread switch.
+"""
+import functools
+import threading
+
+active_tapes = []  # every tape that is recording, in the order they were entered
+active_accumulators = []  # forward-mode accumulators (seed 001), same recording path
+
+
+class _ThreadState(threading.local):
+    recording = True  # False inside no_grad()/stop_recording() on this thread
+
+
+thread_state = _ThreadState()
+
+
+def push_tape(tape):
+    active_tapes.append(tape)
+
+
+def pop_tape(tape):
+    try:
+        active_tapes.remove(tape)
+    except ValueError:
+        pass
+
+
+def is_recording():
+    """True when an op run now on this thread could be recorded."""
+    return bool(active_tapes or active_accumulators) and thread_state.recording
+
+
+def delete_trace(tensor_id):
+    """Called when a Tensor dies, so the tapes can free what only it needed."""
+    for tape in active_tapes:
+        tape.delete_trace(tensor_id, dying=True)
+
+
+class _RecordingSwitch:
+    """Sets this thread's recording flag for a `with` block or a decorated call."""
+
+    enabled = True
+
+    def __init__(self):
+        self._saved = []
+
+    def __enter__(self):
+        self._saved.append(thread_state.recording)
+        thread_state.recording = self.enabled
+        return self
+
+    def __exit__(self, *exc):
+        thread_state.recording = self._saved.pop()
+        return False
+
+    def __call__(self, fn):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with type(self)():
+                return fn(*args, **kwargs)
+
+        return wrapper
+
+
+class no_grad(_RecordingSwitch):
+    """Pauses recording on this thread (PyTorch's name).
+
+    >>> x = mt.ones(2, requires_grad=True)
+    >>> with mt.no_grad():
+    ...     y = x * 2
+    >>> y.requires_grad
+    False
+    """
+
+    enabled = False
+
+
+class stop_recording(_RecordingSwitch):
+    """Pauses recording on this thread (TensorFlow's name); the same switch as `no_grad`."""
+
+    enabled = False
+
+
+class enable_grad(_RecordingSwitch):
+    """Turns recording back on for this thread inside a `no_grad` block."""
+
+    enabled = True
+
+
+def set_grad_enabled(mode):
+    """Sets this thread's recording flag; usable as a context manager too."""
+    previous = thread_state.recording
+    thread_state.recording = bool(mode)
+    return _RestoreOnExit(previous)
+
+
+class _RestoreOnExit:
+    def __init__(self, previous):
+        self._previous = previous
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        thread_state.recording = self._previous
+        return False
+
+
+def is_grad_enabled():
+    return thread_state.recording

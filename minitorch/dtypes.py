@@ -1,0 +1,100 @@
+"""Data types and PyTorch's type-promotion rules.
+
+A minitorch dtype is a thin name over a numpy dtype, so that `repr` reads like
+PyTorch's (`minitorch.float32`) while the data stays a plain numpy array.
+"""
+import builtins
+
+import numpy as np
+
+
+class DType:
+    __slots__ = ("name", "numpy", "is_floating_point", "category")
+
+    def __init__(self, name, numpy_dtype, category):
+        self.name = name
+        self.numpy = np.dtype(numpy_dtype)
+        self.is_floating_point = category == 2
+        self.category = category  # 0 bool, 1 integer, 2 floating: PyTorch's promotion order
+
+    def __repr__(self):
+        return f"minitorch.{self.name}"
+
+    def __eq__(self, other):
+        if isinstance(other, DType):
+            return self.numpy == other.numpy
+        try:
+            return self.numpy == np.dtype(other)
+        except TypeError:
+            return NotImplemented
+
+    def __hash__(self):
+        return hash(self.numpy)
+
+
+float32 = DType("float32", np.float32, 2)
+float64 = DType("float64", np.float64, 2)
+float16 = DType("float16", np.float16, 2)
+int64 = DType("int64", np.int64, 1)
+int32 = DType("int32", np.int32, 1)
+int16 = DType("int16", np.int16, 1)
+int8 = DType("int8", np.int8, 1)
+uint8 = DType("uint8", np.uint8, 1)
+bool_ = DType("bool", np.bool_, 0)
+
+float = float32
+double = float64
+long = int64
+int = int32
+half = float16
+
+_BY_NUMPY = {d.numpy: d for d in (float32, float64, float16, int64, int32, int16, int8, uint8, bool_)}
+
+default_float = float32
+
+
+def from_numpy_dtype(np_dtype):
+    """The minitorch dtype of a numpy dtype (raises TypeError for unsupported ones)."""
+    try:
+        return _BY_NUMPY[np_dtype]
+    except KeyError:
+        raise TypeError(f"minitorch does not support numpy dtype {np_dtype}") from None
+
+
+def to_numpy_dtype(dtype):
+    """Accepts a minitorch dtype, a numpy dtype, a Python type or a string."""
+    if isinstance(dtype, DType):
+        return dtype.numpy
+    if dtype is builtins.float:
+        return float32.numpy
+    if dtype is builtins.int:
+        return int64.numpy
+    if dtype is builtins.bool:
+        return bool_.numpy
+    np_dtype = np.dtype(dtype)
+    from_numpy_dtype(np_dtype)
+    return np_dtype
+
+
+def category(np_dtype):
+    kind = np_dtype.kind
+    return 2 if kind == "f" else 0 if kind == "b" else 1
+
+
+def promote(a, b):
+    """PyTorch's result dtype for an elementwise op on numpy arrays `a` and `b`.
+
+    Higher category (bool < int < float) wins; within one category a tensor with
+    dimensions beats a zero-dimensional one, which is how PyTorch keeps
+    `float32_tensor * float64_scalar_tensor` in float32.
+    """
+    da, db = a.dtype, b.dtype
+    if da is db:
+        return da
+    ca, cb = category(da), category(db)
+    if ca != cb:
+        return da if ca > cb else db
+    a_dims, b_dims = a.ndim > 0, b.ndim > 0
+    if a_dims != b_dims:
+        return da if a_dims else db
+    return np.promote_types(da, db)

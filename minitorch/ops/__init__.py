@@ -1,0 +1,1 @@
+"""Ops: numpy kernels and their gradients, registered by op name in registry.py."""

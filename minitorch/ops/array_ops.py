@@ -1,0 +1,286 @@
+"""Shape ops, indexing, concatenation: each op's numpy kernel, then its gradient.
+
+Indexing follows numpy/PyTorch. Basic indexing (ints, slices, None,
+Ellipsis) is "StridedSlice", whose gradient "StridedSliceGrad" writes the
+incoming gradient into zeros; advanced indexing (integer arrays, boolean
+masks) is "GatherNd", whose gradient "ScatterNd" adds it (repeated indices
+add up). Each gradient op is the other's gradient, so indexing stays
+differentiable to any order.
+"""
+import numpy as np
+
+from ..autograd.execute import ShapeError, execute
+from .registry import gradient, kernel, not_differentiable
+
+
+@kernel("Reshape")
+def _reshape(x, shape):
+    return np.reshape(x, shape)
+
+
+@gradient("Reshape", needs="nothing")
+def _reshape_grad(op, grad):
+    return grad.reshape(op.input_shapes[0])
+
+
+@kernel("Transpose")
+def _transpose(x, perm):
+    return np.transpose(x, perm)
+
+
+@gradient("Transpose", needs="nothing")
+def _transpose_grad(op, grad):
+    return grad.permute(*np.argsort(op.attrs["perm"]))
+
+
+@kernel("BroadcastTo")
+def _broadcast_to(x, shape):
+    return np.broadcast_to(x, shape)
+
+
+@gradient("BroadcastTo", needs="nothing")
+def _broadcast_to_grad(op, grad):
+    """The tape sums the broadcast gradient back to the input's shape."""
+    return grad
+
+
+@kernel("Identity")
+def _identity(x, copy=False):
+    return np.array(x, copy=True) if copy else np.ascontiguousarray(x)
+
+
+@gradient("Identity", needs="nothing")
+def _identity_grad(op, grad):
+    return grad
+
+
+kernel("StopGradient")(lambda x: x.view())
+not_differentiable("StopGradient")
+
+
+@kernel("StridedSlice")
+def _strided_slice(x, index):
+    return x[index]
+
+
+@gradient("StridedSlice", needs="nothing")
+def _strided_slice_grad(op, grad):
+    return execute("StridedSliceGrad", (grad,), {"shape": op.input_shapes[0], "index": op.attrs["index"]})
+
+
+@kernel("StridedSliceGrad")
+def _strided_slice_grad_kernel(grad, shape, index):
+    out = np.zeros(shape, grad.dtype)
+    out[index] = grad
+    return out
+
+
+@gradient("StridedSliceGrad", needs="nothing")
+def _strided_slice_grad_grad(op, grad):
+    return execute("StridedSlice", (grad,), {"index": op.attrs["index"]})
+
+
+@kernel("GatherNd")
+def _gather(x, index):
+    return x[index]
+
+
+@gradient("GatherNd", needs="nothing")
+def _gather_grad(op, grad):
+    return execute("ScatterNd", (grad,), {"shape": op.input_shapes[0], "index": op.attrs["index"]})
+
+
+@kernel("ScatterNd")
+def _scatter(grad, shape, index):
+    out = np.zeros(shape, grad.dtype)
+    np.add.at(out, index, grad)
+    return out
+
+
+@gradient("ScatterNd", needs="nothing")
+def _scatter_grad(op, grad):
+    return execute("GatherNd", (grad,), {"index": op.attrs["index"]})
+
+
+@kernel("ConcatV2")
+def _concat(*xs, axis):
+    return np.concatenate(xs, axis=axis)
+
+
+@gradient("ConcatV2", needs="nothing")
+def _concat_grad(op, grad):
+    axis = op.attrs["axis"]
+    grads, start = [], 0
+    for shape in op.input_shapes:
+        stop = start + shape[axis]
+        grads.append(grad[(slice(None),) * axis + (slice(start, stop),)])
+        start = stop
+    return tuple(grads)
+
+
+@kernel("Pack")
+def _pack(*xs, axis):
+    return np.stack(xs, axis=axis)
+
+
+@gradient("Pack", needs="nothing")
+def _pack_grad(op, grad):
+    axis = op.attrs["axis"]
+    return tuple(grad[(slice(None),) * axis + (i,)] for i in range(len(op.input_shapes)))
+
+
+# ----- the functional API -----
+
+def _shape_arg(shape):
+    """Accepts reshape(2, 3) and reshape((2, 3)) alike."""
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        shape = shape[0]
+    return tuple(int(n) for n in shape)
+
+
+def reshape(x, *shape):
+    shape = _shape_arg(shape)
+    if shape == x._data.shape:
+        return execute("Reshape", (x,), {"shape": shape})
+    known = int(np.prod([n for n in shape if n != -1]))
+    if shape.count(-1) > 1 or (
+        (x.numel() != known) if -1 not in shape else (known == 0 or x.numel() % known)
+    ):
+        raise ShapeError(f"Reshape: shape {list(shape)} is invalid for input of size {x.numel()} (shape {x.shape})")
+    return execute("Reshape", (x,), {"shape": shape})
+
+
+def flatten(x, start_dim=0, end_dim=-1):
+    if x.ndim == 0:
+        return reshape(x, 1)
+    start, end = start_dim % x.ndim, end_dim % x.ndim
+    shape = x.shape[:start] + (-1,) + x.shape[end + 1 :] if start <= end else x.shape
+    if x.numel() == 0:
+        shape = x.shape[:start] + (int(np.prod(x.shape[start : end + 1])),) + x.shape[end + 1 :]
+    return reshape(x, shape)
+
+
+def squeeze(x, dim=None):
+    if dim is None:
+        shape = tuple(n for n in x.shape if n != 1)
+    else:
+        dims = {d % max(x.ndim, 1) for d in ((dim,) if isinstance(dim, int) else dim)}
+        shape = tuple(n for i, n in enumerate(x.shape) if not (i in dims and n == 1))
+    return reshape(x, shape)
+
+
+def unsqueeze(x, dim):
+    rank = x.ndim + 1
+    if not -rank <= dim < rank:
+        raise IndexError(f"unsqueeze: dimension out of range (expected to be in range of [{-rank}, {rank - 1}], but got {dim})")
+    dim %= rank
+    return reshape(x, x.shape[:dim] + (1,) + x.shape[dim:])
+
+
+def permute(x, *dims):
+    dims = _shape_arg(dims)
+    if sorted(d % max(x.ndim, 1) for d in dims) != list(range(x.ndim)):
+        raise ShapeError(f"Transpose: permutation {dims} does not match a tensor of {x.ndim} dimensions (shape {x.shape})")
+    return execute("Transpose", (x,), {"perm": tuple(d % x.ndim for d in dims)})
+
+
+def transpose(x, dim0, dim1):
+    perm = list(range(x.ndim))
+    try:
+        perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
+    except IndexError:
+        raise IndexError(f"transpose: dimension out of range for a tensor of shape {x.shape}: ({dim0}, {dim1})") from None
+    return execute("Transpose", (x,), {"perm": tuple(perm)})
+
+
+def expand(x, *sizes):
+    sizes = _shape_arg(sizes)
+    lead = len(sizes) - x.ndim
+    if lead < 0:
+        raise ShapeError(f"BroadcastTo: the expanded size {sizes} has fewer dimensions than the tensor {x.shape}")
+    shape = tuple(x.shape[i - lead] if n == -1 else n for i, n in enumerate(sizes))
+    return broadcast_to(x, shape)
+
+
+def broadcast_to(x, shape):
+    return execute("BroadcastTo", (x,), {"shape": tuple(shape)})
+
+
+def contiguous(x):
+    return x if x._data.flags.c_contiguous else execute("Identity", (x,))
+
+
+def clone(x):
+    return execute("Identity", (x,), {"copy": True})
+
+
+def cat(tensors, dim=0):
+    tensors = list(tensors)
+    if not tensors:
+        raise ValueError("ConcatV2: expected a non-empty list of Tensors")
+    tensors = _same_dtype(tensors)
+    ndim = tensors[0].ndim
+    for t in tensors:
+        if t.ndim != ndim or any(a != b for i, (a, b) in enumerate(zip(t.shape, tensors[0].shape)) if i != dim % ndim):
+            shapes = ", ".join(str(tuple(s.shape)) for s in tensors)
+            raise ShapeError(f"ConcatV2: sizes of tensors must match except in dimension {dim}; got shapes {shapes}")
+    return execute("ConcatV2", tuple(tensors), {"axis": dim % ndim})
+
+
+def stack(tensors, dim=0):
+    tensors = list(tensors)
+    if not tensors:
+        raise ValueError("Pack: expected a non-empty list of Tensors")
+    tensors = _same_dtype(tensors)
+    if any(t.shape != tensors[0].shape for t in tensors):
+        shapes = ", ".join(str(tuple(s.shape)) for s in tensors)
+        raise ShapeError(f"Pack: stack expects each tensor to be equal size, but got shapes {shapes}")
+    return execute("Pack", tuple(tensors), {"axis": dim % (tensors[0].ndim + 1)})
+
+
+def _same_dtype(tensors):
+    tensors = [as_tensor(t) for t in tensors]
+    target = tensors[0]._data.dtype
+    for t in tensors[1:]:
+        target = np.promote_types(target, t._data.dtype)
+    return [cast(t, target) for t in tensors]
+
+
+def stop_gradient(x):
+    """A tensor with the same values that no tape sees through (`detach`)."""
+    return execute("StopGradient", (x,))
+
+
+def getitem(x, index):
+    index, advanced = _normalize_index(x, index)
+    return execute("GatherNd" if advanced else "StridedSlice", (x,), {"index": index})
+
+
+def _normalize_index(x, index):
+    """Index as a tuple numpy accepts; bool masks become integer arrays; checks ranges."""
+    if not isinstance(index, tuple):
+        index = (index,)
+    out, advanced = [], False
+    for item in index:
+        if isinstance(item, Tensor):
+            item = item._data
+        elif isinstance(item, (list, range)):
+            item = np.asarray(item)
+        if isinstance(item, np.ndarray):
+            if item.dtype == np.bool_:
+                out.extend(np.nonzero(item))
+                advanced = True
+                continue
+            if item.dtype.kind not in "iu":
+                raise IndexError(f"tensors used as indices must be long, int or bool tensors, got {item.dtype}")
+            advanced = True
+        elif isinstance(item, (bool, np.bool_)):
+            raise IndexError("indexing with a Python bool is not supported")
+        elif not (item is None or item is Ellipsis or isinstance(item, (slice, int, np.integer))):
+            raise IndexError(f"only integers, slices, None, Ellipsis, and integer or boolean tensors are valid indices (got {type(item).__name__})")
+        out.append(item)
+    return tuple(out), advanced
+
+
+from ..tensor import Tensor, as_tensor  # noqa: E402
+from .math_ops import cast  # noqa: E402

@@ -1,0 +1,537 @@
+"""Elementwise math and matmul: each op's numpy kernel, then its gradient.
+
+Gradients are written with minitorch ops, so a recording tape sees them and
+higher derivatives come for free. Broadcasting is undone by the tape
+(backprop._match_input): a binary op's gradient may return the broadcast
+shape. Dedicated gradient ops (TanhGrad, SigmoidGrad, ReluGrad) follow
+TensorFlow: one kernel instead of three, with their own gradients.
+"""
+import numpy as np
+
+from ..autograd.execute import execute
+from .. import dtypes
+from .registry import gradient, kernel, not_differentiable
+
+
+def _binary(op_name, a, b):
+    a, b = _coerce_pair(a, b)
+    return execute(op_name, (a, b))
+
+
+def _coerce_pair(a, b):
+    """Tensors of one dtype, following PyTorch's promotion (Python numbers are 'weak')."""
+    if not isinstance(a, Tensor):
+        a = as_tensor(a, like=b)
+    elif not isinstance(b, Tensor):
+        b = as_tensor(b, like=a)
+    da, db = a._data.dtype, b._data.dtype
+    if da is not db and da != db:
+        target = dtypes.promote(a._data, b._data)
+        if da != target:
+            a = cast(a, target)
+        if db != target:
+            b = cast(b, target)
+    return a, b
+
+
+def cast(x, dtype):
+    np_dtype = dtypes.to_numpy_dtype(dtype)
+    if x._data.dtype == np_dtype:
+        return x
+    return execute("Cast", (x,), {"dtype": np_dtype})
+
+
+@kernel("Cast")
+def _cast(x, dtype):
+    return x.astype(dtype)
+
+
+@gradient("Cast", needs="nothing")
+def _cast_grad(op, grad):
+    """The tape casts the gradient back to the input's dtype."""
+    return grad
+
+
+# ----- arithmetic -----
+
+@kernel("Add")
+def _add(x, y):
+    return np.add(x, y)
+
+
+@gradient("Add", needs="nothing")
+def _add_grad(op, grad):
+    return grad, grad
+
+
+@kernel("Sub")
+def _sub(x, y):
+    return np.subtract(x, y)
+
+
+@gradient("Sub", needs="nothing")
+def _sub_grad(op, grad):
+    return grad, (-grad if op.needs_input_grad[1] else None)
+
+
+@kernel("Mul")
+def _mul(x, y):
+    return np.multiply(x, y)
+
+
+@gradient("Mul", needs="inputs")
+def _mul_grad(op, grad):
+    """d(xy) = y dx + x dy."""
+    x, y = op.inputs
+    need_x, need_y = op.needs_input_grad
+    return (grad * y if need_x else None), (grad * x if need_y else None)
+
+
+@kernel("RealDiv")
+def _div(x, y):
+    return np.true_divide(x, y)
+
+
+@gradient("RealDiv", needs="inputs")
+def _div_grad(op, grad):
+    """d(x/y) = dx / y - x dy / y^2."""
+    x, y = op.inputs
+    need_x, need_y = op.needs_input_grad
+    return (grad / y if need_x else None), (-grad * x / (y * y) if need_y else None)
+
+
+@kernel("Neg")
+def _neg(x):
+    return np.negative(x)
+
+
+@gradient("Neg", needs="nothing")
+def _neg_grad(op, grad):
+    return -grad
+
+
+@kernel("Pow")
+def _pow(x, y):
+    return np.power(x, y)
+
+
+@gradient("Pow", needs="both")
+def _pow_grad(op, grad):
+    """d(x^y) = y x^(y-1) dx + log(x) x^y dy  (the log term taken as 0 where x <= 0)."""
+    x, y = op.inputs
+    need_x, need_y = op.needs_input_grad
+    grad_x = grad * y * x ** (y - 1) if need_x else None
+    grad_y = None
+    if need_y:
+        positive = x > 0
+        safe_x = where(positive, x, ones_like(x))
+        grad_y = grad * where(positive, op.outputs[0] * log(safe_x), zeros_like(x))
+    return grad_x, grad_y
+
+
+@kernel("AddN")
+def _add_n(*xs):
+    total = xs[0] + xs[1]
+    for x in xs[2:]:
+        total += x
+    return total
+
+
+@gradient("AddN", needs="nothing")
+def _add_n_grad(op, grad):
+    return (grad,) * len(op.input_info)
+
+
+# ----- elementwise functions -----
+
+@kernel("Exp")
+def _exp(x):
+    return np.exp(x)
+
+
+@gradient("Exp", needs="outputs")
+def _exp_grad(op, grad):
+    """d e^x = e^x dx."""
+    return grad * op.outputs[0]
+
+
+@kernel("Log")
+def _log(x):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.log(x)
+
+
+@gradient("Log", needs="inputs")
+def _log_grad(op, grad):
+    """d log x = dx / x."""
+    return grad / op.inputs[0]
+
+
+@kernel("Sqrt")
+def _sqrt(x):
+    with np.errstate(invalid="ignore"):
+        return np.sqrt(x)
+
+
+@gradient("Sqrt", needs="outputs")
+def _sqrt_grad(op, grad):
+    """d sqrt(x) = dx / (2 sqrt(x))."""
+    return grad / (op.outputs[0] * 2)
+
+
+@kernel("Sin")
+def _sin(x):
+    return np.sin(x)
+
+
+@gradient("Sin", needs="inputs")
+def _sin_grad(op, grad):
+    return grad * cos(op.inputs[0])
+
+
+@kernel("Cos")
+def _cos(x):
+    return np.cos(x)
+
+
+@gradient("Cos", needs="inputs")
+def _cos_grad(op, grad):
+    return -grad * sin(op.inputs[0])
+
+
+@kernel("Abs")
+def _abs(x):
+    return np.abs(x)
+
+
+@gradient("Abs", needs="inputs")
+def _abs_grad(op, grad):
+    """d|x| = sign(x) dx (0 at x = 0, as PyTorch)."""
+    return grad * sign(op.inputs[0])
+
+
+@kernel("Tanh")
+def _tanh(x):
+    return np.tanh(x)
+
+
+@gradient("Tanh", needs="outputs")
+def _tanh_grad(op, grad):
+    return execute("TanhGrad", (op.outputs[0], grad))
+
+
+@kernel("TanhGrad")
+def _tanh_grad_kernel(y, g):
+    return g * (1 - y * y)
+
+
+@gradient("TanhGrad", needs="inputs")
+def _tanh_grad_grad(op, grad):
+    """TanhGrad(y, g) = g (1 - y^2): d/dy = -2 y g, d/dg = 1 - y^2."""
+    y, g = op.inputs
+    need_y, need_g = op.needs_input_grad
+    return (grad * g * y * -2 if need_y else None), (execute("TanhGrad", (y, grad)) if need_g else None)
+
+
+@kernel("Sigmoid")
+def _sigmoid(x):
+    from scipy.special import expit
+
+    return expit(x)
+
+
+@gradient("Sigmoid", needs="outputs")
+def _sigmoid_grad(op, grad):
+    return execute("SigmoidGrad", (op.outputs[0], grad))
+
+
+@kernel("SigmoidGrad")
+def _sigmoid_grad_kernel(y, g):
+    return g * y * (1 - y)
+
+
+@gradient("SigmoidGrad", needs="inputs")
+def _sigmoid_grad_grad(op, grad):
+    """SigmoidGrad(y, g) = g y (1 - y): d/dy = g (1 - 2y), d/dg = y (1 - y)."""
+    y, g = op.inputs
+    need_y, need_g = op.needs_input_grad
+    return (grad * g * (1 - y * 2) if need_y else None), (execute("SigmoidGrad", (y, grad)) if need_g else None)
+
+
+@kernel("Relu")
+def _relu(x):
+    return np.maximum(x, 0)
+
+
+@gradient("Relu", needs="outputs")
+def _relu_grad(op, grad):
+    return execute("ReluGrad", (grad, op.outputs[0]))
+
+
+@kernel("ReluGrad")
+def _relu_grad_kernel(g, y):
+    return g * (y > 0)
+
+
+@gradient("ReluGrad", needs="inputs")
+def _relu_grad_grad(op, grad):
+    """ReluGrad(g, y) is linear in g with a mask that is flat in y."""
+    return execute("ReluGrad", (grad, op.inputs[1])), None
+
+
+@kernel("Maximum")
+def _maximum(x, y):
+    return np.maximum(x, y)
+
+
+@kernel("Minimum")
+def _minimum(x, y):
+    return np.minimum(x, y)
+
+
+def _minmax_grad(op, grad, pick_x):
+    """The gradient goes to the chosen input; a tie splits it in half, as PyTorch does."""
+    x, y = op.inputs
+    share_x = cast(pick_x(x, y), grad.dtype) + cast(eq(x, y), grad.dtype) * 0.5
+    need_x, need_y = op.needs_input_grad
+    return (grad * share_x if need_x else None), (grad * (1 - share_x) if need_y else None)
+
+
+@gradient("Maximum", needs="inputs")
+def _maximum_grad(op, grad):
+    return _minmax_grad(op, grad, gt)
+
+
+@gradient("Minimum", needs="inputs")
+def _minimum_grad(op, grad):
+    return _minmax_grad(op, grad, lt)
+
+
+@kernel("SelectV2")
+def _select(condition, x, y):
+    return np.where(condition, x, y)
+
+
+@gradient("SelectV2", needs="inputs")
+def _select_grad(op, grad):
+    condition = op.inputs[0]
+    zeros = zeros_like(grad)
+    need_x, need_y = op.needs_input_grad[1:]
+    return None, (where(condition, grad, zeros) if need_x else None), (where(condition, zeros, grad) if need_y else None)
+
+
+@kernel("ClipByValue")
+def _clip(x, low, high):
+    return np.clip(x, low, high)
+
+
+@gradient("ClipByValue", needs="inputs")
+def _clip_grad(op, grad):
+    """1 inside [min, max] (ends included, as PyTorch), 0 outside."""
+    x = op.inputs[0]
+    low, high = op.attrs["low"], op.attrs["high"]
+    inside = ones_like(x, dtype=dtypes.bool_)
+    if low is not None:
+        inside = logical_and(inside, ge(x, low))
+    if high is not None:
+        inside = logical_and(inside, le(x, high))
+    return where(inside, grad, zeros_like(grad))
+
+
+@kernel("MatMul")
+def _matmul(a, b):
+    return np.matmul(a, b)
+
+
+@gradient("MatMul", needs="inputs")
+def _matmul_grad(op, grad):
+    """C = A B: dA = dC B^T, dB = A^T dC (batch dimensions summed back by the tape)."""
+    a, b = op.inputs
+    need_a, need_b = op.needs_input_grad
+    return (matmul(grad, b.mT) if need_a else None), (matmul(a.mT, grad) if need_b else None)
+
+
+# ----- ops without gradients -----
+
+for _name, _fn in {
+    "Less": np.less, "LessEqual": np.less_equal, "Greater": np.greater, "GreaterEqual": np.greater_equal,
+    "Equal": np.equal, "NotEqual": np.not_equal, "LogicalAnd": np.logical_and, "LogicalOr": np.logical_or,
+    "LogicalXor": np.logical_xor, "LogicalNot": np.logical_not, "Sign": np.sign, "Floor": np.floor,
+    "Ceil": np.ceil, "Round": np.round, "IsNan": np.isnan, "IsInf": np.isinf, "IsFinite": np.isfinite,
+}.items():
+    kernel(_name)(_fn)
+not_differentiable(
+    "Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual", "LogicalAnd", "LogicalOr",
+    "LogicalXor", "LogicalNot", "Sign", "Floor", "Ceil", "Round", "IsNan", "IsInf", "IsFinite",
+)
+
+
+# ----- the functional API (mt.exp(t), t.exp(), operators) -----
+
+def add(a, b, alpha=1):
+    return _binary("Add", a, b if alpha == 1 else b * alpha)
+
+
+def sub(a, b, alpha=1):
+    return _binary("Sub", a, b if alpha == 1 else b * alpha)
+
+
+def mul(a, b):
+    return _binary("Mul", a, b)
+
+
+def div(a, b):
+    return _binary("RealDiv", *_floating_pair(a, b))
+
+
+def _floating_pair(a, b):
+    """True division of integers gives floats (float32, as PyTorch)."""
+    a, b = _coerce_pair(a, b)
+    if a._data.dtype.kind != "f":
+        a, b = cast(a, dtypes.default_float), cast(b, dtypes.default_float)
+    return a, b
+
+
+def pow(a, b):
+    return _binary("Pow", a, b)
+
+
+def neg(x):
+    return execute("Neg", (x,))
+
+
+def _floating_unary(op_name):
+    def op(x):
+        if x._data.dtype.kind != "f":
+            x = cast(x, dtypes.default_float)
+        return execute(op_name, (x,))
+
+    op.__name__ = op_name.lower()
+    op.__doc__ = f"Elementwise {op_name} (integer inputs are promoted to float32).\n\n>>> mt.{op.__name__}(mt.tensor([0.5]))"
+    return op
+
+
+exp = _floating_unary("Exp")
+log = _floating_unary("Log")
+sqrt = _floating_unary("Sqrt")
+sin = _floating_unary("Sin")
+cos = _floating_unary("Cos")
+tanh = _floating_unary("Tanh")
+sigmoid = _floating_unary("Sigmoid")
+
+
+def abs(x):
+    return execute("Abs", (x,))
+
+
+def relu(x):
+    return execute("Relu", (x,))
+
+
+def sign(x):
+    return execute("Sign", (x,))
+
+
+def square(x):
+    return x * x
+
+
+def maximum(a, b):
+    return _binary("Maximum", a, b)
+
+
+def minimum(a, b):
+    return _binary("Minimum", a, b)
+
+
+def where(condition, x, y):
+    """x where condition holds, else y (broadcasting all three)."""
+    condition = as_tensor(condition)
+    if condition._data.dtype != np.bool_:
+        condition = cast(condition, dtypes.bool_)
+    x, y = _coerce_pair(x, y)
+    return execute("SelectV2", (condition, x, y))
+
+
+def clamp(x, min=None, max=None):
+    if min is None and max is None:
+        raise ValueError("clamp: at least one of 'min' or 'max' must not be None")
+    return execute("ClipByValue", (x,), {"low": min, "high": max})
+
+
+def matmul(a, b):
+    """Matrix product with numpy/PyTorch semantics (1-D operands, batch broadcasting)."""
+    a, b = _coerce_pair(a, b)
+    if a.ndim == 0 or b.ndim == 0:
+        raise RuntimeError(f"MatMul: both arguments need at least 1 dimension, got shapes {a.shape} and {b.shape}")
+    if a.ndim == 1 and b.ndim == 1:
+        if a.shape != b.shape:
+            raise ShapeError(f"MatMul: inconsistent tensor size, shapes {a.shape} and {b.shape}")
+        return sum(a * b)
+    squeeze_a, squeeze_b = a.ndim == 1, b.ndim == 1
+    if squeeze_a:
+        a = a.reshape(1, -1)
+    if squeeze_b:
+        b = b.reshape(-1, 1)
+    if a.shape[-1] != b.shape[-2]:
+        raise ShapeError(
+            f"MatMul: shapes {tuple(a.shape)} and {tuple(b.shape)} cannot be multiplied "
+            f"({a.shape[-1]} columns vs {b.shape[-2]} rows)"
+        )
+    out = execute("MatMul", (a, b))
+    if squeeze_a:
+        out = out.squeeze(-2)
+    if squeeze_b:
+        out = out.squeeze(-1)
+    return out
+
+
+def add_n(tensors):
+    return execute("AddN", tuple(tensors))
+
+
+def _comparison(op_name):
+    def compare(a, b):
+        return _binary(op_name, a, b)
+
+    compare.__name__ = op_name
+    return compare
+
+
+lt, le, gt, ge = _comparison("Less"), _comparison("LessEqual"), _comparison("Greater"), _comparison("GreaterEqual")
+eq, ne = _comparison("Equal"), _comparison("NotEqual")
+logical_and, logical_or, logical_xor = _comparison("LogicalAnd"), _comparison("LogicalOr"), _comparison("LogicalXor")
+
+
+def logical_not(x):
+    return execute("LogicalNot", (x,))
+
+
+def isnan(x):
+    return execute("IsNan", (x,))
+
+
+def isinf(x):
+    return execute("IsInf", (x,))
+
+
+def isfinite(x):
+    return execute("IsFinite", (x,))
+
+
+def floor(x):
+    return execute("Floor", (x,))
+
+
+def ceil(x):
+    return execute("Ceil", (x,))
+
+
+def round(x):
+    return execute("Round", (x,))
+
+
+from ..autograd.execute import ShapeError  # noqa: E402
+from ..creation import ones_like, zeros_like  # noqa: E402
+from ..tensor import Tensor, as_tensor  # noqa: E402
+from .reduction_ops import sum  # noqa: E402

@@ -1,0 +1,266 @@
+"""Reductions and softmax: each op's numpy kernel, then its gradient.
+
+`axis` is a tuple of dimensions or None (all), `keepdims` a bool, as numpy
+takes them. A reduced gradient is reshaped to the kept-dims shape and
+broadcast back over the reduced dimensions.
+"""
+from collections import namedtuple
+
+import numpy as np
+from scipy.special import logsumexp as _scipy_logsumexp
+
+from ..autograd.execute import execute
+from .. import dtypes
+from .registry import gradient, kernel, not_differentiable
+
+values_indices = namedtuple("values_indices", ["values", "indices"])
+
+
+def _kept_shape(shape, axis):
+    """The shape of a reduction over `axis` with keepdims=True."""
+    if axis is None:
+        return (1,) * len(shape)
+    return tuple(1 if i in axis else n for i, n in enumerate(shape))
+
+
+def _unreduce(grad, op):
+    """Reshapes a reduction's gradient so it broadcasts against the input."""
+    if op.attrs["keepdims"]:
+        return grad
+    return grad.reshape(_kept_shape(op.input_shapes[0], op.attrs["axis"]))
+
+
+def _broadcast_back(grad, op):
+    return execute("BroadcastTo", (_unreduce(grad, op),), {"shape": op.input_shapes[0]})
+
+
+@kernel("Sum")
+def _sum(x, axis, keepdims):
+    return np.sum(x, axis=axis, keepdims=keepdims)
+
+
+@gradient("Sum", needs="nothing")
+def _sum_grad(op, grad):
+    return _broadcast_back(grad, op)
+
+
+@kernel("Mean")
+def _mean(x, axis, keepdims):
+    return np.mean(x, axis=axis, keepdims=keepdims)
+
+
+@gradient("Mean", needs="nothing")
+def _mean_grad(op, grad):
+    shape, axis = op.input_shapes[0], op.attrs["axis"]
+    count = int(np.prod([shape[i] for i in axis] if axis is not None else shape))
+    return _broadcast_back(grad, op) / max(count, 1)
+
+
+@kernel("Prod")
+def _prod(x, axis, keepdims):
+    return np.prod(x, axis=axis, keepdims=keepdims)
+
+
+@gradient("Prod", needs="both")
+def _prod_grad(op, grad):
+    """d prod(x) / dx_i = prod(x) / x_i (inputs containing zeros are not supported)."""
+    x = op.inputs[0]
+    return _unreduce(grad, op) * _unreduce(op.outputs[0], op) / x
+
+
+@kernel("Max")
+def _max(x, axis, keepdims):
+    return np.max(x, axis=axis, keepdims=keepdims)
+
+
+@kernel("Min")
+def _min(x, axis, keepdims):
+    return np.min(x, axis=axis, keepdims=keepdims)
+
+
+def _extremum_grad(op, grad):
+    """The gradient is shared evenly among the elements equal to the extremum."""
+    x = op.inputs[0]
+    chosen = (x == _unreduce(op.outputs[0], op)).to(grad.dtype)
+    count = chosen.sum(dim=op.attrs["axis"], keepdim=True)
+    return _unreduce(grad, op) * chosen / count
+
+
+gradient("Max", needs="both")(_extremum_grad)
+gradient("Min", needs="both")(_extremum_grad)
+
+
+@kernel("LogSumExp")
+def _logsumexp(x, axis, keepdims):
+    return _scipy_logsumexp(x, axis=axis, keepdims=keepdims).astype(x.dtype, copy=False)
+
+
+@gradient("LogSumExp", needs="both")
+def _logsumexp_grad(op, grad):
+    """d logsumexp(x) / dx = softmax(x) = exp(x - logsumexp(x))."""
+    x = op.inputs[0]
+    return _unreduce(grad, op) * (x - _unreduce(op.outputs[0], op)).exp()
+
+
+@kernel("Softmax")
+def _softmax(x, axis):
+    shifted = x - np.max(x, axis=axis, keepdims=True)
+    e = np.exp(shifted)
+    return e / np.sum(e, axis=axis, keepdims=True)
+
+
+@gradient("Softmax", needs="outputs")
+def _softmax_grad(op, grad):
+    """dx = y (g - sum(g y))."""
+    y = op.outputs[0]
+    return y * (grad - (grad * y).sum(dim=op.attrs["axis"], keepdim=True))
+
+
+@kernel("LogSoftmax")
+def _log_softmax(x, axis):
+    shifted = x - np.max(x, axis=axis, keepdims=True)
+    return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+
+
+@gradient("LogSoftmax", needs="outputs")
+def _log_softmax_grad(op, grad):
+    """dx = g - exp(y) sum(g)."""
+    y = op.outputs[0]
+    return grad - y.exp() * grad.sum(dim=op.attrs["axis"], keepdim=True)
+
+
+kernel("ArgMax")(lambda x, axis, keepdims: np.argmax(x, axis=axis, keepdims=keepdims))
+kernel("ArgMin")(lambda x, axis, keepdims: np.argmin(x, axis=axis, keepdims=keepdims))
+kernel("All")(lambda x, axis, keepdims: np.all(x, axis=axis, keepdims=keepdims))
+kernel("Any")(lambda x, axis, keepdims: np.any(x, axis=axis, keepdims=keepdims))
+not_differentiable("ArgMax", "ArgMin", "All", "Any")
+
+
+# ----- the functional API -----
+
+def normalize_dims(dim, ndim, op_name):
+    """PyTorch's dim argument (int, tuple, None; negatives allowed) as a sorted tuple or None."""
+    if dim is None:
+        return None
+    dims = (dim,) if isinstance(dim, (int, np.integer)) else tuple(dim)
+    rank = max(ndim, 1)
+    out = []
+    for d in dims:
+        if not -rank <= d < rank:
+            raise IndexError(f"{op_name}: dimension out of range (expected to be in range of [{-rank}, {rank - 1}], but got {d})")
+        out.append(int(d) % rank)
+    if ndim == 0:
+        return None
+    return tuple(sorted(set(out)))
+
+
+def _reduce(op_name, x, dim, keepdim):
+    axis = normalize_dims(dim, x.ndim, op_name)
+    return execute(op_name, (x,), {"axis": axis, "keepdims": bool(keepdim)})
+
+
+def sum(x, dim=None, keepdim=False, dtype=None):
+    if dtype is not None:
+        x = x.to(dtype)
+    elif x._data.dtype.kind in "bui":
+        x = x.to(dtypes.int64)  # PyTorch sums integers and bools as int64
+    return _reduce("Sum", x, dim, keepdim)
+
+
+def mean(x, dim=None, keepdim=False, dtype=None):
+    if dtype is not None:
+        x = x.to(dtype)
+    if x._data.dtype.kind != "f":
+        raise RuntimeError(f"Mean: could not infer output dtype. Input dtype must be floating point, got {x.dtype}")
+    return _reduce("Mean", x, dim, keepdim)
+
+
+def prod(x, dim=None, keepdim=False):
+    return _reduce("Prod", x, dim, keepdim)
+
+
+def _extremum(op_name, arg_op, x, dim, keepdim):
+    if x.numel() == 0:
+        raise RuntimeError(f"{op_name}: expected a non-empty tensor, got shape {x.shape}")
+    if dim is None:
+        return _reduce(op_name, x, None, False)
+    if isinstance(dim, Tensor):  # mt.max(a, b): the elementwise form
+        return (maximum if op_name == "Max" else minimum)(x, dim)
+    values = _reduce(op_name, x, dim, keepdim)
+    indices = _reduce(arg_op, x, dim, keepdim)
+    return values_indices(values, indices)
+
+
+def max(x, dim=None, keepdim=False):
+    """The largest value; with `dim`, a (values, indices) pair as PyTorch."""
+    return _extremum("Max", "ArgMax", x, dim, keepdim)
+
+
+def min(x, dim=None, keepdim=False):
+    return _extremum("Min", "ArgMin", x, dim, keepdim)
+
+
+def amax(x, dim=None, keepdim=False):
+    return _reduce("Max", x, dim, keepdim)
+
+
+def amin(x, dim=None, keepdim=False):
+    return _reduce("Min", x, dim, keepdim)
+
+
+def argmax(x, dim=None, keepdim=False):
+    if dim is None:
+        return execute("ArgMax", (x.reshape(-1),), {"axis": 0, "keepdims": False})
+    return execute("ArgMax", (x,), {"axis": normalize_dims(dim, x.ndim, "ArgMax")[0], "keepdims": keepdim})
+
+
+def argmin(x, dim=None, keepdim=False):
+    if dim is None:
+        return execute("ArgMin", (x.reshape(-1),), {"axis": 0, "keepdims": False})
+    return execute("ArgMin", (x,), {"axis": normalize_dims(dim, x.ndim, "ArgMin")[0], "keepdims": keepdim})
+
+
+def all(x, dim=None, keepdim=False):
+    return _reduce("All", x, dim, keepdim)
+
+
+def any(x, dim=None, keepdim=False):
+    return _reduce("Any", x, dim, keepdim)
+
+
+def var(x, dim=None, unbiased=None, keepdim=False, correction=None):
+    """Variance with Bessel's correction by default (`correction=1`), as PyTorch."""
+    if correction is None:
+        correction = 1 if unbiased is None or unbiased else 0
+    axis = normalize_dims(dim, x.ndim, "Var")
+    count = x.numel() if axis is None else int(np.prod([x.shape[i] for i in axis]))
+    centered = x - x.mean(dim=axis, keepdim=True)
+    return (centered * centered).sum(dim=axis, keepdim=keepdim) / builtins_max(count - correction, 0)
+
+
+def std(x, dim=None, unbiased=None, keepdim=False, correction=None):
+    return var(x, dim, unbiased, keepdim, correction).sqrt()
+
+
+def logsumexp(x, dim, keepdim=False):
+    return _reduce("LogSumExp", x, dim, keepdim)
+
+
+def softmax(x, dim, dtype=None):
+    if dtype is not None:
+        x = x.to(dtype)
+    return execute("Softmax", (x,), {"axis": normalize_dims(dim, x.ndim, "Softmax") or ()})
+
+
+def log_softmax(x, dim, dtype=None):
+    if dtype is not None:
+        x = x.to(dtype)
+    return execute("LogSoftmax", (x,), {"axis": normalize_dims(dim, x.ndim, "LogSoftmax") or ()})
+
+
+import builtins  # noqa: E402
+
+builtins_max = builtins.max
+
+from ..tensor import Tensor  # noqa: E402
+from .math_ops import maximum, minimum  # noqa: E402

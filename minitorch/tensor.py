@@ -1,0 +1,625 @@
+"""Tensor: a numpy array with an id that tapes can refer to.
+
+Every method that computes something calls an op function (ops/*.py), which
+calls `execute("OpName", inputs, attrs)` (autograd/execute.py). The tensor
+itself keeps no graph: the tapes do, by id. `requires_grad`, `.grad` and
+`.backward()` are the PyTorch door onto the same tapes (autograd/autograd_tape.py).
+"""
+import itertools
+
+import numpy as np
+
+from . import dtypes
+
+_next_id = itertools.count(1).__next__
+
+
+class Tensor:
+    __slots__ = ("_data", "_id", "_requires_grad", "grad", "__weakref__")
+
+    def __init__(self, data, dtype=None, requires_grad=False):
+        array = _to_array(data, dtype)
+        self._data = array
+        self._id = _next_id()
+        self._requires_grad = False
+        self.grad = None
+        if requires_grad:
+            self.requires_grad_(True)
+
+    @classmethod
+    def _from_array(cls, array):
+        """Wraps a numpy array without copying or checking: the fast path for op results."""
+        t = object.__new__(cls)
+        t._data = array
+        t._id = _next_id()
+        t._requires_grad = False
+        t.grad = None
+        return t
+
+    def __del__(self):
+        # The tapes free what only this tensor kept alive (seed: DeleteTrace).
+        try:
+            if tape_set.active_tapes:
+                tape_set.delete_trace(self._id)
+        except AttributeError:  # interpreter shutdown: modules are already torn down
+            pass
+
+    # ----- attributes -----
+
+    @property
+    def shape(self):
+        return self._data.shape
+
+    @property
+    def dtype(self):
+        return dtypes.from_numpy_dtype(self._data.dtype)
+
+    @property
+    def ndim(self):
+        return self._data.ndim
+
+    def dim(self):
+        return self._data.ndim
+
+    def size(self, dim=None):
+        return self._data.shape if dim is None else self._data.shape[dim]
+
+    def numel(self):
+        return self._data.size
+
+    def is_floating_point(self):
+        return self._data.dtype.kind == "f"
+
+    @property
+    def T(self):
+        return self.permute(*reversed(range(self.ndim)))
+
+    @property
+    def mT(self):
+        return self.transpose(-2, -1)
+
+    @property
+    def data(self):
+        return self.detach()
+
+    @property
+    def requires_grad(self):
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, flag):
+        self.requires_grad_(flag)
+
+    def requires_grad_(self, requires_grad=True):
+        """Makes this leaf require gradients: the autograd tape will watch it."""
+        if requires_grad and self._data.dtype.kind != "f":
+            raise RuntimeError(f"only Tensors of floating point dtype can require gradients (got {self.dtype})")
+        if not requires_grad and not self.is_leaf:
+            raise RuntimeError("you can only change requires_grad flags of leaf variables.")
+        self._requires_grad = bool(requires_grad)
+        if requires_grad:
+            autograd_tape.activate()
+        return self
+
+    @property
+    def is_leaf(self):
+        return not self._requires_grad or autograd_tape.AUTOGRAD_TAPE.tensor_tape.get(self._id, -1) == -1
+
+    @property
+    def grad_fn(self):
+        """The name of the op that made this tensor on the autograd tape (None for leaves)."""
+        return autograd_tape.producer_name(self)
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        """Accumulates d(self)/d(leaf) into `.grad` of every leaf that requires grad."""
+        autograd_tape.backward(self, gradient, retain_graph, create_graph, inputs)
+
+    def detach(self):
+        return array_ops.stop_gradient(self)
+
+    def detach_(self):
+        self._requires_grad = False
+        return self
+
+    # ----- numpy interop and Python conversions -----
+
+    def numpy(self):
+        if self._requires_grad:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        return self._data
+
+    def __array__(self, dtype=None, copy=None):
+        if dtype is not None and dtype != self._data.dtype:
+            return self._data.astype(dtype)
+        return self._data.copy() if copy else self._data
+
+    def item(self):
+        if self._data.size != 1:
+            raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
+        return self._data.reshape(()).item()
+
+    def tolist(self):
+        return self._data.tolist()
+
+    def __float__(self):
+        return float(self.item())
+
+    def __int__(self):
+        return int(self.item())
+
+    def __index__(self):
+        if self._data.dtype.kind not in "iu" or self._data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
+    def __bool__(self):
+        if self._data.size != 1:
+            raise RuntimeError(f"Boolean value of Tensor with {self._data.size} values is ambiguous")
+        return bool(self._data.reshape(()).item())
+
+    def __len__(self):
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self._data.shape[0]))
+
+    __hash__ = object.__hash__
+
+    def __repr__(self):
+        return format_tensor(self)
+
+    # ----- dtype conversions -----
+
+    def to(self, dtype=None, *args, **kwargs):
+        if dtype is None or isinstance(dtype, str) and dtype in ("cpu", "cuda"):
+            return self  # one device: the CPU
+        return math_ops.cast(self, dtype)
+
+    def type(self, dtype):
+        return self.to(dtype)
+
+    def float(self):
+        return self.to(dtypes.float32)
+
+    def double(self):
+        return self.to(dtypes.float64)
+
+    def long(self):
+        return self.to(dtypes.int64)
+
+    def int(self):
+        return self.to(dtypes.int32)
+
+    def bool(self):
+        return self.to(dtypes.bool_)
+
+    def cpu(self):
+        return self
+
+    # ----- operators -----
+
+    def __add__(self, other):
+        return math_ops._binary("Add", self, other)
+
+    def __radd__(self, other):
+        return math_ops._binary("Add", other, self)
+
+    def __sub__(self, other):
+        return math_ops._binary("Sub", self, other)
+
+    def __rsub__(self, other):
+        return math_ops._binary("Sub", other, self)
+
+    def __mul__(self, other):
+        return math_ops._binary("Mul", self, other)
+
+    def __rmul__(self, other):
+        return math_ops._binary("Mul", other, self)
+
+    def __truediv__(self, other):
+        return math_ops.div(self, other)
+
+    def __rtruediv__(self, other):
+        return math_ops.div(other, self)
+
+    def __pow__(self, other):
+        return math_ops._binary("Pow", self, other)
+
+    def __rpow__(self, other):
+        return math_ops._binary("Pow", other, self)
+
+    def __matmul__(self, other):
+        return math_ops.matmul(self, other)
+
+    def __rmatmul__(self, other):
+        return math_ops.matmul(other, self)
+
+    def __neg__(self):
+        return math_ops.neg(self)
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return math_ops.abs(self)
+
+    def __lt__(self, other):
+        return math_ops.lt(self, other)
+
+    def __le__(self, other):
+        return math_ops.le(self, other)
+
+    def __gt__(self, other):
+        return math_ops.gt(self, other)
+
+    def __ge__(self, other):
+        return math_ops.ge(self, other)
+
+    def __eq__(self, other):
+        return math_ops.eq(self, other)
+
+    def __ne__(self, other):
+        return math_ops.ne(self, other)
+
+    def __and__(self, other):
+        return math_ops.logical_and(self, other)
+
+    def __or__(self, other):
+        return math_ops.logical_or(self, other)
+
+    def __xor__(self, other):
+        return math_ops.logical_xor(self, other)
+
+    def __invert__(self):
+        return math_ops.logical_not(self)
+
+    def __getitem__(self, index):
+        return array_ops.getitem(self, index)
+
+    def __setitem__(self, index, value):
+        """Writes into the data in place; allowed only where no tape would miss it."""
+        _check_in_place(self, "__setitem__")
+        index, _ = array_ops._normalize_index(self, index)
+        self._data[index] = value._data if isinstance(value, Tensor) else value
+
+    # ----- methods that mirror the functional API -----
+
+    def add(self, other, alpha=1):
+        return math_ops.add(self, other, alpha)
+
+    def sub(self, other, alpha=1):
+        return math_ops.sub(self, other, alpha)
+
+    def mul(self, other):
+        return math_ops.mul(self, other)
+
+    def div(self, other):
+        return math_ops.div(self, other)
+
+    def pow(self, exponent):
+        return math_ops.pow(self, exponent)
+
+    def matmul(self, other):
+        return math_ops.matmul(self, other)
+
+    def neg(self):
+        return math_ops.neg(self)
+
+    def abs(self):
+        return math_ops.abs(self)
+
+    def exp(self):
+        return math_ops.exp(self)
+
+    def log(self):
+        return math_ops.log(self)
+
+    def sqrt(self):
+        return math_ops.sqrt(self)
+
+    def sin(self):
+        return math_ops.sin(self)
+
+    def cos(self):
+        return math_ops.cos(self)
+
+    def tanh(self):
+        return math_ops.tanh(self)
+
+    def sigmoid(self):
+        return math_ops.sigmoid(self)
+
+    def relu(self):
+        return math_ops.relu(self)
+
+    def sign(self):
+        return math_ops.sign(self)
+
+    def square(self):
+        return math_ops.square(self)
+
+    def clamp(self, min=None, max=None):
+        return math_ops.clamp(self, min, max)
+
+    clip = clamp
+
+    def maximum(self, other):
+        return math_ops.maximum(self, other)
+
+    def minimum(self, other):
+        return math_ops.minimum(self, other)
+
+    def eq(self, other):
+        return math_ops.eq(self, other)
+
+    def isnan(self):
+        return math_ops.isnan(self)
+
+    def sum(self, dim=None, keepdim=False, dtype=None):
+        return reduction_ops.sum(self, dim, keepdim, dtype)
+
+    def mean(self, dim=None, keepdim=False, dtype=None):
+        return reduction_ops.mean(self, dim, keepdim, dtype)
+
+    def prod(self, dim=None, keepdim=False):
+        return reduction_ops.prod(self, dim, keepdim)
+
+    def max(self, dim=None, keepdim=False):
+        return reduction_ops.max(self, dim, keepdim)
+
+    def min(self, dim=None, keepdim=False):
+        return reduction_ops.min(self, dim, keepdim)
+
+    def amax(self, dim=None, keepdim=False):
+        return reduction_ops.amax(self, dim, keepdim)
+
+    def amin(self, dim=None, keepdim=False):
+        return reduction_ops.amin(self, dim, keepdim)
+
+    def argmax(self, dim=None, keepdim=False):
+        return reduction_ops.argmax(self, dim, keepdim)
+
+    def argmin(self, dim=None, keepdim=False):
+        return reduction_ops.argmin(self, dim, keepdim)
+
+    def all(self, dim=None, keepdim=False):
+        return reduction_ops.all(self, dim, keepdim)
+
+    def any(self, dim=None, keepdim=False):
+        return reduction_ops.any(self, dim, keepdim)
+
+    def var(self, dim=None, unbiased=None, keepdim=False, correction=None):
+        return reduction_ops.var(self, dim, unbiased, keepdim, correction)
+
+    def std(self, dim=None, unbiased=None, keepdim=False, correction=None):
+        return reduction_ops.std(self, dim, unbiased, keepdim, correction)
+
+    def logsumexp(self, dim, keepdim=False):
+        return reduction_ops.logsumexp(self, dim, keepdim)
+
+    def softmax(self, dim, dtype=None):
+        return reduction_ops.softmax(self, dim, dtype)
+
+    def log_softmax(self, dim, dtype=None):
+        return reduction_ops.log_softmax(self, dim, dtype)
+
+    def reshape(self, *shape):
+        return array_ops.reshape(self, *shape)
+
+    view = reshape
+
+    def view_as(self, other):
+        return array_ops.reshape(self, other.shape)
+
+    def flatten(self, start_dim=0, end_dim=-1):
+        return array_ops.flatten(self, start_dim, end_dim)
+
+    def squeeze(self, dim=None):
+        return array_ops.squeeze(self, dim)
+
+    def unsqueeze(self, dim):
+        return array_ops.unsqueeze(self, dim)
+
+    def permute(self, *dims):
+        return array_ops.permute(self, *dims)
+
+    def transpose(self, dim0, dim1):
+        return array_ops.transpose(self, dim0, dim1)
+
+    def t(self):
+        if self.ndim > 2:
+            raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {self.ndim}D")
+        return self.T
+
+    def expand(self, *sizes):
+        return array_ops.expand(self, *sizes)
+
+    def expand_as(self, other):
+        return array_ops.broadcast_to(self, other.shape)
+
+    def contiguous(self):
+        return array_ops.contiguous(self)
+
+    def clone(self):
+        return array_ops.clone(self)
+
+    # ----- in-place updates (for optimizers and initialisers, under no_grad) -----
+
+    def add_(self, other, alpha=1):
+        _check_in_place(self, "add_")
+        other = other._data if isinstance(other, Tensor) else other
+        self._data += other if alpha == 1 else alpha * other
+        return self
+
+    def sub_(self, other, alpha=1):
+        return self.add_(other, alpha=-alpha)
+
+    def mul_(self, other):
+        _check_in_place(self, "mul_")
+        self._data *= other._data if isinstance(other, Tensor) else other
+        return self
+
+    def div_(self, other):
+        _check_in_place(self, "div_")
+        self._data /= other._data if isinstance(other, Tensor) else other
+        return self
+
+    def zero_(self):
+        return self.fill_(0)
+
+    def fill_(self, value):
+        _check_in_place(self, "fill_")
+        self._data[...] = value._data if isinstance(value, Tensor) else value
+        return self
+
+    def copy_(self, src):
+        _check_in_place(self, "copy_")
+        src = src._data if isinstance(src, Tensor) else np.asarray(src)
+        try:
+            self._data[...] = src
+        except ValueError:
+            raise ShapeError(f"copy_: cannot copy a tensor of shape {src.shape} into one of shape {self.shape}") from None
+        return self
+
+    def clamp_(self, min=None, max=None):
+        _check_in_place(self, "clamp_")
+        np.clip(self._data, min, max, out=self._data)
+        return self
+
+    def uniform_(self, a=0.0, b=1.0):
+        return self.copy_(random.generator().uniform(a, b, self.shape))
+
+    def normal_(self, mean=0.0, std=1.0):
+        return self.copy_(random.generator().normal(mean, std, self.shape))
+
+
+class SavedTensor(Tensor):
+    """An op's output rebuilt from its saved array and id for a backward pass.
+
+    Keeps the original's id, so tapes link it to the op that made it, but is
+    not the original: its death must not delete the original's trace.
+    """
+
+    __slots__ = ()
+
+    @classmethod
+    def _restore(cls, array, tensor_id):
+        t = object.__new__(cls)
+        t._data = array
+        t._id = tensor_id
+        t._requires_grad = tensor_id in autograd_tape.AUTOGRAD_TAPE.tensor_tape
+        t.grad = None
+        return t
+
+    def __del__(self):
+        pass
+
+
+def _check_in_place(t, op_name):
+    if t._requires_grad and tape_set.thread_state.recording:
+        what = "a leaf Variable that requires grad" if t.is_leaf else "a Tensor that requires grad"
+        raise RuntimeError(f"{op_name}: {what} is being used in an in-place operation (wrap it in mt.no_grad()).")
+
+
+def _to_array(data, dtype=None):
+    """numpy array for `data` with PyTorch's default dtypes (float32 for Python floats, int64 for ints)."""
+    np_dtype = None if dtype is None else dtypes.to_numpy_dtype(dtype)
+    if isinstance(data, Tensor):
+        data = data._data
+    if isinstance(data, np.ndarray):
+        array = data
+    elif isinstance(data, (list, tuple)) and any(isinstance(x, Tensor) for x in _flat(data)):
+        array = np.array(_untensor(data))
+    else:
+        array = np.array(data)
+    if np_dtype is None:
+        if array.dtype.kind == "f" and not isinstance(data, np.ndarray):
+            np_dtype = dtypes.default_float.numpy
+        elif array.dtype.kind in "OUSV" or array.dtype.kind == "c":
+            raise TypeError(f"can't convert {type(data).__name__} of dtype {array.dtype} to a minitorch Tensor")
+        else:
+            np_dtype = array.dtype
+    dtypes.from_numpy_dtype(np.dtype(np_dtype))
+    return np.array(array, dtype=np_dtype, copy=True)
+
+
+def _flat(data):
+    for x in data:
+        if isinstance(x, (list, tuple)):
+            yield from _flat(x)
+        else:
+            yield x
+
+
+def _untensor(data):
+    if isinstance(data, Tensor):
+        return data._data
+    if isinstance(data, (list, tuple)):
+        return [_untensor(x) for x in data]
+    return data
+
+
+_scalar_cache = {}
+
+
+def as_tensor(value, like=None, dtype=None):
+    """`value` as a Tensor. A Python number next to a tensor takes the tensor's
+    dtype when it is of the same or a lower category (PyTorch's 'wrapped numbers')."""
+    if isinstance(value, Tensor):
+        return value if dtype is None else value.to(dtype)
+    if dtype is None and like is not None and isinstance(value, (int, float, bool)):
+        ref = like._data.dtype
+        kind = 0 if isinstance(value, bool) else 1 if isinstance(value, int) else 2
+        np_dtype = ref if kind <= dtypes.category(ref) else (np.dtype(np.int64) if kind == 1 else dtypes.default_float.numpy)
+        key = (type(value), value, np_dtype)
+        t = _scalar_cache.get(key)
+        if t is None:
+            if len(_scalar_cache) > 4096:
+                _scalar_cache.clear()
+            t = _scalar_cache[key] = Tensor._from_array(np.array(value, dtype=np_dtype))
+        return t
+    if isinstance(value, np.ndarray) and dtype is None:
+        return Tensor._from_array(value)
+    return Tensor(value, dtype=dtype)
+
+
+def format_tensor(t):
+    """PyTorch-like repr: tensor([1., 2.], dtype=minitorch.float64, requires_grad=True)."""
+    array = t._data
+    if array.dtype.kind == "f":
+        formatter = {"float_kind": _float_formatter(array)}
+    else:
+        formatter = None
+    body = np.array2string(array, separator=", ", prefix="tensor(", formatter=formatter, threshold=1000, edgeitems=3)
+    extras = []
+    if array.size == 0 and array.ndim != 1:
+        extras.append(f"size={tuple(array.shape)}")
+    if array.dtype not in (dtypes.default_float.numpy, np.dtype(np.int64), np.dtype(np.bool_)):
+        extras.append(f"dtype={t.dtype!r}")
+    name = t.grad_fn if t._requires_grad else None
+    if name is not None:
+        extras.append(f"grad_fn=<{name}Backward>")
+    elif t._requires_grad:
+        extras.append("requires_grad=True")
+    return "tensor(" + body + "".join(", " + e for e in extras) + ")"
+
+
+def _float_formatter(array):
+    finite = array[np.isfinite(array)] if array.size else array
+    integral = finite.size == 0 or np.all(finite == np.round(finite))
+    big = finite.size and (np.max(np.abs(finite)) >= 1e8 or (np.min(np.abs(finite[finite != 0])) < 1e-4 if np.any(finite != 0) else False))
+    if big:
+        return lambda x: f"{x:.4e}"
+    if integral:
+        return lambda x: f"{x:.0f}." if np.isfinite(x) else str(x)
+    return lambda x: f"{x:.4f}" if np.isfinite(x) else str(x)
+
+
+from . import random  # noqa: E402
+from .autograd import autograd_tape, tape_set  # noqa: E402
+from .autograd.execute import ShapeError  # noqa: E402
+from .ops import array_ops, math_ops, reduction_ops  # noqa: E402
