@@ -272,3 +272,20 @@ def test_random_split_and_subset_use_fast_path():
     with pytest.raises(ValueError, match="sum to"):
         random_split(base, [3, 3])
     assert isinstance(Subset(base, [1, 2]), Dataset)
+
+
+def test_unseeded_shuffle_follows_manual_seed():
+    mt.manual_seed(42)
+    first = labels_of(DataLoader(make_tensor_dataset(30), batch_size=30, shuffle=True))
+    mt.manual_seed(42)
+    second = labels_of(DataLoader(make_tensor_dataset(30), batch_size=30, shuffle=True))
+    assert first == second and sorted(first[0]) == list(range(30))
+
+
+def test_tensors_that_require_grad_batch_without_graph():
+    weights = mt.from_numpy(np.arange(6, dtype=np.float32).reshape(3, 2)).requires_grad_()
+    for fast in (True, False):
+        loader = DataLoader(TensorDataset(weights), batch_size=2, collate_fn=None if fast else default_collate)
+        (batch,) = next(iter(loader))
+        assert not batch.requires_grad
+        np.testing.assert_array_equal(batch.numpy(), [[0, 1], [2, 3]])

@@ -38,7 +38,7 @@ __all__ = [
 
 def _to_tensor(array: np.ndarray):
     """The one place where numpy data becomes a minitorch Tensor."""
-    import minitorch  # late import: minitorch imports this module
+    import minitorch  # late import: minitorch's package init may import this module
 
     return minitorch.from_numpy(np.ascontiguousarray(array))
 
@@ -50,13 +50,16 @@ def _is_tensor(obj: Any) -> bool:
 
 
 def _as_numpy(obj: Any) -> np.ndarray:
-    """A Tensor's data (or any array-like) as a numpy array."""
-    if hasattr(obj, "numpy") and not isinstance(obj, np.ndarray):
-        return obj.numpy()
+    """A Tensor's data (or any array-like) as a numpy array, without copying when possible.
+
+    ``np.asarray`` (via ``Tensor.__array__``) also works for tensors that require
+    grad, where ``.numpy()`` refuses; batches never carry the graph anyway.
+    """
     return np.asarray(obj)
 
 
-def _make_rng(generator: np.random.Generator | int | None, seed: int | None) -> np.random.Generator:
+def _make_rng(generator: np.random.Generator | int | None, seed: int | None) -> np.random.Generator | None:
+    """The loader's own generator, or None to draw from minitorch's global one (``mt.manual_seed``)."""
     if generator is not None and seed is not None:
         raise ValueError("DataLoader: pass either generator or seed, not both")
     if isinstance(generator, np.random.Generator):
@@ -69,8 +72,15 @@ def _make_rng(generator: np.random.Generator | int | None, seed: int | None) -> 
         return np.random.default_rng(int(generator))
     if seed is not None:
         return np.random.default_rng(seed)
-    # Unseeded: fresh OS entropy, so shuffles differ between runs like PyTorch's.
-    return np.random.default_rng()
+    return None
+
+
+def _global_rng() -> np.random.Generator:
+    # Like PyTorch's samplers without a generator: follow the global RNG, so
+    # mt.manual_seed(...) makes shuffling reproducible.
+    from minitorch.random import generator
+
+    return generator()
 
 
 class Dataset:
@@ -148,7 +158,8 @@ def random_split(dataset, lengths: Sequence[int | float], generator: np.random.G
         lengths = counts
     if sum(lengths) != n:
         raise ValueError(f"random_split: lengths {lengths} sum to {sum(lengths)}, dataset has {n} samples")
-    order = _make_rng(generator, None).permutation(n)
+    rng = _make_rng(generator, None)
+    order = (rng if rng is not None else _global_rng()).permutation(n)
     splits, start = [], 0
     for length in lengths:
         splits.append(Subset(dataset, order[start : start + length]))
@@ -211,6 +222,8 @@ class DataLoader:
     ``generator`` may be a ``numpy.random.Generator`` or an int seed; ``seed``
     is a shorthand for the latter. With either, the sequence of epoch orders is
     reproducible; each new epoch (each ``iter(loader)``) draws a new order.
+    With neither, shuffling draws from minitorch's global generator, which
+    ``minitorch.manual_seed`` seeds (as PyTorch's does).
     """
 
     def __init__(
@@ -244,7 +257,10 @@ class DataLoader:
     def _epoch_batches(self) -> list[np.ndarray]:
         """This epoch's batches of indices; shuffling draws from the loader's generator."""
         n = len(self.dataset)
-        order = self._rng.permutation(n) if self.shuffle else np.arange(n)
+        if self.shuffle:
+            order = (self._rng if self._rng is not None else _global_rng()).permutation(n)
+        else:
+            order = np.arange(n)
         return [order[start : start + self.batch_size] for start in range(0, len(self) * self.batch_size, self.batch_size)]
 
     def __iter__(self) -> Iterator:
