@@ -289,3 +289,18 @@ def test_tensors_that_require_grad_batch_without_graph():
         (batch,) = next(iter(loader))
         assert not batch.requires_grad
         np.testing.assert_array_equal(batch.numpy(), [[0, 1], [2, 3]])
+
+
+def test_subset_of_plain_or_transformed_dataset_uses_per_sample_path():
+    plain = Subset(ListDataset([(i, i * 2) for i in range(6)]), [5, 0, 3])
+    loader = DataLoader(plain, batch_size=2)
+    assert not loader.uses_array_batching
+    assert [b[1].numpy().tolist() for b in loader] == [[10, 0], [6]]
+
+    class TransformedDataset(CountingTensorDataset):
+        transform = staticmethod(lambda sample: sample)
+
+    transformed = TransformedDataset(mt.from_numpy(np.arange(4, dtype=np.float32)))
+    loader = DataLoader(Subset(transformed, [1, 2]), batch_size=2)
+    assert not loader.uses_array_batching
+    assert next(iter(loader))[0].numpy().tolist() == [1.0, 2.0] and transformed.getitem_calls == 2

@@ -99,11 +99,11 @@ class TensorDataset(Dataset):
     def __init__(self, *tensors):
         if not tensors:
             raise ValueError("TensorDataset needs at least one tensor")
-        sizes = [len(_as_numpy(t)) if _as_numpy(t).ndim else None for t in tensors]
-        if None in sizes:
+        shapes = [tuple(_as_numpy(t).shape) for t in tensors]
+        if any(len(shape) == 0 for shape in shapes):
             raise ValueError("TensorDataset: every tensor needs a first dimension (got a 0-d tensor)")
-        if len(set(sizes)) != 1:
-            shapes = ", ".join(str(tuple(_as_numpy(t).shape)) for t in tensors)
+        if len({shape[0] for shape in shapes}) != 1:
+            shapes = ", ".join(str(shape) for shape in shapes)
             raise ValueError(f"TensorDataset: size mismatch between tensors along dimension 0: {shapes}")
         self.tensors = tensors
 
@@ -131,15 +131,6 @@ class Subset(Dataset):
 
     def __len__(self) -> int:
         return len(self.indices)
-
-    @property
-    def transform(self):
-        # Exposed so the DataLoader sees the parent's transform and takes the honest slow path.
-        return getattr(self.dataset, "transform", None)
-
-    @property
-    def target_transform(self):
-        return getattr(self.dataset, "target_transform", None)
 
     def arrays(self) -> tuple[np.ndarray, ...]:
         if not supports_array_batching(self.dataset):
@@ -172,6 +163,9 @@ def supports_array_batching(dataset) -> bool:
 
     Not when a per-sample transform is set: the arrays hold untransformed data.
     """
+    if isinstance(dataset, Subset):
+        # A Subset always has arrays(), but it only works when its parent's does.
+        return supports_array_batching(dataset.dataset)
     if not callable(getattr(dataset, "arrays", None)):
         return False
     return getattr(dataset, "transform", None) is None and getattr(dataset, "target_transform", None) is None
