@@ -1,0 +1,152 @@
+"""Fetch dataset files over HTTP(S) with a progress bar, MD5 check and atomic writes.
+
+A file is streamed into a temporary file in the destination directory and only
+renamed (``os.replace``) to its final name once complete and its MD5 matches,
+so a half-downloaded or corrupt file never sits under the final name.
+
+Mirrors are tried in order. The environment variable ``MINITORCH_DATASETS_MIRROR``
+(comma-separated base URLs) replaces every dataset's built-in mirror list, e.g.
+to use a local copy or a test server.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import http.client
+import os
+import tempfile
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+from typing import Iterable, Sequence
+
+__all__ = [
+    "DownloadError",
+    "ChecksumMismatchError",
+    "MIRROR_ENV_VAR",
+    "file_md5",
+    "download_file",
+    "download_resources",
+    "resolve_mirrors",
+]
+
+MIRROR_ENV_VAR = "MINITORCH_DATASETS_MIRROR"
+_CHUNK_BYTES = 1 << 16
+_USER_AGENT = "minitorch-datasets/0.1 (+urllib)"
+
+
+class DownloadError(RuntimeError):
+    """A file could not be fetched from any mirror."""
+
+
+class ChecksumMismatchError(DownloadError):
+    """Downloaded bytes do not have the expected MD5; the file was discarded."""
+
+
+def file_md5(path: str | os.PathLike) -> str:
+    digest = hashlib.md5()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(_CHUNK_BYTES), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def resolve_mirrors(default_mirrors: Sequence[str]) -> list[str]:
+    """The base URLs to try: ``$MINITORCH_DATASETS_MIRROR`` if set, else ``default_mirrors``."""
+    override = os.environ.get(MIRROR_ENV_VAR, "").strip()
+    if override:
+        return [url.strip() for url in override.split(",") if url.strip()]
+    return list(default_mirrors)
+
+
+def _join_url(base: str, filename: str) -> str:
+    return base if base.endswith(filename) else base.rstrip("/") + "/" + filename
+
+
+def download_file(
+    url: str,
+    destination: str | os.PathLike,
+    md5: str | None = None,
+    *,
+    progress: bool = True,
+    timeout: float = 60.0,
+) -> Path:
+    """Download ``url`` to ``destination`` atomically, checking ``md5`` when given."""
+    destination = Path(destination)
+    scheme = urllib.parse.urlsplit(url).scheme
+    if scheme not in ("http", "https"):
+        # urllib would also open file:// and ftp:// URLs; datasets only come over HTTP(S).
+        raise DownloadError(f"refusing to download {url!r}: only http and https URLs are allowed")
+    destination.parent.mkdir(parents=True, exist_ok=True)
+    from tqdm.auto import tqdm
+
+    request = urllib.request.Request(url, headers={"User-Agent": _USER_AGENT})
+    fd, temp_name = tempfile.mkstemp(prefix=f".{destination.name}.", suffix=".part", dir=destination.parent)
+    try:
+        digest = hashlib.md5()
+        received = 0
+        with os.fdopen(fd, "wb") as out, urllib.request.urlopen(request, timeout=timeout) as response:
+            declared = response.headers.get("Content-Length")
+            total = int(declared) if declared and declared.isdigit() else None
+            with tqdm(
+                total=total, unit="B", unit_scale=True, unit_divisor=1024, desc=destination.name, disable=not progress
+            ) as bar:
+                for chunk in iter(lambda: response.read(_CHUNK_BYTES), b""):
+                    out.write(chunk)
+                    digest.update(chunk)
+                    received += len(chunk)
+                    bar.update(len(chunk))
+            if total is not None and received != total:
+                raise DownloadError(f"{url}: connection ended after {received} of {total} bytes")
+            out.flush()
+            os.fsync(out.fileno())
+        if md5 is not None and digest.hexdigest() != md5.lower():
+            raise ChecksumMismatchError(
+                f"{url}: MD5 mismatch for {destination.name}: got {digest.hexdigest()}, expected {md5.lower()}; "
+                "the download was discarded"
+            )
+        os.replace(temp_name, destination)
+        temp_name = None
+        return destination
+    except http.client.HTTPException as err:
+        # e.g. IncompleteRead when the server drops the connection mid-body.
+        raise DownloadError(f"{url}: transfer failed: {err!r}") from err
+    finally:
+        if temp_name is not None and os.path.exists(temp_name):
+            os.unlink(temp_name)
+
+
+def download_resources(
+    directory: str | os.PathLike,
+    resources: Iterable[tuple[str, str | None]],
+    mirrors: Sequence[str],
+    *,
+    progress: bool = True,
+    timeout: float = 60.0,
+) -> list[Path]:
+    """Make sure every ``(filename, md5)`` of ``resources`` is in ``directory``, trying mirrors in order.
+
+    A file already present with the right MD5 is not downloaded again.
+    """
+    directory = Path(directory)
+    if not mirrors:
+        raise DownloadError("no mirror URLs to download from")
+    paths = []
+    for filename, md5 in resources:
+        destination = directory / filename
+        if destination.is_file() and (md5 is None or file_md5(destination) == md5.lower()):
+            paths.append(destination)
+            continue
+        failures = []
+        for base in mirrors:
+            url = _join_url(base, filename)
+            try:
+                paths.append(download_file(url, destination, md5, progress=progress, timeout=timeout))
+                break
+            except (DownloadError, OSError, http.client.HTTPException) as err:
+                # URLError/HTTPError are OSErrors; IncompleteRead is an HTTPException.
+                failures.append(f"  {url}: {err}")
+        else:
+            raise DownloadError(f"could not download {filename} from any mirror:\n" + "\n".join(failures))
+    return paths

@@ -1,0 +1,288 @@
+"""Datasets and the DataLoader that turns them into batches of minitorch Tensors.
+
+Same semantics as ``torch.utils.data``: each epoch visits every sample once,
+the last short batch is kept unless ``drop_last``, ``shuffle`` draws a new
+order every epoch, and a seed or ``numpy.random.Generator`` makes the order
+reproducible.
+
+Fast path: a dataset that can hand over all its samples as whole arrays (the
+``arrays()`` protocol below) is batched with one fancy index per field per
+batch, never touching ``__getitem__``. Every other dataset, or one with a
+per-sample ``transform``, goes sample by sample through ``collate_fn``.
+
+The array-batching protocol: ``dataset.arrays()`` returns a tuple of numpy
+arrays with equal first dimension N == len(dataset), such that sample ``i`` is
+``tuple(field[i] for field in dataset.arrays())`` (as Tensors). A batch is then
+a list with one Tensor per field, exactly what ``default_collate`` would build.
+"""
+
+from __future__ import annotations
+
+import collections.abc
+import math
+import numbers
+from typing import Any, Callable, Iterator, Sequence
+
+import numpy as np
+
+__all__ = [
+    "Dataset",
+    "TensorDataset",
+    "Subset",
+    "random_split",
+    "DataLoader",
+    "default_collate",
+    "supports_array_batching",
+]
+
+
+def _to_tensor(array: np.ndarray):
+    """The one place where numpy data becomes a minitorch Tensor."""
+    import minitorch  # late import: minitorch's package init may import this module
+
+    return minitorch.from_numpy(np.ascontiguousarray(array))
+
+
+def _is_tensor(obj: Any) -> bool:
+    import minitorch
+
+    return isinstance(obj, minitorch.Tensor)
+
+
+def _as_numpy(obj: Any) -> np.ndarray:
+    """A Tensor's data (or any array-like) as a numpy array, without copying when possible.
+
+    ``np.asarray`` (via ``Tensor.__array__``) also works for tensors that require
+    grad, where ``.numpy()`` refuses; batches never carry the graph anyway.
+    """
+    return np.asarray(obj)
+
+
+def _make_rng(generator: np.random.Generator | int | None, seed: int | None) -> np.random.Generator | None:
+    """The loader's own generator, or None to draw from minitorch's global one (``mt.manual_seed``)."""
+    if generator is not None and seed is not None:
+        raise ValueError("DataLoader: pass either generator or seed, not both")
+    if isinstance(generator, np.random.Generator):
+        return generator
+    if generator is not None:
+        if isinstance(generator, bool) or not isinstance(generator, numbers.Integral):
+            raise TypeError(
+                f"DataLoader: generator must be a numpy.random.Generator or an int seed, got {type(generator).__name__}"
+            )
+        return np.random.default_rng(int(generator))
+    if seed is not None:
+        return np.random.default_rng(seed)
+    return None
+
+
+def _global_rng() -> np.random.Generator:
+    # Like PyTorch's samplers without a generator: follow the global RNG, so
+    # mt.manual_seed(...) makes shuffling reproducible.
+    from minitorch.random import generator
+
+    return generator()
+
+
+class Dataset:
+    """An indexable collection of samples: subclasses define ``__getitem__`` and ``__len__``."""
+
+    def __getitem__(self, index: int):
+        raise NotImplementedError(f"{type(self).__name__} must implement __getitem__")
+
+    def __len__(self) -> int:
+        raise NotImplementedError(f"{type(self).__name__} must implement __len__")
+
+
+class TensorDataset(Dataset):
+    """Samples are slices along the first dimension of the given tensors (or arrays)."""
+
+    def __init__(self, *tensors):
+        if not tensors:
+            raise ValueError("TensorDataset needs at least one tensor")
+        shapes = [tuple(_as_numpy(t).shape) for t in tensors]
+        if any(len(shape) == 0 for shape in shapes):
+            raise ValueError("TensorDataset: every tensor needs a first dimension (got a 0-d tensor)")
+        if len({shape[0] for shape in shapes}) != 1:
+            shapes = ", ".join(str(shape) for shape in shapes)
+            raise ValueError(f"TensorDataset: size mismatch between tensors along dimension 0: {shapes}")
+        self.tensors = tensors
+
+    def __getitem__(self, index):
+        return tuple(t[index] for t in self.tensors)
+
+    def __len__(self) -> int:
+        return len(_as_numpy(self.tensors[0]))
+
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        return tuple(_as_numpy(t) for t in self.tensors)
+
+
+class Subset(Dataset):
+    """The samples of ``dataset`` at ``indices``, in that order."""
+
+    def __init__(self, dataset, indices: Sequence[int]):
+        self.dataset = dataset
+        self.indices = np.asarray(indices, dtype=np.int64)
+
+    def __getitem__(self, index):
+        if isinstance(index, (list, np.ndarray)):
+            return [self.dataset[int(i)] for i in self.indices[index]]
+        return self.dataset[int(self.indices[index])]
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        if not supports_array_batching(self.dataset):
+            raise TypeError(f"Subset of {type(self.dataset).__name__}, which does not support array batching")
+        return tuple(field[self.indices] for field in self.dataset.arrays())
+
+
+def random_split(dataset, lengths: Sequence[int | float], generator: np.random.Generator | int | None = None):
+    """Split ``dataset`` into non-overlapping random Subsets of the given lengths (or fractions)."""
+    n = len(dataset)
+    lengths = list(lengths)
+    if lengths and all(isinstance(x, float) for x in lengths) and math.isclose(sum(lengths), 1.0):
+        counts = [int(math.floor(n * frac)) for frac in lengths]
+        for i in range(n - sum(counts)):  # spread the remainder round-robin, as PyTorch does
+            counts[i % len(counts)] += 1
+        lengths = counts
+    if sum(lengths) != n:
+        raise ValueError(f"random_split: lengths {lengths} sum to {sum(lengths)}, dataset has {n} samples")
+    rng = _make_rng(generator, None)
+    order = (rng if rng is not None else _global_rng()).permutation(n)
+    splits, start = [], 0
+    for length in lengths:
+        splits.append(Subset(dataset, order[start : start + length]))
+        start += length
+    return splits
+
+
+def supports_array_batching(dataset) -> bool:
+    """Whether the DataLoader may batch ``dataset`` by fancy-indexing its ``arrays()``.
+
+    Not when a per-sample transform is set: the arrays hold untransformed data.
+    """
+    if isinstance(dataset, Subset):
+        # A Subset always has arrays(), but it only works when its parent's does.
+        return supports_array_batching(dataset.dataset)
+    if not callable(getattr(dataset, "arrays", None)):
+        return False
+    return getattr(dataset, "transform", None) is None and getattr(dataset, "target_transform", None) is None
+
+
+def default_collate(batch: list):
+    """Merge a list of samples into a batch, like ``torch.utils.data.default_collate``.
+
+    Tensors and numpy arrays are stacked, Python ints become int64 and floats
+    float64 tensors, strings stay a list, and tuples, lists, namedtuples and
+    dicts are collated field by field.
+    """
+    if len(batch) == 0:
+        raise ValueError("default_collate: empty batch")
+    elem = batch[0]
+    if _is_tensor(elem):
+        return _to_tensor(np.stack([_as_numpy(t) for t in batch]))
+    if isinstance(elem, np.ndarray):
+        if elem.dtype.kind in "USO":
+            raise TypeError(f"default_collate: cannot batch numpy arrays of dtype {elem.dtype}")
+        return _to_tensor(np.stack(batch))
+    if isinstance(elem, np.generic):
+        return _to_tensor(np.asarray(batch))
+    if isinstance(elem, bool):
+        return _to_tensor(np.asarray(batch, dtype=np.bool_))
+    if isinstance(elem, numbers.Integral):
+        return _to_tensor(np.asarray(batch, dtype=np.int64))
+    if isinstance(elem, numbers.Real):
+        # PyTorch's default_collate turns Python floats into float64.
+        return _to_tensor(np.asarray(batch, dtype=np.float64))
+    if isinstance(elem, (str, bytes)):
+        return list(batch)
+    if isinstance(elem, collections.abc.Mapping):
+        return {key: default_collate([sample[key] for sample in batch]) for key in elem}
+    if isinstance(elem, tuple) and hasattr(elem, "_fields"):  # namedtuple
+        return type(elem)(*(default_collate(list(field)) for field in zip(*batch)))
+    if isinstance(elem, collections.abc.Sequence):
+        size = len(elem)
+        if any(len(sample) != size for sample in batch):
+            raise RuntimeError("default_collate: each element in list of batch should be of equal size")
+        return [default_collate(list(field)) for field in zip(*batch)]
+    raise TypeError(f"default_collate: cannot batch samples of type {type(elem).__name__}")
+
+
+class DataLoader:
+    """Iterate over ``dataset`` in batches of minitorch Tensors.
+
+    ``generator`` may be a ``numpy.random.Generator`` or an int seed; ``seed``
+    is a shorthand for the latter. With either, the sequence of epoch orders is
+    reproducible; each new epoch (each ``iter(loader)``) draws a new order.
+    With neither, shuffling draws from minitorch's global generator, which
+    ``minitorch.manual_seed`` seeds (as PyTorch's does).
+    """
+
+    def __init__(
+        self,
+        dataset,
+        batch_size: int = 1,
+        shuffle: bool = False,
+        drop_last: bool = False,
+        generator: np.random.Generator | int | None = None,
+        seed: int | None = None,
+        collate_fn: Callable[[list], Any] | None = None,
+    ):
+        if isinstance(batch_size, bool) or not isinstance(batch_size, numbers.Integral) or batch_size < 1:
+            raise ValueError(f"DataLoader: batch_size should be a positive integer, got {batch_size!r}")
+        self.dataset = dataset
+        self.batch_size = int(batch_size)
+        self.shuffle = bool(shuffle)
+        self.drop_last = bool(drop_last)
+        self.collate_fn = collate_fn
+        self._rng = _make_rng(generator, seed)
+
+    @property
+    def uses_array_batching(self) -> bool:
+        """True when batches come from one fancy index per field (no ``__getitem__`` calls)."""
+        return self.collate_fn is None and supports_array_batching(self.dataset)
+
+    def __len__(self) -> int:
+        n = len(self.dataset)
+        return n // self.batch_size if self.drop_last else math.ceil(n / self.batch_size)
+
+    def _epoch_batches(self) -> list[np.ndarray]:
+        """This epoch's batches of indices; shuffling draws from the loader's generator."""
+        n = len(self.dataset)
+        if self.shuffle:
+            order = (self._rng if self._rng is not None else _global_rng()).permutation(n)
+        else:
+            order = np.arange(n)
+        return [order[start : start + self.batch_size] for start in range(0, len(self) * self.batch_size, self.batch_size)]
+
+    def __iter__(self) -> Iterator:
+        # The order is drawn here, when the epoch starts, so each iter() is one new epoch.
+        batches = self._epoch_batches()
+        if self.uses_array_batching:
+            return self._iter_arrays(batches)
+        return self._iter_samples(batches)
+
+    def _iter_arrays(self, batches: list[np.ndarray]) -> Iterator[list]:
+        fields = tuple(np.asanyarray(field) for field in self.dataset.arrays())
+        n = len(self.dataset)
+        for field in fields:
+            if field.ndim == 0 or len(field) != n:
+                raise ValueError(
+                    f"{type(self.dataset).__name__}.arrays() returned a field of shape {field.shape}; "
+                    f"every field needs first dimension {n} (len(dataset))"
+                )
+        for indices in batches:
+            yield [_to_tensor(field[indices]) for field in fields]
+
+    def _iter_samples(self, batches: list[np.ndarray]) -> Iterator:
+        collate = self.collate_fn or default_collate
+        for indices in batches:
+            yield collate([self.dataset[int(i)] for i in indices])
+
+    def __repr__(self) -> str:
+        return (
+            f"DataLoader(dataset={type(self.dataset).__name__}, batch_size={self.batch_size}, "
+            f"shuffle={self.shuffle}, drop_last={self.drop_last})"
+        )
