@@ -22,6 +22,13 @@ class AutogradTape(Tape):
         super().__init__(persistent=True, watch_accessed_variables=True)
         self.active = False
 
+    def should_record(self, inputs):
+        # Paused on this thread while a GradientTape computes a gradient: like
+        # PyTorch without create_graph, gradients do not require grad themselves.
+        if tape_set.thread_state.autograd_tape_paused:
+            return False
+        return Tape.should_record(self, inputs)
+
     def activate(self):
         if not self.active:
             self.active = True

@@ -14,6 +14,7 @@ active_accumulators = []  # forward-mode accumulators (seed 001), same recording
 
 class _ThreadState(threading.local):
     recording = True  # False inside no_grad()/stop_recording() on this thread
+    autograd_tape_paused = False  # True while a GradientTape runs its reverse pass on this thread
 
 
 thread_state = _ThreadState()
