@@ -38,11 +38,8 @@ class Tensor:
 
     def __del__(self):
         # The tapes free what only this tensor kept alive (seed: DeleteTrace).
-        try:
-            if tape_set.active_tapes:
-                tape_set.delete_trace(self._id)
-        except AttributeError:  # interpreter shutdown: modules are already torn down
-            pass
+        if active_tapes:
+            delete_trace(self._id)
 
     # ----- attributes -----
 
@@ -98,7 +95,7 @@ class Tensor:
             raise RuntimeError("you can only change requires_grad flags of leaf variables.")
         self._requires_grad = bool(requires_grad)
         if requires_grad:
-            autograd_tape.activate()
+            autograd_tape.watch(self)
         return self
 
     @property
@@ -621,5 +618,6 @@ def _float_formatter(array):
 
 from . import random  # noqa: E402
 from .autograd import autograd_tape, tape_set  # noqa: E402
+from .autograd.tape_set import active_tapes, delete_trace  # noqa: E402
 from .autograd.execute import ShapeError  # noqa: E402
 from .ops import array_ops, math_ops, reduction_ops  # noqa: E402

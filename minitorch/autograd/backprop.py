@@ -46,22 +46,24 @@ def compute_gradient(tape, targets, sources, output_gradients=None, release=Fals
     while ready:
         entry = entries.pop(ready.pop())
         out_grads = _output_gradients(entry, gradients)
-        # Skip the gradients nobody asked for: inputs neither on the tape nor sources.
-        needs = tuple(
-            dtype.kind == "f" and (i in source_ids or i in producer)
-            for i, (_, dtype) in zip(entry.input_ids, entry.input_info)
-        )
+        # Skip the gradients nobody needs: inputs the pass never met on the tape.
+        needs = tuple([i in producer for i in entry.input_ids])
         in_grads = entry.backward_function(needs, out_grads)
         if release:
             tape.release(entry)
         for tid, grad, needed, (shape, dtype) in zip(entry.input_ids, in_grads, needs, entry.input_info):
             if grad is not None and needed:
-                pending = gradients.setdefault(tid, [])
-                pending.append(_match_input(grad, shape, dtype, entry.op_type))
-                if len(pending) >= MIN_AGGREGATE_COUNT:
-                    size = gradient_sizes.setdefault(tid, pending[-1]._data.nbytes)
-                    if len(pending) * size > MIN_AGGREGATE_BYTES:
-                        pending[:] = [_aggregate(pending)]
+                if grad._data.shape != shape or grad._data.dtype != dtype:
+                    grad = _match_input(grad, shape, dtype, entry.op_type)
+                pending = gradients.get(tid)
+                if pending is None:
+                    gradients[tid] = [grad]
+                else:
+                    pending.append(grad)
+                    if len(pending) >= MIN_AGGREGATE_COUNT:
+                        size = gradient_sizes.setdefault(tid, grad._data.nbytes)
+                        if len(pending) * size > MIN_AGGREGATE_BYTES:
+                            pending[:] = [_aggregate(pending)]
             count = usage.get(tid, 0)
             if count > 0:
                 usage[tid] = count - 1
@@ -125,6 +127,10 @@ def _initial_gradients(targets, output_gradients):
 
 def _output_gradients(entry, gradients):
     """One gradient per output of `entry`: summed, or zeros, or None where accepted."""
+    if len(entry.output_ids) == 1:  # the common case
+        pending = gradients.pop(entry.output_ids[0], None)
+        if pending:
+            return [pending[0] if len(pending) == 1 else _aggregate(pending)]
     accepts_none = ACCEPTS_NONE.get(entry.op_type, ())
     grads = []
     last_info = last_zeros = None  # consecutive outputs often share shape and dtype

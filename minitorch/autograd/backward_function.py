@@ -34,7 +34,7 @@ class BackwardFunction:
         recording the backward pass links them to the op that made them."""
         if self._saved_outputs is None:
             raise RuntimeError(f"the gradient of {self.op_name} reads its outputs, but is registered with needs that exclude them")
-        return [saved_output(data, tid) for data, tid in self._saved_outputs]
+        return [SavedTensor._restore(data, tid) for data, tid in self._saved_outputs]
 
     @property
     def input_shapes(self):
@@ -46,8 +46,8 @@ class BackwardFunction:
             raise LookupError(f"no gradient is registered for op {self.op_name!r}")
         self.needs_input_grad = needs_input_grad
         grads = grad_fn(self, *output_grads)
-        if not isinstance(grads, (tuple, list)):
-            grads = (grads,)
+        if type(grads) is not tuple:
+            grads = tuple(grads) if isinstance(grads, list) else (grads,)
         if len(grads) != len(self.input_info):
             raise RuntimeError(
                 f"the gradient of {self.op_name} returned {len(grads)} gradients for {len(self.input_info)} inputs"
@@ -55,7 +55,4 @@ class BackwardFunction:
         return grads
 
 
-def saved_output(data, tensor_id):
-    from ..tensor import SavedTensor
-
-    return SavedTensor._restore(data, tensor_id)
+from ..tensor import SavedTensor  # noqa: E402  (tensor.py imports the engine first)

@@ -17,7 +17,7 @@ def record_gradient(op_name, inputs, attrs, results):
 
     # 2. Which active tapes watch one of the inputs?
     tapes = [tape for tape in active_tapes if tape.should_record(inputs)]
-    accumulators = [acc for acc in active_accumulators if acc.should_record(inputs)]
+    accumulators = [acc for acc in active_accumulators if acc.should_record(inputs)] if active_accumulators else ()
     if not tapes and not accumulators:
         return
 
@@ -26,7 +26,7 @@ def record_gradient(op_name, inputs, attrs, results):
     op_outputs = None if op_name in OPS_WITHOUT_OUTPUTS else results
 
     # 4. The backward function, from the gradient registry by op name.
-    input_info = tuple((t._data.shape, t._data.dtype) for t in inputs)
+    input_info = [(t._data.shape, t._data.dtype) for t in inputs]
     backward_function = BackwardFunction(op_name, attrs, input_info, op_inputs, op_outputs)
 
     # 5. Record the op on every tape that asked for it, then let forward-mode
