@@ -11,10 +11,17 @@ them, and is written with minitorch ops, so it is differentiable again
 (second-order terms reach x through those saved outputs, whose gradients
 this function also handles). Gradients of the four statistics outputs are
 usually unused and may arrive as None.
+
+While a tape records the backward pass (create_graph, nested tapes), the
+gradient recomputes mean and inv_std from x with minitorch ops instead of
+reading the saved outputs: the engine forgets how a saved output was made
+once the user drops it (saved_mean/saved_inv_std usually are dropped at
+once), and a copy the tapes cannot link would make second derivatives wrong.
 """
 import numpy as np
 
 from ..autograd.execute import ShapeError, execute
+from ..autograd.tape_set import is_recording
 from .registry import gradient, kernel
 
 
@@ -46,11 +53,14 @@ def _fused_batch_norm_grad(op, grad_y, grad_mean, grad_var, grad_saved_mean, gra
     dx = scale inv_std / m (m dy - doffset - x_hat dscale)
          + (dmean + dsaved_mean) / m + dvar 2 (x - mean) / (m - 1) - dinv_std inv_std^3 (x - mean) / m."""
     x, scale, _ = op.inputs
-    outputs = op.outputs
-    mean, inv_std = outputs[3], outputs[4]
     need_x, need_scale, need_offset = op.needs_input_grad
     axes, shape = _channel_axes(x.ndim), _per_channel(x.ndim, x.shape[1])
     count = x.numel() // x.shape[1]
+    if is_recording():
+        mean = x.mean(dim=axes)
+        inv_std = ((x - mean.reshape(shape)).square().mean(dim=axes) + op.attrs["eps"]) ** -0.5
+    else:
+        mean, inv_std = op.outputs[3:]
     centered = x - mean.reshape(shape)
     x_hat = centered * inv_std.reshape(shape)
     d_offset = grad_y.sum(dim=axes)
