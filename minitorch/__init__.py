@@ -25,6 +25,7 @@ from .ops.reduction_ops import (
 from .ops.array_ops import (
     broadcast_to, cat, clone, flatten, permute, reshape, squeeze, stack, stop_gradient, transpose, unsqueeze,
 )
+from .ops import conv_ops, pool_ops, loss_ops, batch_norm_ops
 from . import autograd, datasets, nn, utils
 from .autograd import GradientTape, enable_grad, is_grad_enabled, no_grad, set_grad_enabled, stop_recording
 from .autograd.execute import ShapeError
