@@ -14,16 +14,8 @@ import numpy as np
 from .. import dtypes, random
 from ..autograd.execute import ShapeError
 from ..autograd.tape_set import no_grad
-from ..ops import array_ops, math_ops, reduction_ops, special_ops
+from ..ops import array_ops, batch_norm_ops, conv_ops, math_ops, pool_ops, reduction_ops, special_ops
 from ..tensor import Tensor
-
-
-def _nn_op_module(name):
-    """conv_ops, pool_ops, batch_norm_ops: imported on first use."""
-    # Imported late so this package loads even in a tree without the fused ops.
-    import importlib
-
-    return importlib.import_module(f"minitorch.ops.{name}")
 
 
 # ----- linear and convolution -----
@@ -40,48 +32,22 @@ def linear(input, weight, bias=None):
 
 
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
-    """2-D convolution (cross-correlation) of (N, C_in, H, W) with (C_out, C_in/groups, kH, kW)."""
-    if isinstance(padding, str):
-        padding = _string_padding(padding, weight.shape[2:], stride, dilation)
-    conv_ops = _nn_op_module("conv_ops")
+    """2-D convolution (cross-correlation) of (N, C_in, H, W) with (C_out, C_in/groups, kH, kW).
+
+    padding: an int, a pair, 'valid' or 'same' (stride 1), as PyTorch.
+    """
     return conv_ops.conv2d(input, weight, bias, stride=stride, padding=padding, dilation=dilation, groups=groups)
 
 
-def _string_padding(padding, kernel_size, stride, dilation):
-    """'valid' is no padding; 'same' pads so the output keeps the input's size (stride 1)."""
-    if padding == "valid":
-        return 0
-    if padding != "same":
-        raise ValueError(f"conv2d: invalid padding string {padding!r}, should be one of {{'valid', 'same'}}")
-    if _pair(stride) != (1, 1):
-        raise ValueError("conv2d: padding='same' is not supported for strided convolutions")
-    pads = []
-    for k, d in zip(kernel_size, _pair(dilation)):
-        total = d * (k - 1)
-        if total % 2:
-            raise NotImplementedError(
-                f"conv2d: padding='same' with an even effective kernel size ({k}, dilation {d}) needs asymmetric padding"
-            )
-        pads.append(total // 2)
-    return tuple(pads)
-
-
-def _pair(value):
-    return tuple(value) if isinstance(value, (tuple, list)) else (value, value)
-
-
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
-    pool_ops = _nn_op_module("pool_ops")
     return pool_ops.max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
 
 
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None):
-    pool_ops = _nn_op_module("pool_ops")
     return pool_ops.avg_pool2d(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
 
 
 def adaptive_avg_pool2d(input, output_size):
-    pool_ops = _nn_op_module("pool_ops")
     return pool_ops.adaptive_avg_pool2d(input, output_size)
 
 
@@ -121,21 +87,13 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
 
 
 def _batch_norm_training(input, running_mean, running_var, weight, bias, momentum, eps):
-    channels = input.shape[1]
-    np_dtype = input._data.dtype
-    scale = weight if weight is not None else Tensor._from_array(np.ones(channels, np_dtype))
-    offset = bias if bias is not None else Tensor._from_array(np.zeros(channels, np_dtype))
-    # The fused op takes (N, C, H, W): (N, C) and (N, C, L) get trailing unit dimensions.
-    spatial = input.shape[2:]
-    x4 = input.reshape(input.shape[0], channels, int(np.prod(spatial)) if spatial else 1, 1)
-    batch_norm_ops = _nn_op_module("batch_norm_ops")
-    y, batch_mean, batch_var, _, _ = batch_norm_ops.fused_batch_norm(x4, scale, offset, eps)
+    output, batch_mean, batch_var, _, _ = batch_norm_ops.fused_batch_norm(input, weight, bias, eps)
     with no_grad():
         if running_mean is not None:
-            running_mean.mul_(1 - momentum).add_(batch_mean.detach()._data * momentum)
+            running_mean.mul_(1 - momentum).add_(batch_mean._data * momentum)
         if running_var is not None:
-            running_var.mul_(1 - momentum).add_(batch_var.detach()._data * momentum)
-    return y.reshape(input.shape)
+            running_var.mul_(1 - momentum).add_(batch_var._data * momentum)
+    return output
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):

@@ -11,15 +11,8 @@ import warnings
 import numpy as np
 
 from ..autograd.execute import ShapeError
-from ..ops import math_ops, reduction_ops, special_ops
+from ..ops import loss_ops, math_ops, reduction_ops, special_ops
 from ..tensor import Tensor
-
-
-def _loss_ops():
-    # Imported late so this package loads even in a tree without the fused ops.
-    import importlib
-
-    return importlib.import_module("minitorch.ops.loss_ops")
 
 
 def _legacy_reduction(size_average, reduce, reduction):
@@ -243,7 +236,6 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     targets, ignored = _class_targets(input, target, ignore_index, "cross_entropy")
     logits = _class_last_2d(input)
     target_tensor = Tensor._from_array(targets)
-    loss_ops = _loss_ops()
     weight_of_target = None if weight is None else weight[target_tensor]
     if label_smoothing == 0.0:
         per_element, _ = loss_ops.sparse_softmax_cross_entropy_with_logits(logits, target_tensor)
@@ -274,10 +266,13 @@ def _cross_entropy_probabilities(input, target, weight, ignore_index, reduction,
     labels = _class_last_2d(math_ops.cast(target, input.dtype))
     if label_smoothing > 0.0:
         labels = labels * (1.0 - label_smoothing) + label_smoothing / classes
-    if weight is None:
-        per_element, _ = _loss_ops().softmax_cross_entropy_with_logits(logits, labels)
+    # The fused op's logits gradient, softmax - labels, holds only for rows that sum to 1 (as in
+    # TensorFlow); PyTorch accepts any non-negative targets, so other rows take the composed form.
+    if weight is None and np.allclose(labels._data.sum(axis=1), 1.0, rtol=0.0, atol=1e-5):
+        per_element, _ = loss_ops.softmax_cross_entropy_with_logits(logits, labels)
     else:
-        per_element = -(reduction_ops.log_softmax(logits, 1) * labels * weight).sum(dim=1)
+        log_probs = reduction_ops.log_softmax(logits, 1)
+        per_element = -(log_probs * labels * (weight if weight is not None else 1.0)).sum(dim=1)
     batch_shape = tuple(input.shape[:1]) + tuple(input.shape[2:])
     if reduction == "none":
         return per_element.reshape(batch_shape)
