@@ -52,7 +52,7 @@ def _as_float_target(input, target, name, same_shape=False):
         except ValueError:
             raise ShapeError(f"{name}: target of shape {tuple(target.shape)} cannot broadcast to input of shape {tuple(input.shape)}") from None
         warnings.warn(
-            f"{name}: using a target size ({tuple(target.shape)}) that is different to the input size ({tuple(input.shape)}). "
+            f"{name}: using a target size {tuple(target.shape)} that is different to the input size {tuple(input.shape)}. "
             "This will likely lead to incorrect results due to broadcasting. Please ensure they have the same size.",
             stacklevel=3,
         )
@@ -101,26 +101,26 @@ def huber_loss(input, target, reduction="mean", delta=1.0):
 
 # ----- binary classification -----
 
-def _softplus(z):
-    """log(1 + e^z) without overflow, written so its derivative at 0 is exactly sigmoid(0) = 1/2."""
-    positive = z > 0
-    return math_ops.where(positive, z, 0.0 * z) + special_ops.log1p(math_ops.where(positive, -z, z).exp())
-
-
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
                                      pos_weight=None):
     """-[pos_weight y log sigmoid(x) + (1 - y) log(1 - sigmoid(x))], computed stably from the logits x.
 
-    (1 - y) x + (1 + (pos_weight - 1) y) softplus(-x): no exp of a large
-    positive number, and no log of 0, however large |x| is.
+    max(x, 0) - x y + log1p(exp(-|x|)) (with pos_weight: (1 - y) x + l (max(-x, 0) + log1p(exp(-|x|))),
+    l = 1 + (pos_weight - 1) y): no exp of a large positive number, no log of 0, and the small
+    log1p term added last so it survives. max and -|x| are written with one `where`, so the
+    derivative at x = 0 is sigmoid(0) - y, not a one-sided value.
     """
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction, "binary_cross_entropy_with_logits")
     target = _as_float_target(input, target, "binary_cross_entropy_with_logits", same_shape=True)
-    softplus_neg = _softplus(-input)
-    if pos_weight is not None:
-        softplus_neg = softplus_neg * ((pos_weight - 1) * target + 1)
-    loss = (1 - target) * input + softplus_neg
+    positive = input > 0
+    zeros = input * 0.0
+    log_term = special_ops.log1p(math_ops.where(positive, -input, input).exp())  # log(1 + e^-|x|)
+    if pos_weight is None:
+        loss = (math_ops.where(positive, input, zeros) - input * target) + log_term
+    else:
+        log_weight = (pos_weight - 1) * target + 1
+        loss = ((1 - target) * input + log_weight * math_ops.where(positive, zeros, -input)) + log_weight * log_term
     if weight is not None:
         loss = loss * weight
     return _reduce(loss, reduction)
