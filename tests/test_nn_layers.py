@@ -303,7 +303,7 @@ def test_conv2d_forward_against_a_direct_sum():
 def test_conv2d_same_padding_and_repr():
     conv = nn.Conv2d(1, 2, 3, padding="same", bias=False)
     assert conv(mt.randn(1, 1, 6, 7)).shape == (1, 2, 6, 7)
-    assert repr(conv) == "Conv2d(1, 2, kernel_size=(3, 3), stride=(1, 1), padding='same', bias=False)"
+    assert repr(conv) == "Conv2d(1, 2, kernel_size=(3, 3), stride=(1, 1), padding=same, bias=False)"
     with pytest.raises(ValueError, match="divisible by groups"):
         nn.Conv2d(3, 4, 3, groups=2)
 
@@ -351,3 +351,66 @@ def test_small_cnn_trains():
                 p.sub_(p.grad, alpha=0.1)
         losses.append(loss.item())
     assert losses[-1] < 0.5 * losses[0]
+
+
+# ----- nn.init -----
+
+def test_calculate_gain_and_fans():
+    init = nn.init
+    assert init.calculate_gain("linear") == 1 and init.calculate_gain("conv2d") == 1
+    assert init.calculate_gain("tanh") == pytest.approx(5 / 3)
+    assert init.calculate_gain("relu") == pytest.approx(math.sqrt(2))
+    assert init.calculate_gain("leaky_relu", 0.2) == pytest.approx(math.sqrt(2 / 1.04))
+    assert init.calculate_gain("leaky_relu", math.sqrt(5)) == pytest.approx(math.sqrt(1 / 3))
+    assert init._calculate_fan_in_and_fan_out(mt.empty(16, 8, 3, 3)) == (72, 144)
+    with pytest.raises(ValueError, match="fewer than 2 dimensions"):
+        init._calculate_fan_in_and_fan_out(mt.empty(5))
+    with pytest.raises(ValueError, match="Unsupported nonlinearity"):
+        init.calculate_gain("swish")
+    with pytest.raises(ValueError, match="Mode fan_avg not supported"):
+        init.kaiming_uniform_(mt.empty(3, 3), mode="fan_avg")
+
+
+@pytest.mark.parametrize("initialiser, std", [
+    (lambda w: nn.init.xavier_uniform_(w, gain=2.0), 2.0 * math.sqrt(2 / (400 + 300))),
+    (lambda w: nn.init.xavier_normal_(w), math.sqrt(2 / (400 + 300))),
+    (lambda w: nn.init.kaiming_uniform_(w, nonlinearity="relu"), math.sqrt(2) / math.sqrt(400)),
+    (lambda w: nn.init.kaiming_normal_(w, mode="fan_out", nonlinearity="relu"), math.sqrt(2) / math.sqrt(300)),
+    (lambda w: nn.init.normal_(w, 1.0, 0.5), 0.5),
+    (lambda w: nn.init.uniform_(w, -2.0, 2.0), 4 / math.sqrt(12)),
+])
+def test_initialisers_have_pytorchs_spread(initialiser, std):
+    mt.manual_seed(0)
+    w = nn.Parameter(mt.empty(300, 400))
+    assert initialiser(w) is w
+    np.testing.assert_allclose(w.detach().numpy().std(), std, rtol=0.03)
+
+
+def test_uniform_initialisers_respect_their_bounds_and_constants():
+    w = nn.Parameter(mt.empty(50, 60))
+    nn.init.xavier_uniform_(w)
+    assert np.abs(w.detach().numpy()).max() <= math.sqrt(6 / 110)
+    nn.init.kaiming_uniform_(w, a=0.0)
+    assert np.abs(w.detach().numpy()).max() <= math.sqrt(6 / 60)
+    nn.init.constant_(w, 0.3)
+    assert np.all(w.detach().numpy() == np.float32(0.3))
+    assert nn.init.zeros_(w).detach().numpy().sum() == 0 and nn.init.ones_(w).detach().numpy().sum() == 3000
+    assert w.requires_grad and w.is_leaf
+
+
+# ----- gradient clipping -----
+
+def test_clip_grad_norm_and_value():
+    a, b = nn.Parameter(mt.zeros(2)), nn.Parameter(mt.zeros(1))
+    a.grad, b.grad = mt.tensor([3.0, 0.0]), mt.tensor([4.0])
+    total = nn.utils.clip_grad_norm_([a, b], max_norm=1.0)
+    assert total.item() == pytest.approx(5.0)
+    np.testing.assert_allclose(a.grad.numpy(), [0.6, 0.0], rtol=1e-5)
+    np.testing.assert_allclose(b.grad.numpy(), [0.8], rtol=1e-5)
+    assert nn.utils.clip_grad_norm_([a, b], max_norm=10.0).item() == pytest.approx(1.0, rel=1e-5)
+    np.testing.assert_allclose(b.grad.numpy(), [0.8], rtol=1e-5)  # under max_norm: unchanged
+    a.grad = mt.tensor([-3.0, 0.5])
+    assert nn.utils.clip_grad_norm_(a, 1.0, norm_type="inf").item() == 3.0
+    a.grad = mt.tensor([-3.0, 0.5])
+    nn.utils.clip_grad_value_([a], 1.0)
+    assert a.grad.tolist() == [-1.0, 0.5]

@@ -18,7 +18,8 @@ from .parameter import Parameter
 class _BatchNorm(Module):
     _expected_dims = ()  # allowed input ranks, set by the subclasses
 
-    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None, dtype=None):
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None, dtype=None,
+                 *, bias=True):
         super().__init__()
         self.num_features = num_features
         self.eps = eps
@@ -27,9 +28,11 @@ class _BatchNorm(Module):
         self.track_running_stats = track_running_stats
         if affine:
             self.weight = Parameter(creation.empty(num_features, dtype=dtype))
-            self.bias = Parameter(creation.empty(num_features, dtype=dtype))
         else:
             self.register_parameter("weight", None)
+        if affine and bias:  # PyTorch 2.x's keyword-only `bias`: affine scale without a shift
+            self.bias = Parameter(creation.empty(num_features, dtype=dtype))
+        else:
             self.register_parameter("bias", None)
         if track_running_stats:
             self.register_buffer("running_mean", creation.zeros(num_features, dtype=dtype))
@@ -50,8 +53,9 @@ class _BatchNorm(Module):
 
     def reset_parameters(self):
         self.reset_running_stats()
-        if self.affine:
+        if self.weight is not None:
             init.ones_(self.weight)
+        if self.bias is not None:
             init.zeros_(self.bias)
 
     def _check_input_dim(self, input):
@@ -88,7 +92,7 @@ class _BatchNorm(Module):
 
     def extra_repr(self):
         return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
-                f"track_running_stats={self.track_running_stats}")
+                f"bias={self.bias is not None}, track_running_stats={self.track_running_stats}")
 
 
 class BatchNorm1d(_BatchNorm):
@@ -134,4 +138,4 @@ class LayerNorm(Module):
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
 
     def extra_repr(self):
-        return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
+        return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}, bias={self.bias is not None}"
