@@ -111,6 +111,14 @@ class Tensor:
         """Accumulates d(self)/d(leaf) into `.grad` of every leaf that requires grad."""
         autograd_tape.backward(self, gradient, retain_graph, create_graph, inputs)
 
+    def register_hook(self, hook):
+        """Calls `hook(grad)` when this tensor's gradient is computed; a returned tensor replaces it."""
+        return hooks.register_hook(self, hook)
+
+    def retain_grad(self):
+        """Keeps this non-leaf tensor's gradient in `.grad` after backward()."""
+        hooks.retain_grad(self)
+
     def detach(self):
         return array_ops.stop_gradient(self)
 
@@ -617,7 +625,7 @@ def _float_formatter(array):
 
 
 from . import random  # noqa: E402
-from .autograd import autograd_tape, tape_set  # noqa: E402
+from .autograd import autograd_tape, hooks, tape_set  # noqa: E402
 from .autograd.tape_set import active_tapes, delete_trace  # noqa: E402
 from .autograd.execute import ShapeError  # noqa: E402
 from .ops import array_ops, math_ops, reduction_ops  # noqa: E402

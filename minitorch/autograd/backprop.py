@@ -14,6 +14,8 @@ is recording sees the whole reverse pass: that is how higher orders work.
 import numpy as np
 
 from ..ops.registry import ACCEPTS_NONE
+from . import anomaly, hooks, trace
+from . import execute as execute_module
 
 # Early aggregation (seed 003): with this many pending gradients for one
 # tensor, and this much memory in them, add them up at once to free memory.
@@ -48,7 +50,12 @@ def compute_gradient(tape, targets, sources, output_gradients=None, release=Fals
         out_grads = _output_gradients(entry, gradients)
         # Skip the gradients nobody needs: inputs the pass never met on the tape.
         needs = tuple([i in producer for i in entry.input_ids])
-        in_grads = entry.backward_function(needs, out_grads)
+        if execute_module.check_anomalies:
+            in_grads = anomaly.run_backward(entry, needs, out_grads)
+        else:
+            in_grads = entry.backward_function(needs, out_grads)
+        if trace.enabled:
+            trace.backward_call(entry, out_grads, in_grads, needs)
         if release:
             tape.release(entry)
         for tid, grad, needed, (shape, dtype) in zip(entry.input_ids, in_grads, needs, entry.input_info):
@@ -63,7 +70,7 @@ def compute_gradient(tape, targets, sources, output_gradients=None, release=Fals
                     if len(pending) >= MIN_AGGREGATE_COUNT:
                         size = gradient_sizes.setdefault(tid, grad._data.nbytes)
                         if len(pending) * size > MIN_AGGREGATE_BYTES:
-                            pending[:] = [_aggregate(pending)]
+                            pending[:] = [_aggregate(pending, tid)]
             count = usage.get(tid, 0)
             if count > 0:
                 usage[tid] = count - 1
@@ -75,8 +82,16 @@ def compute_gradient(tape, targets, sources, output_gradients=None, release=Fals
                             ready.append(op_id)
 
     if collect_leaves:
-        return {tid: _aggregate(gradients[tid]) for tid in leaves if gradients.get(tid)}
-    return [_aggregate(gradients[s._id]) if gradients.get(s._id) else None for s in sources]
+        return {tid: _complete(gradients[tid], tid) for tid in leaves if gradients.get(tid)}
+    return [_complete(gradients[s._id], s._id) if gradients.get(s._id) else None for s in sources]
+
+
+def _complete(pending, tensor_id):
+    """The gradient of one tensor, summed and passed through its hooks."""
+    grad = _aggregate(pending, tensor_id)
+    if hooks.tensor_hooks or hooks.retaining:
+        grad = hooks.apply(tensor_id, grad)
+    return grad
 
 
 def _prepare_backprop(tape, targets, source_ids, release):
@@ -128,16 +143,17 @@ def _initial_gradients(targets, output_gradients):
 def _output_gradients(entry, gradients):
     """One gradient per output of `entry`: summed, or zeros, or None where accepted."""
     if len(entry.output_ids) == 1:  # the common case
-        pending = gradients.pop(entry.output_ids[0], None)
+        tid = entry.output_ids[0]
+        pending = gradients.pop(tid, None)
         if pending:
-            return [pending[0] if len(pending) == 1 else _aggregate(pending)]
+            return [_complete(pending, tid)]
     accepts_none = ACCEPTS_NONE.get(entry.op_type, ())
     grads = []
     last_info = last_zeros = None  # consecutive outputs often share shape and dtype
     for i, tid in enumerate(entry.output_ids):
         pending = gradients.pop(tid, None)
         if pending:
-            grads.append(_aggregate(pending))
+            grads.append(_complete(pending, tid))
         elif i in accepts_none:
             grads.append(None)
         else:
@@ -148,9 +164,11 @@ def _output_gradients(entry, gradients):
     return grads
 
 
-def _aggregate(grads):
+def _aggregate(grads, tensor_id=None):
     if len(grads) == 1:
         return grads[0]
+    if trace.enabled:
+        trace.aggregated(tensor_id, len(grads))
     return execute("AddN", grads)
 
 

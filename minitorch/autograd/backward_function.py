@@ -10,7 +10,7 @@ from ..ops.registry import GRADIENTS
 
 
 class BackwardFunction:
-    __slots__ = ("op_name", "attrs", "input_info", "needs_input_grad", "_inputs", "_saved_outputs")
+    __slots__ = ("op_name", "attrs", "input_info", "needs_input_grad", "_inputs", "_saved_outputs", "created_at")
 
     def __init__(self, op_name, attrs, input_info, inputs, outputs):
         self.op_name = op_name
@@ -21,6 +21,7 @@ class BackwardFunction:
         # Outputs are kept as (array, id), not as Tensors: a Tensor kept by its own
         # entry would never die, and its trace would never be deleted.
         self._saved_outputs = None if outputs is None else [(o._data, o._id) for o in outputs]
+        self.created_at = None  # the user's stack, kept while anomaly detection is on
 
     @property
     def inputs(self):

@@ -11,6 +11,7 @@ from ..tensor import Tensor, _next_id
 from .record import record_gradient
 
 _NO_ATTRS = {}
+check_anomalies = False  # set by anomaly.detect_anomaly()
 
 
 class ShapeError(RuntimeError, ValueError):
@@ -25,9 +26,13 @@ def execute(op_name, inputs, attrs=_NO_ATTRS):
         raise _explain(op_name, [t._data for t in inputs], error) from None
     if type(result) is tuple:
         results = tuple(_wrap(r) for r in result)
+        if check_anomalies:
+            anomaly.check_forward(op_name, results)
         record_gradient(op_name, inputs, attrs, results)
         return results
     output = _wrap(result)
+    if check_anomalies:
+        anomaly.check_forward(op_name, (output,))
     record_gradient(op_name, inputs, attrs, (output,))
     return output
 
@@ -58,3 +63,5 @@ def _explain(op_name, arrays, error):
         return ShapeError(f"{op_name}: cannot combine shapes {shapes}: {message}")
     return ValueError(f"{op_name} on shapes {shapes}: {message}")
 
+
+from . import anomaly  # noqa: E402

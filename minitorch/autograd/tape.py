@@ -13,7 +13,10 @@ gradient needs (see record.py).
 its producing op is dropped, and so on up the graph. Finished work is thus
 freed during training, not when the tape goes away.
 """
+import itertools
 import weakref
+
+_serials = itertools.count(1)
 
 
 class TapeEntry:
@@ -43,6 +46,7 @@ class Tape:
         self.tensor_usage = {}
         self.watched = {}  # tensor id -> weakref to the watched Tensor
         self.next_op_id = 0
+        self.serial = next(_serials)  # a short name for traces and listings
 
     def should_record(self, inputs):
         """Does an op reading `inputs` belong on this tape? (seed: ShouldRecord)
