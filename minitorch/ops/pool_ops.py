@@ -1,0 +1,281 @@
+"""2-D pooling: MaxPool and AvgPool kernels, their gradient ops, and the
+functional max_pool2d / avg_pool2d / adaptive_avg_pool2d.
+
+TensorFlow's names and gradient chain (nn_grad.py: MaxPool -> MaxPoolGrad ->
+MaxPoolGradGrad -> MaxPoolGrad; AvgPool -> AvgPoolGrad -> AvgPool) on
+PyTorch's NCHW layout and output-size rules (ceil_mode, count_include_pad,
+divisor_override, -inf padding for max).
+
+"MaxPool" returns two outputs, like TF's MaxPoolWithArgmax: the pooled values
+and the argmax as a flat index into each (H, W) input plane (PyTorch's
+return_indices convention). Its gradient reads only the argmax (accepts None
+for it), so the backward never recomputes the windows:
+MaxPoolGrad(argmax, dy) scatters dy there, MaxPoolGradGrad(argmax, g) gathers
+g from there; each is the other's gradient.
+
+Windows are a strided view of the padded input (conv_ops.windows): no loop
+over batch, channels or pixels; the gradients loop only over kernel offsets.
+"""
+import numpy as np
+
+from ..autograd.execute import ShapeError, execute
+from .conv_ops import windows
+from .registry import gradient, kernel
+
+
+def pool_output_size(size, kernel_size, stride, padding, dilation, ceil_mode):
+    """PyTorch's pooling_output_shape: the last window must start inside the input or left padding."""
+    numerator = size + 2 * padding - dilation * (kernel_size - 1) - 1 + (stride - 1 if ceil_mode else 0)
+    out = numerator // stride + 1
+    if ceil_mode and (out - 1) * stride >= size + padding:
+        out -= 1
+    return out
+
+
+def _pad_for_windows(x, out_size, kernel_size, stride, padding, dilation, value):
+    """Pads left/top by `padding` and right/bottom as far as the last window reaches."""
+    pads = []
+    for n, o, k, s, p, d in zip(x.shape[2:], out_size, kernel_size, stride, padding, dilation):
+        reach = (o - 1) * s + d * (k - 1) + 1
+        pads.append((p, max(reach - n - p, 0)))
+    if not any(lo or hi for lo, hi in pads):
+        return x, pads
+    return np.pad(x, ((0, 0), (0, 0), *pads), constant_values=value), pads
+
+
+def _out_size(shape, kernel_size, stride, padding, dilation, ceil_mode):
+    return tuple(
+        pool_output_size(n, k, s, p, d, ceil_mode)
+        for n, k, s, p, d in zip(shape[2:], kernel_size, stride, padding, dilation)
+    )
+
+
+# ----- MaxPool -----
+
+
+@kernel("MaxPool")
+def _max_pool(x, kernel_size, stride, padding, dilation, ceil_mode):
+    n, c, h, w = x.shape
+    out_h, out_w = out_size = _out_size(x.shape, kernel_size, stride, padding, dilation, ceil_mode)
+    padded, _ = _pad_for_windows(x, out_size, kernel_size, stride, padding, dilation, -np.inf)
+    flat = windows(padded, kernel_size, stride, dilation, out_size).reshape(n, c, out_h, out_w, -1)
+    offset = flat.argmax(axis=-1)  # first maximum, as PyTorch
+    values = np.take_along_axis(flat, offset[..., None], axis=-1)[..., 0]
+    k_row, k_col = np.divmod(offset, kernel_size[1])
+    row = np.arange(out_h)[:, None] * stride[0] - padding[0] + k_row * dilation[0]
+    col = np.arange(out_w)[None, :] * stride[1] - padding[1] + k_col * dilation[1]
+    return values, (row * w + col).astype(np.int64)
+
+
+@gradient("MaxPool", needs="outputs", accepts_none=(1,))
+def _max_pool_grad(op, grad, _grad_argmax):
+    """dx: dy scattered to where each window's maximum was (the argmax has no gradient)."""
+    return execute("MaxPoolGrad", (op.outputs[1], grad), {"input_shape": op.input_shapes[0]})
+
+
+@kernel("MaxPoolGrad")
+def _max_pool_grad_kernel(argmax, grad, input_shape):
+    n, c, h, w = input_shape
+    plane_start = (np.arange(n * c, dtype=np.int64) * (h * w)).reshape(n, c, 1, 1)
+    summed = np.bincount((argmax + plane_start).ravel(), weights=grad.ravel(), minlength=n * c * h * w)
+    return summed.reshape(input_shape).astype(grad.dtype, copy=False)
+
+
+@gradient("MaxPoolGrad", needs="inputs")
+def _max_pool_grad_grad(op, grad):
+    """MaxPoolGrad is linear in dy; its adjoint gathers at the argmax."""
+    argmax = op.inputs[0]
+    return None, execute("MaxPoolGradGrad", (argmax, grad), {"input_shape": op.attrs["input_shape"]})
+
+
+@kernel("MaxPoolGradGrad")
+def _max_pool_grad_grad_kernel(argmax, grad, input_shape):
+    n, c = argmax.shape[:2]
+    picked = np.take_along_axis(grad.reshape(n, c, -1), argmax.reshape(n, c, -1), axis=2)
+    return picked.reshape(argmax.shape)
+
+
+@gradient("MaxPoolGradGrad", needs="inputs")
+def _max_pool_grad_grad_grad(op, grad):
+    """The gather's adjoint is the scatter, MaxPoolGrad."""
+    argmax = op.inputs[0]
+    return None, execute("MaxPoolGrad", (argmax, grad), {"input_shape": op.attrs["input_shape"]})
+
+
+# ----- AvgPool -----
+
+
+def _window_counts(size, out, kernel_size, stride, padding, count_include_pad):
+    """Elements per window along one axis: clipped at input + padding, or at the input alone."""
+    start = np.arange(out) * stride - padding
+    end = np.minimum(start + kernel_size, size + padding)
+    if count_include_pad:
+        return end - start
+    return np.minimum(end, size) - np.maximum(start, 0)
+
+
+def _avg_divisor(shape, out_size, kernel_size, stride, padding, count_include_pad, divisor_override):
+    if divisor_override:
+        return divisor_override
+    rows, cols = (
+        _window_counts(n, o, k, s, p, count_include_pad)
+        for n, o, k, s, p in zip(shape[2:], out_size, kernel_size, stride, padding)
+    )
+    return rows[:, None] * cols[None, :]
+
+
+@kernel("AvgPool")
+def _avg_pool(x, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    out_size = _out_size(x.shape, kernel_size, stride, padding, (1, 1), ceil_mode)
+    padded, _ = _pad_for_windows(x, out_size, kernel_size, stride, padding, (1, 1), 0)
+    total = windows(padded, kernel_size, stride, (1, 1), out_size).sum(axis=(4, 5))
+    divisor = _avg_divisor(x.shape, out_size, kernel_size, stride, padding, count_include_pad, divisor_override)
+    return (total / divisor).astype(x.dtype, copy=False)
+
+
+@gradient("AvgPool", needs="nothing")
+def _avg_pool_grad(op, grad):
+    return execute("AvgPoolGrad", (grad,), {**op.attrs, "input_shape": op.input_shapes[0]})
+
+
+@kernel("AvgPoolGrad")
+def _avg_pool_grad_kernel(grad, input_shape, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    n, c, h, w = input_shape
+    out_h, out_w = out_size = grad.shape[2:]
+    share = grad / _avg_divisor(input_shape, out_size, kernel_size, stride, padding, count_include_pad, divisor_override)
+    rows, cols = (
+        (p, max((o - 1) * s + k - n - p, 0)) for n, o, k, s, p in zip((h, w), out_size, kernel_size, stride, padding)
+    )
+    padded = np.zeros((n, c, h + sum(rows), w + sum(cols)), dtype=grad.dtype)
+    (s_h, s_w) = stride
+    for i in range(kernel_size[0]):  # every kernel offset adds its share at once
+        for j in range(kernel_size[1]):
+            padded[:, :, i:i + s_h * (out_h - 1) + 1:s_h, j:j + s_w * (out_w - 1) + 1:s_w] += share
+    return np.ascontiguousarray(padded[:, :, rows[0]:rows[0] + h, cols[0]:cols[0] + w])
+
+
+@gradient("AvgPoolGrad", needs="nothing")
+def _avg_pool_grad_grad(op, grad):
+    """AvgPoolGrad is the adjoint of the linear AvgPool, so its gradient is AvgPool."""
+    attrs = {key: value for key, value in op.attrs.items() if key != "input_shape"}
+    return execute("AvgPool", (grad,), attrs)
+
+
+# ----- the functional API -----
+
+
+def _pair(value, name, op_name):
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return (int(value), int(value))
+    value = tuple(value)
+    if len(value) == 1:
+        value = value * 2
+    if len(value) != 2 or not all(isinstance(v, (int, np.integer)) for v in value):
+        raise ValueError(f"{op_name}: {name} must be an int or a pair of ints, got {value!r}")
+    return tuple(int(v) for v in value)
+
+
+def _as_batched(input, op_name):
+    if input.ndim not in (3, 4):
+        raise ShapeError(f"{op_name}: expected a 3-D (unbatched) or 4-D (batched) input, got shape {tuple(input.shape)}")
+    if not input.is_floating_point():
+        raise TypeError(f"{op_name}: expected a floating-point input, got {input.dtype}")
+    if input.ndim == 3:
+        return input.unsqueeze(0), True
+    return input, False
+
+
+def _pool_args(input, op_name, kernel_size, stride, padding, dilation, ceil_mode):
+    kernel_size = _pair(kernel_size, "kernel_size", op_name)
+    stride = kernel_size if stride is None or (not isinstance(stride, int) and len(stride) == 0) else _pair(stride, "stride", op_name)
+    padding, dilation = _pair(padding, "padding", op_name), _pair(dilation, "dilation", op_name)
+    if min(kernel_size) < 1 or min(stride) < 1 or min(dilation) < 1 or min(padding) < 0:
+        raise ValueError(f"{op_name}: kernel_size {kernel_size}, stride {stride} and dilation {dilation} must be positive, padding {padding} not negative")
+    for k, p, d in zip(kernel_size, padding, dilation):
+        if 2 * p > d * (k - 1) + 1:
+            raise ValueError(
+                f"{op_name}: pad should be at most half of effective kernel size, but got padding={padding}, "
+                f"kernel_size={kernel_size} and dilation={dilation}"
+            )
+    out_size = _out_size(input.shape, kernel_size, stride, padding, dilation, ceil_mode)
+    if min(out_size) < 1:
+        raise ShapeError(
+            f"{op_name}: input of shape {tuple(input.shape)} is too small for kernel_size={kernel_size}, "
+            f"stride={stride}, padding={padding}, dilation={dilation}: output size would be {out_size}"
+        )
+    return kernel_size, stride, padding, dilation
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    """Max pooling like torch.nn.functional.max_pool2d (padding counts as -inf).
+
+    >>> max_pool2d(mt.arange(16.0).reshape(1, 1, 4, 4), 2)
+    tensor([[[[ 5.,  7.], [13., 15.]]]])
+    """
+    input, unbatched = _as_batched(input, "MaxPool")
+    kernel_size, stride, padding, dilation = _pool_args(input, "MaxPool", kernel_size, stride, padding, dilation, ceil_mode)
+    attrs = {"kernel_size": kernel_size, "stride": stride, "padding": padding, "dilation": dilation, "ceil_mode": bool(ceil_mode)}
+    values, indices = execute("MaxPool", (input,), attrs)
+    if unbatched:
+        values, indices = values.squeeze(0), indices.squeeze(0)
+    return (values, indices) if return_indices else values
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None):
+    """Average pooling like torch.nn.functional.avg_pool2d.
+
+    >>> avg_pool2d(mt.arange(16.0).reshape(1, 1, 4, 4), 2)
+    tensor([[[[ 2.5000,  4.5000], [10.5000, 12.5000]]]])
+    """
+    input, unbatched = _as_batched(input, "AvgPool")
+    if divisor_override is not None and (not isinstance(divisor_override, int) or divisor_override == 0):
+        raise ValueError(f"AvgPool: divisor_override must be a non-zero integer, got {divisor_override!r}")
+    kernel_size, stride, padding, _ = _pool_args(input, "AvgPool", kernel_size, stride, padding, 1, ceil_mode)
+    for k, p in zip(kernel_size, padding):
+        if 2 * p > k:
+            raise ValueError(f"AvgPool: pad should be at most half of kernel size, but got padding={padding}, kernel_size={kernel_size}")
+    attrs = {
+        "kernel_size": kernel_size, "stride": stride, "padding": padding, "ceil_mode": bool(ceil_mode),
+        "count_include_pad": bool(count_include_pad), "divisor_override": divisor_override,
+    }
+    out = execute("AvgPool", (input,), attrs)
+    return out.squeeze(0) if unbatched else out
+
+
+def _bin_matrix(in_size, out_size, dtype):
+    """(out, in) averaging matrix of PyTorch's adaptive bins [floor(i n / o), ceil((i + 1) n / o))."""
+    i = np.arange(out_size)
+    start = (i * in_size) // out_size
+    end = -((-(i + 1) * in_size) // out_size)
+    position = np.arange(in_size)
+    inside = (position[None, :] >= start[:, None]) & (position[None, :] < end[:, None])
+    return (inside / (end - start)[:, None]).astype(dtype)
+
+
+def adaptive_avg_pool2d(input, output_size):
+    """Adaptive average pooling like torch.nn.functional.adaptive_avg_pool2d.
+
+    Evenly dividing sizes use AvgPool; other sizes average PyTorch's
+    overlapping bins with two small constant matrices (rows @ x @ cols^T).
+
+    >>> adaptive_avg_pool2d(mt.ones(1, 2, 5, 7), (2, 3)).shape
+    (1, 2, 2, 3)
+    """
+    batched, unbatched = _as_batched(input, "AdaptiveAvgPool")
+    if isinstance(output_size, int) or output_size is None:
+        output_size = (output_size, output_size)
+    h, w = batched.shape[2:]
+    out_h, out_w = (n if o is None else int(o) for n, o in zip((h, w), tuple(output_size)))
+    if out_h < 1 or out_w < 1:
+        raise ValueError(f"AdaptiveAvgPool: output_size must be positive, got {tuple(output_size)} for input {tuple(input.shape)}")
+    if h % out_h == 0 and w % out_w == 0:
+        out = avg_pool2d(batched, (h // out_h, w // out_w))
+    else:
+        rows = Tensor._from_array(_bin_matrix(h, out_h, batched._data.dtype))
+        cols = Tensor._from_array(_bin_matrix(w, out_w, batched._data.dtype).T.copy())
+        out = matmul(matmul(rows, batched), cols)
+    return out.squeeze(0) if unbatched else out
+
+
+from ..tensor import Tensor  # noqa: E402
+from .math_ops import matmul  # noqa: E402
