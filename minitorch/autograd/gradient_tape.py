@@ -90,7 +90,12 @@ class GradientTape:
                 raise ValueError(f"GradientTape.gradient: sources must be Tensors, got {type(s).__name__}")
         if output_gradients is not None:
             output_gradients = [None if g is None else as_tensor(g, like=t) for g, t in zip(_flatten(output_gradients), targets)]
-        grads = compute_gradient(self._tape, targets, flat_sources, output_gradients, release=not self._persistent)
+        state = tape_set.thread_state
+        paused, state.autograd_tape_paused = state.autograd_tape_paused, True
+        try:
+            grads = compute_gradient(self._tape, targets, flat_sources, output_gradients, release=not self._persistent)
+        finally:
+            state.autograd_tape_paused = paused
         if not self._persistent:
             self._tape.clear()
             self._tape = None
