@@ -7,9 +7,9 @@ registered op whose gradient is again Conv2D or the other gradient op, so a
 gradient penalty through a CNN (double backward) works.
 
 The kernels never loop over batch, channels or pixels: windows are a strided
-view of the padded input (im2col without a copy until BLAS needs one), and
-each call is one tensordot per group. Conv2DBackpropInput is col2im: one
-tensordot, then one strided add per kernel offset (kH * kW adds).
+view of the padded input, copied once into im2col columns, and each call is
+one matmul (groups are a batch dimension of it). Conv2DBackpropInput is
+col2im: one matmul, then one strided add per kernel offset (kH * kW adds).
 
 Attrs: stride (sh, sw), padding ((top, bottom), (left, right)) of zeros --
 pairs so that padding="same" with an even kernel can pad one more on the
@@ -50,26 +50,27 @@ def _pad(x, padding):
     return np.pad(x, ((0, 0), (0, 0), *padding))
 
 
-def _group_slices(count, groups):
-    size = count // groups
-    return [slice(g * size, (g + 1) * size) for g in range(groups)]
-
-
 # ----- Conv2D -----
+#
+# Matrices are laid out so that every copy moves whole image rows and every
+# result is already NCHW: the im2col copy puts (C, kH, kW) before the pixels,
+# and groups become a batch dimension of the one matmul call.
+
+
+def _columns(x, kernel_size, stride, padding, dilation, out_size, axes):
+    """im2col: the windows of padded x, copied in the axis order `axes` of (N, C, Ho, Wo, kH, kW)."""
+    view = windows(_pad(x, padding), kernel_size, stride, dilation, out_size)
+    return np.ascontiguousarray(view.transpose(axes))
 
 
 @kernel("Conv2D")
 def _conv2d(x, w, stride, padding, dilation, groups):
+    n, o = x.shape[0], w.shape[0]
     out_size = conv_output_size(x.shape[2:], w.shape[2:], stride, padding, dilation)
-    cols = windows(_pad(x, padding), w.shape[2:], stride, dilation, out_size)
-    if groups == 1:
-        out = np.tensordot(cols, w, axes=((1, 4, 5), (1, 2, 3)))  # (N, Ho, Wo, O): one GEMM
-    else:
-        out = np.concatenate([
-            np.tensordot(cols[:, cs], w[os], axes=((1, 4, 5), (1, 2, 3)))
-            for cs, os in zip(_group_slices(x.shape[1], groups), _group_slices(w.shape[0], groups))
-        ], axis=3)
-    return np.ascontiguousarray(out.transpose(0, 3, 1, 2))
+    cols = _columns(x, w.shape[2:], stride, padding, dilation, out_size, (0, 1, 4, 5, 2, 3))
+    cols = cols.reshape(n, groups, -1, out_size[0] * out_size[1])  # (N, G, Cg kH kW, Ho Wo)
+    out = np.matmul(w.reshape(groups, o // groups, -1), cols)  # (N, G, Og, Ho Wo)
+    return out.reshape(n, o, *out_size)
 
 
 @gradient("Conv2D", needs="inputs")
@@ -88,21 +89,17 @@ def _conv2d_grad(op, grad):
 @kernel("Conv2DBackpropInput")
 def _conv2d_backprop_input(w, dy, input_shape, stride, padding, dilation, groups):
     n, c, h, wd = input_shape
-    k_h, k_w = w.shape[2:]
-    if groups == 1:
-        cols = np.tensordot(dy, w, axes=((1,), (0,)))  # (N, Ho, Wo, C, kH, kW): one GEMM
-    else:
-        cols = np.concatenate([
-            np.tensordot(dy[:, os], w[os], axes=((1,), (0,))) for os in _group_slices(w.shape[0], groups)
-        ], axis=3)
-    cols = cols.transpose(0, 3, 1, 2, 4, 5)  # (N, C, Ho, Wo, kH, kW)
-    (top, bottom), (left, right) = padding
-    padded = np.zeros((n, c, h + top + bottom, wd + left + right), dtype=np.result_type(w, dy))
+    o, _, k_h, k_w = w.shape
     out_h, out_w = dy.shape[2:]
+    w_t = w.reshape(groups, o // groups, -1).transpose(0, 2, 1)  # (G, Cg kH kW, Og)
+    cols = np.matmul(w_t, dy.reshape(n, groups, o // groups, out_h * out_w))  # (N, G, Cg kH kW, Ho Wo)
+    cols = cols.reshape(n, c, k_h, k_w, out_h, out_w)
+    (top, bottom), (left, right) = padding
+    padded = np.zeros((n, c, h + top + bottom, wd + left + right), dtype=cols.dtype)
     (s_h, s_w), (d_h, d_w) = stride, dilation
     for i in range(k_h):  # col2im: every kernel offset adds its column block at once
         for j in range(k_w):
-            padded[:, :, i * d_h:i * d_h + s_h * (out_h - 1) + 1:s_h, j * d_w:j * d_w + s_w * (out_w - 1) + 1:s_w] += cols[..., i, j]
+            padded[:, :, i * d_h:i * d_h + s_h * (out_h - 1) + 1:s_h, j * d_w:j * d_w + s_w * (out_w - 1) + 1:s_w] += cols[:, :, i, j]
     return np.ascontiguousarray(padded[:, :, top:top + h, left:left + wd])
 
 
@@ -123,13 +120,11 @@ def _conv2d_backprop_input_grad(op, grad):
 
 @kernel("Conv2DBackpropFilter")
 def _conv2d_backprop_filter(x, dy, filter_shape, stride, padding, dilation, groups):
-    cols = windows(_pad(x, padding), filter_shape[2:], stride, dilation, dy.shape[2:])
-    if groups == 1:
-        return np.tensordot(dy, cols, axes=((0, 2, 3), (0, 2, 3)))  # (O, C, kH, kW): one GEMM
-    return np.concatenate([
-        np.tensordot(dy[:, os], cols[:, cs], axes=((0, 2, 3), (0, 2, 3)))
-        for cs, os in zip(_group_slices(x.shape[1], groups), _group_slices(dy.shape[1], groups))
-    ], axis=0)
+    n, o = dy.shape[:2]
+    cols = _columns(x, filter_shape[2:], stride, padding, dilation, dy.shape[2:], (1, 4, 5, 0, 2, 3))
+    cols = cols.reshape(groups, -1, cols[0, 0, 0].size)  # (G, Cg kH kW, N Ho Wo)
+    dy_rows = np.ascontiguousarray(dy.transpose(1, 0, 2, 3)).reshape(groups, o // groups, -1)  # (G, Og, N Ho Wo)
+    return np.matmul(dy_rows, cols.transpose(0, 2, 1)).reshape(filter_shape)
 
 
 @gradient("Conv2DBackpropFilter", needs="inputs")
