@@ -39,7 +39,7 @@ class Tensor:
     def __del__(self):
         # The tapes free what only this tensor kept alive (seed: DeleteTrace).
         try:
-            if tape_set.active_tapes:
+            if tape_set.active_tapes or tape_set.active_accumulators:
                 tape_set.delete_trace(self._id)
         except AttributeError:  # interpreter shutdown: modules are already torn down
             pass

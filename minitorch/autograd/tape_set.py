@@ -36,9 +36,12 @@ def is_recording():
 
 
 def delete_trace(tensor_id):
-    """Called when a Tensor dies, so the tapes can free what only it needed."""
+    """Called when a Tensor dies, so the tapes can free what only it needed
+    and the accumulators can drop its tangent."""
     for tape in active_tapes:
         tape.delete_trace(tensor_id, dying=True)
+    for accumulator in active_accumulators:
+        accumulator.delete_trace(tensor_id)
 
 
 class _RecordingSwitch:
