@@ -191,8 +191,15 @@ class ForwardAccumulator:
         return out_tangents
 
     def delete_trace(self, tensor_id):
-        """The tensor died: its tangent can never be fetched again (seed: DeleteGradient)."""
-        self._jvps.pop(tensor_id, None)
+        """The tensor died: drop its tangent (seed: DeleteGradient), unless a tape
+        still holds its value for a backward function. A reverse pass run inside
+        this accumulator rebuilds such a tensor under the same id, and needs its
+        tangent (TensorFlow's tapes keep the tensor itself alive for that)."""
+        if tensor_id in self._jvps:
+            for tape in tape_set.active_tapes:
+                if tensor_id in tape.tensor_tape:
+                    return
+            del self._jvps[tensor_id]
 
 
 def _flatten(structure):
