@@ -38,11 +38,8 @@ class Tensor:
 
     def __del__(self):
         # The tapes free what only this tensor kept alive (seed: DeleteTrace).
-        try:
-            if tape_set.active_tapes or tape_set.active_accumulators:
-                tape_set.delete_trace(self._id)
-        except AttributeError:  # interpreter shutdown: modules are already torn down
-            pass
+        if active_tapes or active_accumulators:
+            delete_trace(self._id)
 
     # ----- attributes -----
 
@@ -98,7 +95,7 @@ class Tensor:
             raise RuntimeError("you can only change requires_grad flags of leaf variables.")
         self._requires_grad = bool(requires_grad)
         if requires_grad:
-            autograd_tape.activate()
+            autograd_tape.watch(self)
         return self
 
     @property
@@ -113,6 +110,14 @@ class Tensor:
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Accumulates d(self)/d(leaf) into `.grad` of every leaf that requires grad."""
         autograd_tape.backward(self, gradient, retain_graph, create_graph, inputs)
+
+    def register_hook(self, hook):
+        """Calls `hook(grad)` when this tensor's gradient is computed; a returned tensor replaces it."""
+        return hooks.register_hook(self, hook)
+
+    def retain_grad(self):
+        """Keeps this non-leaf tensor's gradient in `.grad` after backward()."""
+        hooks.retain_grad(self)
 
     def detach(self):
         return array_ops.stop_gradient(self)
@@ -620,6 +625,7 @@ def _float_formatter(array):
 
 
 from . import random  # noqa: E402
-from .autograd import autograd_tape, tape_set  # noqa: E402
+from .autograd import autograd_tape, hooks, tape_set  # noqa: E402
+from .autograd.tape_set import active_accumulators, active_tapes, delete_trace  # noqa: E402
 from .autograd.execute import ShapeError  # noqa: E402
 from .ops import array_ops, math_ops, reduction_ops  # noqa: E402

@@ -16,27 +16,40 @@ from .tape import Tape
 
 
 class AutogradTape(Tape):
+    marks_outputs = True
+
     def __init__(self):
         super().__init__(persistent=True, watch_accessed_variables=True)
         self.active = False
 
-    def record_operation(self, op_type, inputs, outputs, backward_function):
-        super().record_operation(op_type, inputs, outputs, backward_function)
-        for o in outputs:
-            if o._data.dtype.kind == "f":
-                o._requires_grad = True
+    def should_record(self, inputs):
+        # Paused on this thread while a GradientTape computes a gradient: like
+        # PyTorch without create_graph, gradients do not require grad themselves.
+        if tape_set.thread_state.autograd_tape_paused:
+            return False
+        return Tape.should_record(self, inputs)
 
     def activate(self):
         if not self.active:
             self.active = True
             tape_set.active_tapes.insert(0, self)
 
+    def delete_trace(self, tensor_id, dying=False):
+        super().delete_trace(tensor_id, dying)
+        if dying and not self.tensor_tape and self.active:
+            # Nothing left that requires grad: leave the tape set, so that plain
+            # numpy-like work pays only record_gradient's early exit.
+            self.active = False
+            tape_set.pop_tape(self)
+
 
 AUTOGRAD_TAPE = AutogradTape()
 
 
-def activate():
+def watch(tensor):
+    """A tensor now requires grad: the autograd tape watches it from here on."""
     AUTOGRAD_TAPE.activate()
+    AUTOGRAD_TAPE.watch(tensor)
 
 
 def producer_name(tensor):

@@ -14,6 +14,8 @@ is recording sees the whole reverse pass: that is how higher orders work.
 import numpy as np
 
 from ..ops.registry import ACCEPTS_NONE
+from . import anomaly, hooks, trace
+from . import execute as execute_module
 
 # Early aggregation (seed 003): with this many pending gradients for one
 # tensor, and this much memory in them, add them up at once to free memory.
@@ -46,22 +48,29 @@ def compute_gradient(tape, targets, sources, output_gradients=None, release=Fals
     while ready:
         entry = entries.pop(ready.pop())
         out_grads = _output_gradients(entry, gradients)
-        # Skip the gradients nobody asked for: inputs neither on the tape nor sources.
-        needs = tuple(
-            dtype.kind == "f" and (i in source_ids or i in producer)
-            for i, (_, dtype) in zip(entry.input_ids, entry.input_info)
-        )
-        in_grads = entry.backward_function(needs, out_grads)
+        # Skip the gradients nobody needs: inputs the pass never met on the tape.
+        needs = tuple([i in producer for i in entry.input_ids])
+        if execute_module.check_anomalies:
+            in_grads = anomaly.run_backward(entry, needs, out_grads)
+        else:
+            in_grads = entry.backward_function(needs, out_grads)
+        if trace.enabled:
+            trace.backward_call(entry, out_grads, in_grads, needs)
         if release:
             tape.release(entry)
         for tid, grad, needed, (shape, dtype) in zip(entry.input_ids, in_grads, needs, entry.input_info):
             if grad is not None and needed:
-                pending = gradients.setdefault(tid, [])
-                pending.append(_match_input(grad, shape, dtype, entry.op_type))
-                if len(pending) >= MIN_AGGREGATE_COUNT:
-                    size = gradient_sizes.setdefault(tid, pending[-1]._data.nbytes)
-                    if len(pending) * size > MIN_AGGREGATE_BYTES:
-                        pending[:] = [_aggregate(pending)]
+                if grad._data.shape != shape or grad._data.dtype != dtype:
+                    grad = _match_input(grad, shape, dtype, entry.op_type)
+                pending = gradients.get(tid)
+                if pending is None:
+                    gradients[tid] = [grad]
+                else:
+                    pending.append(grad)
+                    if len(pending) >= MIN_AGGREGATE_COUNT:
+                        size = gradient_sizes.setdefault(tid, grad._data.nbytes)
+                        if len(pending) * size > MIN_AGGREGATE_BYTES:
+                            pending[:] = [_aggregate(pending, tid)]
             count = usage.get(tid, 0)
             if count > 0:
                 usage[tid] = count - 1
@@ -73,8 +82,16 @@ def compute_gradient(tape, targets, sources, output_gradients=None, release=Fals
                             ready.append(op_id)
 
     if collect_leaves:
-        return {tid: _aggregate(gradients[tid]) for tid in leaves if gradients.get(tid)}
-    return [_aggregate(gradients[s._id]) if gradients.get(s._id) else None for s in sources]
+        return {tid: _complete(gradients[tid], tid) for tid in leaves if gradients.get(tid)}
+    return [_complete(gradients[s._id], s._id) if gradients.get(s._id) else None for s in sources]
+
+
+def _complete(pending, tensor_id):
+    """The gradient of one tensor, summed and passed through its hooks."""
+    grad = _aggregate(pending, tensor_id)
+    if hooks.tensor_hooks or hooks.retaining:
+        grad = hooks.apply(tensor_id, grad)
+    return grad
 
 
 def _prepare_backprop(tape, targets, source_ids, release):
@@ -125,13 +142,18 @@ def _initial_gradients(targets, output_gradients):
 
 def _output_gradients(entry, gradients):
     """One gradient per output of `entry`: summed, or zeros, or None where accepted."""
+    if len(entry.output_ids) == 1:  # the common case
+        tid = entry.output_ids[0]
+        pending = gradients.pop(tid, None)
+        if pending:
+            return [_complete(pending, tid)]
     accepts_none = ACCEPTS_NONE.get(entry.op_type, ())
     grads = []
     last_info = last_zeros = None  # consecutive outputs often share shape and dtype
     for i, tid in enumerate(entry.output_ids):
         pending = gradients.pop(tid, None)
         if pending:
-            grads.append(_aggregate(pending))
+            grads.append(_complete(pending, tid))
         elif i in accepts_none:
             grads.append(None)
         else:
@@ -142,9 +164,11 @@ def _output_gradients(entry, gradients):
     return grads
 
 
-def _aggregate(grads):
+def _aggregate(grads, tensor_id=None):
     if len(grads) == 1:
         return grads[0]
+    if trace.enabled:
+        trace.aggregated(tensor_id, len(grads))
     return execute("AddN", grads)
 
 

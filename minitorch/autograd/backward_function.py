@@ -10,7 +10,7 @@ from ..ops.registry import GRADIENTS
 
 
 class BackwardFunction:
-    __slots__ = ("op_name", "attrs", "input_info", "needs_input_grad", "_inputs", "_saved_outputs")
+    __slots__ = ("op_name", "attrs", "input_info", "needs_input_grad", "_inputs", "_saved_outputs", "created_at")
 
     def __init__(self, op_name, attrs, input_info, inputs, outputs):
         self.op_name = op_name
@@ -21,6 +21,7 @@ class BackwardFunction:
         # Outputs are kept as (array, id), not as Tensors: a Tensor kept by its own
         # entry would never die, and its trace would never be deleted.
         self._saved_outputs = None if outputs is None else [(o._data, o._id) for o in outputs]
+        self.created_at = None  # the user's stack, kept while anomaly detection is on
 
     @property
     def inputs(self):
@@ -34,7 +35,7 @@ class BackwardFunction:
         recording the backward pass links them to the op that made them."""
         if self._saved_outputs is None:
             raise RuntimeError(f"the gradient of {self.op_name} reads its outputs, but is registered with needs that exclude them")
-        return [saved_output(data, tid) for data, tid in self._saved_outputs]
+        return [SavedTensor._restore(data, tid) for data, tid in self._saved_outputs]
 
     @property
     def input_shapes(self):
@@ -46,8 +47,8 @@ class BackwardFunction:
             raise LookupError(f"no gradient is registered for op {self.op_name!r}")
         self.needs_input_grad = needs_input_grad
         grads = grad_fn(self, *output_grads)
-        if not isinstance(grads, (tuple, list)):
-            grads = (grads,)
+        if type(grads) is not tuple:
+            grads = tuple(grads) if isinstance(grads, list) else (grads,)
         if len(grads) != len(self.input_info):
             raise RuntimeError(
                 f"the gradient of {self.op_name} returned {len(grads)} gradients for {len(self.input_info)} inputs"
@@ -55,7 +56,4 @@ class BackwardFunction:
         return grads
 
 
-def saved_output(data, tensor_id):
-    from ..tensor import SavedTensor
-
-    return SavedTensor._restore(data, tensor_id)
+from ..tensor import SavedTensor  # noqa: E402  (tensor.py imports the engine first)

@@ -7,10 +7,11 @@ the gradient functions themselves all come this way, so any tape sees all.
 import numpy as np
 
 from ..ops.registry import KERNELS
-from ..tensor import Tensor
+from ..tensor import Tensor, _next_id
 from .record import record_gradient
 
 _NO_ATTRS = {}
+check_anomalies = False  # set by anomaly.detect_anomaly()
 
 
 class ShapeError(RuntimeError, ValueError):
@@ -19,16 +20,19 @@ class ShapeError(RuntimeError, ValueError):
 
 def execute(op_name, inputs, attrs=_NO_ATTRS):
     """Runs op `op_name` on the Tensors `inputs`; returns a Tensor or a tuple of Tensors."""
-    arrays = [t._data for t in inputs]
     try:
-        result = KERNELS[op_name](*arrays, **attrs)
+        result = KERNELS[op_name](*[t._data for t in inputs], **attrs)
     except (ValueError, IndexError) as error:
-        raise _explain(op_name, arrays, error) from None
+        raise _explain(op_name, [t._data for t in inputs], error) from None
     if type(result) is tuple:
         results = tuple(_wrap(r) for r in result)
+        if check_anomalies:
+            anomaly.check_forward(op_name, results)
         record_gradient(op_name, inputs, attrs, results)
         return results
     output = _wrap(result)
+    if check_anomalies:
+        anomaly.check_forward(op_name, (output,))
     record_gradient(op_name, inputs, attrs, (output,))
     return output
 
@@ -36,7 +40,15 @@ def execute(op_name, inputs, attrs=_NO_ATTRS):
 def _wrap(array):
     if type(array) is not np.ndarray:
         array = np.asarray(array)
-    return Tensor._from_array(array)
+    t = _new(Tensor)  # Tensor._from_array, inlined: this runs once per op
+    t._data = array
+    t._id = _next_id()
+    t._requires_grad = False
+    t.grad = None
+    return t
+
+
+_new = object.__new__
 
 
 def _explain(op_name, arrays, error):
@@ -51,3 +63,5 @@ def _explain(op_name, arrays, error):
         return ShapeError(f"{op_name}: cannot combine shapes {shapes}: {message}")
     return ValueError(f"{op_name} on shapes {shapes}: {message}")
 
+
+from . import anomaly  # noqa: E402

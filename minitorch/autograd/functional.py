@@ -97,6 +97,14 @@ def _fill_in_zeros(results, refs, strict, what):
     return tuple(filled)
 
 
+def _reverse(tape, targets, sources, output_gradients=None):
+    """The reverse pass of a private tape, seen by every other active tape (the
+    autograd tape included, unlike GradientTape.gradient): that is create_graph."""
+    grads = compute_gradient(tape._tape, list(targets), list(sources), output_gradients, release=True)
+    tape._tape.clear()
+    return grads
+
+
 def _run_on_tape(func, inputs, fn_name, persistent=False):
     tape = GradientTape(persistent=persistent, watch_accessed_variables=False)
     with tape:
@@ -125,7 +133,7 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
     else:
         v = _validate_v(v, outputs, "outputs", "vjp")
     with _recording(create_graph):
-        grads = tape.gradient(list(outputs), list(inputs), output_gradients=list(v))
+        grads = _reverse(tape, outputs, inputs, list(v))
     grads = _fill_in_zeros(grads, inputs, strict, "output")
     return (
         _tuple_postprocess(_grad_postprocess(outputs, create_graph), is_outputs_tuple),
@@ -189,7 +197,7 @@ def hvp(func, inputs, v, create_graph=False, strict=False):
     with ForwardAccumulator(list(inputs), list(v)) as acc:
         tape, is_outputs_tuple, outputs = _run_on_tape(func, inputs, "hvp")
         output = _scalar_output(outputs, is_outputs_tuple, "hvp")
-        grads = tape.gradient(output, list(inputs))
+        grads = _reverse(tape, [output], inputs)
     grads = _fill_in_zeros(grads, inputs, strict, "output")
     hv = _fill_in_zeros([acc.jvp(g) for g in grads], inputs, strict, "gradient")
     return _grad_postprocess([output], create_graph)[0], _tuple_postprocess(_grad_postprocess(hv, create_graph), is_inputs_tuple)
@@ -205,9 +213,9 @@ def vhp(func, inputs, v, create_graph=False, strict=False):
         outer.watch(list(inputs))
         tape, is_outputs_tuple, outputs = _run_on_tape(func, inputs, "vhp")
         output = _scalar_output(outputs, is_outputs_tuple, "vhp")
-        grads = _fill_in_zeros(tape.gradient(output, list(inputs)), inputs, strict, "output")
+        grads = _fill_in_zeros(_reverse(tape, [output], inputs), inputs, strict, "output")
     with _recording(create_graph):
-        vh = outer.gradient(list(grads), list(inputs), output_gradients=list(v))
+        vh = _reverse(outer, grads, inputs, list(v))
     vh = _fill_in_zeros(vh, inputs, strict, "gradient")
     return _grad_postprocess([output], create_graph)[0], _tuple_postprocess(_grad_postprocess(vh, create_graph), is_inputs_tuple)
 
@@ -231,7 +239,7 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
         n_in, n_out = sum(t.numel() for t in inputs), sum(o.numel() for o in outputs)
         if strategy == "reverse-mode" or n_in >= n_out:
             with _recording(create_graph):
-                rows = [tape.jacobian(out, list(inputs), unconnected_gradients="none") for out in outputs]
+                rows = [tape.jacobian(out, list(inputs), _pause_autograd_tape=False) for out in outputs]
         else:
             del tape  # a tall Jacobian: cheaper one forward pass per input element
             rows, outputs, is_outputs_tuple = _forward_jacobian(func, inputs, create_graph)
@@ -307,5 +315,6 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False, out
 
 
 from ..creation import ones_like, zeros, zeros_like  # noqa: E402
+from .backprop import compute_gradient  # noqa: E402
 from ..ops.array_ops import stack, stop_gradient  # noqa: E402
 from ..tensor import Tensor  # noqa: E402

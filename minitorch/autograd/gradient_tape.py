@@ -92,7 +92,12 @@ class GradientTape:
                 raise ValueError(f"GradientTape.gradient: sources must be Tensors, got {type(s).__name__}")
         if output_gradients is not None:
             output_gradients = [None if g is None else as_tensor(g, like=t) for g, t in zip(_flatten(output_gradients), targets)]
-        grads = compute_gradient(self._tape, targets, flat_sources, output_gradients, release=not self._persistent)
+        state = tape_set.thread_state
+        paused, state.autograd_tape_paused = state.autograd_tape_paused, True
+        try:
+            grads = compute_gradient(self._tape, targets, flat_sources, output_gradients, release=not self._persistent)
+        finally:
+            state.autograd_tape_paused = paused
         if not self._persistent:
             self._tape.clear()
             self._tape = None
@@ -100,7 +105,8 @@ class GradientTape:
             grads = [zeros_like(s) if g is None else g for g, s in zip(grads, flat_sources)]
         return _pack_like(sources, iter(grads))
 
-    def jacobian(self, target, sources, unconnected_gradients="none", parallel_iterations=None, experimental_use_pfor=True):
+    def jacobian(self, target, sources, unconnected_gradients="none", parallel_iterations=None, experimental_use_pfor=True,
+                 _pause_autograd_tape=True):
         """d target / d sources: per source a Tensor of shape target.shape + source.shape.
 
         One reverse pass per element of `target`, each seeded with a one-hot
@@ -113,7 +119,8 @@ class GradientTape:
         if not experimental_use_pfor and not self._persistent:
             raise ValueError("GradientTape must be created with persistent=True to compute the jacobian with while_loop")
         flat_sources = self._check_jacobian_args(target, sources, unconnected_gradients)
-        rows = self._gradient_rows(target, flat_sources, _one_hot_rows(target._data.shape, target._data.dtype))
+        rows = self._gradient_rows(target, flat_sources, _one_hot_rows(target._data.shape, target._data.dtype),
+                                   pause_autograd_tape=_pause_autograd_tape)
         jacobians = []
         for s, row in zip(flat_sources, rows):
             jacobians.append(_assemble(row, tuple(target.shape) + tuple(s.shape), s, unconnected_gradients, leading_axis=0))
@@ -153,13 +160,22 @@ class GradientTape:
             self._pop_tape()  # a non-persistent tape must not record its own Jacobian
         return flat_sources
 
-    def _gradient_rows(self, target, flat_sources, seeds):
-        """One reverse pass per seed array; returns per source the list of gradients (None: unconnected)."""
+    def _gradient_rows(self, target, flat_sources, seeds, pause_autograd_tape=True):
+        """One reverse pass per seed array; returns per source the list of gradients (None: unconnected).
+
+        Like `gradient`, the passes are hidden from the autograd tape unless
+        the caller (autograd.functional with create_graph) asks otherwise."""
         rows = [[] for _ in flat_sources]
-        for seed in seeds:
-            grads = compute_gradient(self._tape, [target], flat_sources, [Tensor._from_array(seed)], release=False)
-            for row, g in zip(rows, grads):
-                row.append(g)
+        state = tape_set.thread_state
+        paused = state.autograd_tape_paused
+        state.autograd_tape_paused = paused or pause_autograd_tape
+        try:
+            for seed in seeds:
+                grads = compute_gradient(self._tape, [target], flat_sources, [Tensor._from_array(seed)], release=False)
+                for row, g in zip(rows, grads):
+                    row.append(g)
+        finally:
+            state.autograd_tape_paused = paused
         if not self._persistent:
             self._tape.clear()
             self._tape = None

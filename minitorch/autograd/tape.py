@@ -13,7 +13,10 @@ gradient needs (see record.py).
 its producing op is dropped, and so on up the graph. Finished work is thus
 freed during training, not when the tape goes away.
 """
+import itertools
 import weakref
+
+_serials = itertools.count(1)
 
 
 class TapeEntry:
@@ -33,6 +36,8 @@ class TapeEntry:
 class Tape:
     """The data structure behind GradientTape and behind `requires_grad`."""
 
+    marks_outputs = False  # the autograd tape sets requires_grad on what it records
+
     def __init__(self, persistent=False, watch_accessed_variables=True):
         self.persistent = persistent
         self.watch_accessed_variables = watch_accessed_variables
@@ -41,13 +46,21 @@ class Tape:
         self.tensor_usage = {}
         self.watched = {}  # tensor id -> weakref to the watched Tensor
         self.next_op_id = 0
+        self.serial = next(_serials)  # a short name for traces and listings
 
     def should_record(self, inputs):
-        """Does an op reading `inputs` belong on this tape? (seed: ShouldRecord)"""
+        """Does an op reading `inputs` belong on this tape? (seed: ShouldRecord)
+
+        Only floating tensors ever enter tensor_tape, and only floating tensors
+        can require grad, so no dtype check is needed here.
+        """
         tensor_tape = self.tensor_tape
         for t in inputs:
-            if t._id in tensor_tape or (self.watch_accessed_variables and t._requires_grad):
-                if t._data.dtype.kind == "f":  # only floating tensors are trainable
+            if t._id in tensor_tape:
+                return True
+        if self.watch_accessed_variables:
+            for t in inputs:
+                if t._requires_grad:
                     return True
         return False
 
@@ -59,28 +72,31 @@ class Tape:
     def record_operation(self, op_type, inputs, outputs, backward_function):
         tensor_tape, usage = self.tensor_tape, self.tensor_usage
         input_ids = []
+        watch_accessed = self.watch_accessed_variables
         for t in inputs:
             tid = t._id
-            if tid not in tensor_tape and self.watch_accessed_variables and t._requires_grad:
-                self.watch(t)
             if tid in tensor_tape:
+                usage[tid] = usage.get(tid, 0) + 1
+            elif watch_accessed and t._requires_grad:
+                self.watch(t)
                 usage[tid] = usage.get(tid, 0) + 1
             input_ids.append(tid)
         op_id = self.next_op_id
         self.next_op_id += 1
         output_ids = []
+        output_info = []
         for o in outputs:
-            # The output may already be watched (seed: "we cannot check that we're inserting it here").
-            tensor_tape[o._id] = op_id
-            usage[o._id] = 1
+            data = o._data
             output_ids.append(o._id)
+            output_info.append((data.shape, data.dtype))
+            if data.dtype.kind == "f":  # integer outputs are not trainable: nothing flows back through them
+                # The output may already be watched (seed: "we cannot check that we're inserting it here").
+                tensor_tape[o._id] = op_id
+                usage[o._id] = 1
+                if self.marks_outputs:
+                    o._requires_grad = True
         self.op_tape[op_id] = TapeEntry(
-            op_type,
-            output_ids,
-            [(o._data.shape, o._data.dtype) for o in outputs],
-            input_ids,
-            backward_function.input_info,
-            backward_function,
+            op_type, output_ids, output_info, input_ids, backward_function.input_info, backward_function
         )
 
     def delete_trace(self, tensor_id, dying=False):

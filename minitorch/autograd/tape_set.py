@@ -14,6 +14,7 @@ active_accumulators = []  # forward-mode accumulators (seed 001), same recording
 
 class _ThreadState(threading.local):
     recording = True  # False inside no_grad()/stop_recording() on this thread
+    autograd_tape_paused = False  # True while a GradientTape runs its reverse pass on this thread
 
 
 thread_state = _ThreadState()
@@ -38,7 +39,7 @@ def is_recording():
 def delete_trace(tensor_id):
     """Called when a Tensor dies, so the tapes can free what only it needed
     and the accumulators can drop its tangent."""
-    for tape in active_tapes:
+    for tape in tuple(active_tapes):  # a tape may leave the set on the way
         tape.delete_trace(tensor_id, dying=True)
     for accumulator in active_accumulators:
         accumulator.delete_trace(tensor_id)

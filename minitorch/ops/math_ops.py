@@ -14,8 +14,9 @@ from .registry import gradient, kernel, not_differentiable
 
 
 def _binary(op_name, a, b):
-    a, b = _coerce_pair(a, b)
-    return execute(op_name, (a, b))
+    if isinstance(a, Tensor) and isinstance(b, Tensor) and a._data.dtype is b._data.dtype:
+        return execute(op_name, (a, b))  # the common case, kept short: this is the hot path
+    return execute(op_name, _coerce_pair(a, b))
 
 
 def _coerce_pair(a, b):
@@ -54,9 +55,7 @@ def _cast_grad(op, grad):
 
 # ----- arithmetic -----
 
-@kernel("Add")
-def _add(x, y):
-    return np.add(x, y)
+kernel("Add")(np.add)
 
 
 @gradient("Add", needs="nothing")
@@ -64,9 +63,7 @@ def _add_grad(op, grad):
     return grad, grad
 
 
-@kernel("Sub")
-def _sub(x, y):
-    return np.subtract(x, y)
+kernel("Sub")(np.subtract)
 
 
 @gradient("Sub", needs="nothing")
@@ -74,9 +71,7 @@ def _sub_grad(op, grad):
     return grad, (-grad if op.needs_input_grad[1] else None)
 
 
-@kernel("Mul")
-def _mul(x, y):
-    return np.multiply(x, y)
+kernel("Mul")(np.multiply)
 
 
 @gradient("Mul", needs="inputs")
@@ -87,9 +82,7 @@ def _mul_grad(op, grad):
     return (grad * y if need_x else None), (grad * x if need_y else None)
 
 
-@kernel("RealDiv")
-def _div(x, y):
-    return np.true_divide(x, y)
+kernel("RealDiv")(np.true_divide)
 
 
 @gradient("RealDiv", needs="inputs")
@@ -100,9 +93,7 @@ def _div_grad(op, grad):
     return (grad / y if need_x else None), (-grad * x / (y * y) if need_y else None)
 
 
-@kernel("Neg")
-def _neg(x):
-    return np.negative(x)
+kernel("Neg")(np.negative)
 
 
 @gradient("Neg", needs="nothing")
@@ -110,9 +101,7 @@ def _neg_grad(op, grad):
     return -grad
 
 
-@kernel("Pow")
-def _pow(x, y):
-    return np.power(x, y)
+kernel("Pow")(np.power)
 
 
 @gradient("Pow", needs="both")
@@ -144,9 +133,7 @@ def _add_n_grad(op, grad):
 
 # ----- elementwise functions -----
 
-@kernel("Exp")
-def _exp(x):
-    return np.exp(x)
+kernel("Exp")(np.exp)
 
 
 @gradient("Exp", needs="outputs")
@@ -179,9 +166,7 @@ def _sqrt_grad(op, grad):
     return grad / (op.outputs[0] * 2)
 
 
-@kernel("Sin")
-def _sin(x):
-    return np.sin(x)
+kernel("Sin")(np.sin)
 
 
 @gradient("Sin", needs="inputs")
@@ -189,9 +174,7 @@ def _sin_grad(op, grad):
     return grad * cos(op.inputs[0])
 
 
-@kernel("Cos")
-def _cos(x):
-    return np.cos(x)
+kernel("Cos")(np.cos)
 
 
 @gradient("Cos", needs="inputs")
@@ -199,9 +182,7 @@ def _cos_grad(op, grad):
     return -grad * sin(op.inputs[0])
 
 
-@kernel("Abs")
-def _abs(x):
-    return np.abs(x)
+kernel("Abs")(np.abs)
 
 
 @gradient("Abs", needs="inputs")
@@ -210,9 +191,7 @@ def _abs_grad(op, grad):
     return grad * sign(op.inputs[0])
 
 
-@kernel("Tanh")
-def _tanh(x):
-    return np.tanh(x)
+kernel("Tanh")(np.tanh)
 
 
 @gradient("Tanh", needs="outputs")
@@ -279,14 +258,10 @@ def _relu_grad_grad(op, grad):
     return execute("ReluGrad", (grad, op.inputs[1])), None
 
 
-@kernel("Maximum")
-def _maximum(x, y):
-    return np.maximum(x, y)
+kernel("Maximum")(np.maximum)
 
 
-@kernel("Minimum")
-def _minimum(x, y):
-    return np.minimum(x, y)
+kernel("Minimum")(np.minimum)
 
 
 def _minmax_grad(op, grad, pick_x):
@@ -307,9 +282,7 @@ def _minimum_grad(op, grad):
     return _minmax_grad(op, grad, lt)
 
 
-@kernel("SelectV2")
-def _select(condition, x, y):
-    return np.where(condition, x, y)
+kernel("SelectV2")(np.where)
 
 
 @gradient("SelectV2", needs="inputs")
@@ -338,9 +311,7 @@ def _clip_grad(op, grad):
     return where(inside, grad, zeros_like(grad))
 
 
-@kernel("MatMul")
-def _matmul(a, b):
-    return np.matmul(a, b)
+kernel("MatMul")(np.matmul)
 
 
 @gradient("MatMul", needs="inputs")

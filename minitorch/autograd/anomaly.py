@@ -1,0 +1,98 @@
+"""Anomaly detection: stop at the first NaN or Inf, naming the op and where it was created.
+
+    with mt.autograd.detect_anomaly():
+        loss = model(x)
+        loss.backward()
+
+In the forward pass every op's outputs are checked as execute returns them;
+in the reverse pass every backward function's results are checked, and the
+error shows the user's line that created the op (recorded with each op while
+anomaly detection is on), as PyTorch's detect_anomaly does.
+"""
+import traceback
+
+import numpy as np
+
+from . import execute as _execute_module
+
+
+class AnomalyError(RuntimeError):
+    pass
+
+
+class detect_anomaly:
+    """Context manager (and decorator) that turns anomaly detection on."""
+
+    def __init__(self, check_nan=True):
+        self.check_nan = check_nan
+        self._previous = []
+
+    def __enter__(self):
+        self._previous.append(_execute_module.check_anomalies)
+        _execute_module.check_anomalies = self.check_nan
+        return self
+
+    def __exit__(self, *exc):
+        _execute_module.check_anomalies = self._previous.pop()
+        return False
+
+    def __call__(self, fn):
+        def wrapper(*args, **kwargs):
+            with detect_anomaly(self.check_nan):
+                return fn(*args, **kwargs)
+
+        return wrapper
+
+
+def set_detect_anomaly(mode):
+    _execute_module.check_anomalies = bool(mode)
+
+
+def is_anomaly_enabled():
+    return _execute_module.check_anomalies
+
+
+def user_stack():
+    """The caller's frames, without minitorch's own."""
+    frames = [f for f in traceback.extract_stack() if "/minitorch/" not in f.filename.replace("\\", "/")]
+    return "".join(traceback.format_list(frames[-6:]))
+
+
+def _bad(array):
+    return array.dtype.kind == "f" and not np.all(np.isfinite(array))
+
+
+_running_backward = []  # the tape entries whose backward functions are running now
+
+
+def _what(array):
+    return "nan" if np.isnan(array).any() else "inf"
+
+
+def check_forward(op_name, outputs):
+    for i, out in enumerate(outputs):
+        if _bad(out._data):
+            if _running_backward:  # an op inside a gradient: blame the gradient of the forward op
+                _raise_backward(_running_backward[-1], _what(out._data), f"(at its inner op {op_name})")
+            raise AnomalyError(f"Function '{op_name}' returned {_what(out._data)} values in its output {i}.\nCreated at:\n{user_stack()}")
+
+
+def run_backward(entry, needs, out_grads):
+    """Calls entry's backward function, checking what it computes."""
+    _running_backward.append(entry)
+    try:
+        in_grads = entry.backward_function(needs, out_grads)
+    finally:
+        _running_backward.pop()
+    for i, grad in enumerate(in_grads):
+        if grad is not None and _bad(grad._data):
+            _raise_backward(entry, _what(grad._data), f"in its gradient {i}")
+    return in_grads
+
+
+def _raise_backward(entry, what, where):
+    created = entry.backward_function.created_at or "(created before anomaly detection was on)\n"
+    raise AnomalyError(
+        f"Function '{entry.op_type}Backward' returned {what} values {where}.\n"
+        f"The forward op {entry.op_type} was created at:\n{created}"
+    )

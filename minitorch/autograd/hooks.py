@@ -1,0 +1,73 @@
+"""Tensor hooks: functions that see (and may replace) a tensor's gradient during a reverse pass.
+
+`t.register_hook(fn)` runs `fn(grad)` when the gradient with respect to `t`
+is complete, before it flows on to the op that made `t` (or, for a leaf,
+before it is accumulated into `.grad`). `t.retain_grad()` is such a hook: it
+keeps a non-leaf's gradient in `.grad`. Kept by tensor id, like everything
+the tapes know; compute_gradient looks here only when some hook exists.
+"""
+import itertools
+import weakref
+
+tensor_hooks = {}  # tensor id -> (weakref to the tensor, {handle id: fn})
+retaining = {}  # tensor id -> weakref: non-leaf tensors whose gradient is kept in .grad
+_handle_ids = itertools.count()
+
+
+class RemovableHandle:
+    """Returned by register_hook; `handle.remove()` unregisters the hook."""
+
+    def __init__(self, hooks, key):
+        self._hooks = hooks
+        self.id = key
+
+    def remove(self):
+        self._hooks.pop(self.id, None)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
+
+def register_hook(tensor, fn):
+    if not tensor._requires_grad:
+        raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+    _forget_dead()
+    ref, hooks = tensor_hooks.setdefault(tensor._id, (weakref.ref(tensor), {}))
+    key = next(_handle_ids)
+    hooks[key] = fn
+    return RemovableHandle(hooks, key)
+
+
+def _forget_dead():
+    for tid in [tid for tid, (ref, hooks) in tensor_hooks.items() if ref() is None or not hooks]:
+        del tensor_hooks[tid]
+
+
+def apply(tensor_id, grad):
+    """Runs the hooks of `tensor_id` on its gradient; a hook returning a tensor replaces it.
+    retain_grad's keeping runs last, whenever it was asked for (as in PyTorch)."""
+    found = tensor_hooks.get(tensor_id)
+    if found is not None:
+        for fn in list(found[1].values()):
+            result = fn(grad)
+            if result is not None:
+                grad = result
+    ref = retaining.get(tensor_id)
+    tensor = ref() if ref is not None else None
+    if tensor is not None:
+        tensor.grad = grad if tensor.grad is None else tensor.grad + grad
+    return grad
+
+
+
+def retain_grad(tensor):
+    if tensor.is_leaf:
+        return
+    if not tensor._requires_grad:
+        raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+    for tid in [tid for tid, ref in retaining.items() if ref() is None]:
+        del retaining[tid]
+    retaining[tensor._id] = weakref.ref(tensor)

@@ -1,0 +1,84 @@
+"""Tracing: watch the engine work, one line per recorded op and per backward call.
+
+Seed 002's `_tracing` flag printed raw tensors; this prints what a student
+needs: op names, shapes, which tape recorded what, what the op tables let the
+backward function keep, and during the reverse pass the order in which the
+ready-op stack runs the backward functions, with gradient norms.
+
+    with mt.autograd.tracing():
+        y = (x * w).sum()
+        y.backward()
+
+Off by default; record_gradient and compute_gradient test one flag, after
+their own early exits.
+"""
+import contextlib
+import sys
+
+import numpy as np
+
+enabled = False
+_names = {}  # tensor id -> short name, stable within one tracing session
+_stream = None
+
+
+def set_tracing(flag, stream=None):
+    """Turns tracing on or off (prints to `stream`, default sys.stdout)."""
+    global enabled, _stream
+    enabled = bool(flag)
+    _stream = stream
+    _names.clear()
+
+
+@contextlib.contextmanager
+def tracing(stream=None):
+    """Traces the ops and backward calls in the block."""
+    previous = enabled, _stream
+    set_tracing(True, stream)
+    try:
+        yield
+    finally:
+        set_tracing(*previous)
+
+
+def name(tensor_id):
+    if tensor_id not in _names:
+        _names[tensor_id] = f"t{len(_names)}"
+    return _names[tensor_id]
+
+
+def _emit(line):
+    print(line, file=_stream or sys.stdout)
+
+
+def _shape(shape):
+    return str(tuple(shape))
+
+
+def _describe(tensors):
+    return " ".join(f"{name(t._id)}{_shape(t._data.shape)}" for t in tensors)
+
+
+def _norm(grad):
+    return float(np.sqrt(np.sum(np.square(grad._data, dtype=np.float64))))
+
+
+def recorded(op_name, inputs, results, tapes, keeps):
+    tape_names = ",".join(str(tape.serial) for tape in tapes)
+    _emit(f"record   {op_name:<12} {_describe(inputs)} -> {_describe(results)}  tape {tape_names}  keeps {keeps}")
+
+
+def backward_call(entry, out_grads, in_grads, needs):
+    incoming = ", ".join(
+        f"{name(tid)} |{_norm(g):.4g}|" if g is not None else f"{name(tid)} None" for tid, g in zip(entry.output_ids, out_grads)
+    )
+    outgoing = ", ".join(
+        f"{name(tid)}{_shape(g._data.shape)} |{_norm(g):.4g}|"
+        for tid, g, needed in zip(entry.input_ids, in_grads, needs)
+        if g is not None and needed
+    )
+    _emit(f"backward {entry.op_type:<12} grad of {incoming} -> {outgoing or 'nothing needed'}")
+
+
+def aggregated(tensor_id, count):
+    _emit(f"sum      {count} gradients of {name(tensor_id)}")

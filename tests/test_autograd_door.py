@@ -1,0 +1,173 @@
+"""The PyTorch door on the same tapes: requires_grad, backward, .grad, autograd.grad, no_grad."""
+import numpy as np
+import pytest
+
+import minitorch as mt
+from minitorch.autograd.autograd_tape import AUTOGRAD_TAPE
+
+
+def test_backward_accumulates_into_leaves():
+    x = mt.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    (x * x).sum().backward()
+    assert np.allclose(x.grad.numpy(), [2, 4, 6])
+    (x * 3).sum().backward()
+    assert np.allclose(x.grad.numpy(), [5, 7, 9])
+
+
+def test_is_leaf_and_requires_grad_propagate():
+    x = mt.tensor([1.0], requires_grad=True)
+    c = mt.tensor([2.0])
+    y = x * c
+    assert x.is_leaf and not y.is_leaf and y.requires_grad
+    assert c.is_leaf and not c.requires_grad
+    assert not (c * c).requires_grad
+    assert y.grad_fn == "Mul" and x.grad_fn is None
+
+
+def test_second_backward_through_freed_graph_raises():
+    x = mt.tensor(2.0, requires_grad=True)
+    y = x * x
+    y.backward()
+    with pytest.raises(RuntimeError, match="second time"):
+        y.backward()
+
+
+def test_retain_graph_allows_a_second_backward():
+    x = mt.tensor(2.0, requires_grad=True)
+    y = mt.exp(x)
+    y.backward(retain_graph=True)
+    y.backward()
+    assert np.isclose(x.grad.item(), 2 * np.exp(2.0))
+
+
+def test_two_independent_losses_one_after_the_other():
+    w = mt.tensor([1.0, -1.0], requires_grad=True)
+    loss1 = (w * w).sum()
+    loss2 = (w * 3).sum()
+    loss1.backward()
+    loss2.backward()
+    assert np.allclose(w.grad.numpy(), [5.0, 1.0])
+
+
+def test_backward_on_non_scalar_needs_a_gradient():
+    x = mt.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    with pytest.raises(RuntimeError, match="scalar outputs"):
+        y.backward()
+    y.backward(mt.tensor([1.0, 10.0]))
+    assert np.allclose(x.grad.numpy(), [2.0, 20.0])
+
+
+def test_backward_on_tensor_without_grad_raises():
+    with pytest.raises(RuntimeError, match="does not require grad"):
+        mt.tensor(1.0).backward()
+
+
+def test_requires_grad_on_integer_tensor_raises():
+    with pytest.raises(RuntimeError, match="floating point"):
+        mt.tensor([1, 2], requires_grad=True)
+    with pytest.raises(RuntimeError, match="floating point"):
+        mt.tensor([1, 2]).requires_grad_()
+
+
+def test_autograd_grad_returns_a_tuple_and_does_not_accumulate():
+    x = mt.tensor([1.0, 2.0], requires_grad=True)
+    y = mt.tensor([3.0], requires_grad=True)
+    (gx, gy) = mt.autograd.grad((x * y).sum(), (x, y))
+    assert np.allclose(gx.numpy(), [3, 3]) and np.allclose(gy.numpy(), [3.0])
+    assert x.grad is None and not gx.requires_grad
+
+
+def test_autograd_grad_unused_input():
+    x = mt.tensor(1.0, requires_grad=True)
+    z = mt.tensor(1.0, requires_grad=True)
+    with pytest.raises(RuntimeError, match="allow_unused"):
+        mt.autograd.grad(x * 2, [x, z], retain_graph=True)
+    gx, gz = mt.autograd.grad(x * 2, [x, z], allow_unused=True)
+    assert gz is None and gx.item() == 2.0
+
+
+def test_create_graph_gives_higher_derivatives():
+    x = mt.tensor(0.5, requires_grad=True)
+    y = mt.tanh(x)
+    (g,) = mt.autograd.grad(y, x, create_graph=True)
+    assert g.requires_grad
+    (g2,) = mt.autograd.grad(g, x, create_graph=True)
+    (g3,) = mt.autograd.grad(g2, x)
+    t = np.tanh(0.5)
+    assert np.isclose(g.item(), 1 - t * t)
+    assert np.isclose(g2.item(), -2 * t * (1 - t * t))
+    assert np.isclose(g3.item(), (1 - t * t) * (6 * t * t - 2))
+
+
+def test_backward_create_graph_then_backward_of_the_gradient():
+    x = mt.tensor([1.0, 2.0], requires_grad=True)
+    (x**3).sum().backward(create_graph=True)
+    g = x.grad
+    x.grad = None
+    g.sum().backward()
+    assert np.allclose(x.grad.numpy(), [6.0, 12.0])
+
+
+def test_no_grad_and_enable_grad():
+    x = mt.tensor(1.0, requires_grad=True)
+    with mt.no_grad():
+        y = x * 2
+        with mt.enable_grad():
+            z = x * 2
+    assert not y.requires_grad and z.requires_grad
+
+    @mt.no_grad()
+    def double(t):
+        return t * 2
+
+    assert not double(x).requires_grad and mt.is_grad_enabled()
+
+
+def test_detach_and_requires_grad_():
+    x = mt.tensor(1.0, requires_grad=True)
+    d = (x * 2).detach()
+    assert not d.requires_grad and d.is_leaf
+    d.requires_grad_()
+    (d * 3).backward()
+    assert d.grad.item() == 3.0 and x.grad is None
+
+
+def test_in_place_update_of_a_leaf_needs_no_grad():
+    w = mt.tensor([1.0, 2.0], requires_grad=True)
+    with pytest.raises(RuntimeError, match="in-place"):
+        w.sub_(1.0)
+    with mt.no_grad():
+        w.sub_(mt.tensor([0.5, 0.5]))
+    assert np.allclose(w.detach().numpy(), [0.5, 1.5])
+
+
+def test_gradient_tape_and_backward_share_the_engine():
+    w = mt.tensor([1.0, 2.0], requires_grad=True)
+    with mt.GradientTape() as tape:
+        loss = (w * w).sum()
+    g = tape.gradient(loss, w)
+    loss.backward()
+    assert np.allclose(g.numpy(), w.grad.numpy())
+
+
+def test_broadcast_gradients_are_summed_to_the_input_shape():
+    b = mt.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    x = mt.ones(4, 3)
+    (x + b).sum().backward()
+    assert b.grad.shape == (3,) and np.allclose(b.grad.numpy(), [4, 4, 4])
+
+
+def test_float32_stays_float32_through_backward():
+    w = mt.randn(3, 2, requires_grad=True)
+    (mt.randn(4, 3) @ w).relu().sum().backward()
+    assert w.grad.dtype == mt.float32
+
+
+def test_dropped_graphs_leave_the_autograd_tape_empty():
+    w = mt.tensor([1.0, 2.0], requires_grad=True)
+    for _ in range(5):
+        y = (w * 2).exp().sum()  # forward only: never backpropagated
+    del y
+    assert len(AUTOGRAD_TAPE.op_tape) == 0
+    assert set(AUTOGRAD_TAPE.tensor_tape) <= {w._id}

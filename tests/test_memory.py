@@ -1,0 +1,101 @@
+"""What the tapes keep alive: the op tables at work, and no growth over a training-like loop."""
+import gc
+import tracemalloc
+import weakref
+
+import numpy as np
+
+import minitorch as mt
+from minitorch.autograd.autograd_tape import AUTOGRAD_TAPE
+from minitorch.autograd.backprop import compute_gradient
+from minitorch.ops.registry import OPS_WITHOUT_INPUTS, OPS_WITHOUT_OUTPUTS
+
+
+def _entry_for(tape, op_type):
+    return next(e for e in tape._tape.op_tape.values() if e.op_type == op_type)
+
+
+def test_exp_keeps_its_output_but_not_its_input():
+    assert "Exp" in OPS_WITHOUT_INPUTS and "Exp" not in OPS_WITHOUT_OUTPUTS
+    with mt.GradientTape() as tape:
+        x = mt.tensor([1.0, 2.0])
+        tape.watch(x)
+        h = x * 2  # the input of Exp: an intermediate the user drops
+        y = mt.exp(h)
+        z = y.sum()
+    entry = _entry_for(tape, "Exp")
+    h_tensor, h_data = weakref.ref(h), weakref.ref(h._data)
+    y_tensor, y_data = weakref.ref(y), weakref.ref(y._data)
+    del h, y
+    gc.collect()
+    assert h_tensor() is None and h_data() is None  # the Exp entry holds nothing of its input
+    assert entry.backward_function._inputs is None
+    assert y_tensor() is None  # nor the output Tensor object (no cycle through the tape)...
+    assert y_data() is not None  # ...only the output's values, which its gradient reads
+    assert np.allclose(tape.gradient(z, x).numpy(), 2 * np.exp([2.0, 4.0]))
+
+
+def test_matmul_keeps_its_inputs_but_not_its_output():
+    assert "MatMul" in OPS_WITHOUT_OUTPUTS and "MatMul" not in OPS_WITHOUT_INPUTS
+    with mt.GradientTape() as tape:
+        a = mt.randn(2, 3)
+        b = mt.randn(3, 2)
+        tape.watch([a, b])
+        c = a @ b
+        d = c.sum()
+    entry = _entry_for(tape, "MatMul")
+    c_tensor, c_data = weakref.ref(c), weakref.ref(c._data)
+    a_tensor = weakref.ref(a)
+    del c, a
+    gc.collect()
+    assert c_tensor() is None and c_data() is None  # the output is gone
+    assert a_tensor() is not None  # the input is held by the backward function
+    assert entry.backward_function._saved_outputs is None
+    ga, gb = tape.gradient(d, [a_tensor(), b])
+    assert np.allclose(ga.numpy(), np.ones((2, 2)) @ b.numpy().T)
+
+
+def test_training_like_loop_leaves_no_entries_and_no_growth():
+    rng = np.random.default_rng(0)
+    w1 = mt.tensor(rng.standard_normal((16, 32)) * 0.1, dtype=mt.float32, requires_grad=True)
+    w2 = mt.tensor(rng.standard_normal((32, 4)) * 0.1, dtype=mt.float32, requires_grad=True)
+    x = mt.tensor(rng.standard_normal((8, 16)), dtype=mt.float32)
+
+    def step():
+        hidden = (x @ w1).tanh()
+        loss = ((hidden @ w2).exp() + 1.0).log().mean()
+        loss.backward()
+        with mt.no_grad():
+            for w in (w1, w2):
+                w.sub_(w.grad * 0.01)
+                w.grad = None
+        with mt.GradientTape() as tape:  # the TensorFlow door too
+            loss2 = ((x @ w1).sigmoid() @ w2).sum()
+        tape.gradient(loss2, [w1, w2])
+
+    for _ in range(200):
+        step()
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.take_snapshot()
+    for _ in range(2000):
+        step()
+        assert len(AUTOGRAD_TAPE.op_tape) == 0
+    gc.collect()
+    after = tracemalloc.take_snapshot()
+    tracemalloc.stop()
+    growth = sum(stat.size_diff for stat in after.compare_to(before, "filename"))
+    assert growth < 64 * 1024, f"memory grew by {growth} bytes over 2000 steps"
+    assert len(AUTOGRAD_TAPE.op_tape) == 0
+    assert set(AUTOGRAD_TAPE.tensor_tape) <= {w1._id, w2._id}
+    assert AUTOGRAD_TAPE.tensor_usage == {}
+
+
+def test_non_persistent_pass_releases_entries_as_it_goes():
+    x = mt.tensor([1.0, 2.0])
+    with mt.GradientTape() as tape:
+        tape.watch(x)
+        y = mt.exp(x * 3).sum()
+    inner = tape._tape
+    compute_gradient(inner, [y], [x], release=True)
+    assert len(inner.op_tape) == 0
