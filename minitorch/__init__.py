@@ -30,6 +30,8 @@ from . import autograd, datasets, nn, optim, utils
 from .serialization import CheckpointError, load, save
 from .autograd import GradientTape, enable_grad, is_grad_enabled, no_grad, set_grad_enabled, stop_recording
 from .autograd.execute import ShapeError
+from .autograd.forwardprop import ForwardAccumulator
+from .autograd.custom_gradient import custom_gradient
 
 clip = clamp
 concat = concatenate = cat
