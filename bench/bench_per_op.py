@@ -11,7 +11,7 @@ import time
 import numpy as np
 
 N_OPS = 200
-REPEATS = 30
+REPEATS = 60
 
 
 def chain(x, c):
@@ -20,17 +20,24 @@ def chain(x, c):
     return x
 
 
-def median_us_per_op(fn, repeats=REPEATS):
-    fn()  # warm up
-    times = []
+def time_once(fn):
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def interleaved_medians(fns, repeats=REPEATS):
+    """Median seconds of each function, run in turns so that machine noise hits all alike."""
+    for fn in fns:
+        fn()  # warm up
+    samples = [[] for _ in fns]
     for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) / (N_OPS // 3 * 3) * 1e6
+        for fn, times in zip(fns, samples):
+            times.append(time_once(fn))
+    return [statistics.median(times) / (N_OPS // 3 * 3) * 1e6 for times in samples]
 
 
-def minitorch_figures():
+def minitorch_work():
     import minitorch as mt
 
     c = mt.tensor(np.full(8, 0.5, np.float32))
@@ -43,10 +50,10 @@ def minitorch_figures():
         x = mt.tensor(np.linspace(-1, 1, 8, dtype=np.float32))
         chain(x, c)
 
-    return median_us_per_op(with_grad), median_us_per_op(forward_only)
+    return with_grad, forward_only
 
 
-def torch_figures():
+def torch_work():
     try:
         import torch
     except ImportError:
@@ -62,34 +69,33 @@ def torch_figures():
         x = torch.linspace(-1, 1, 8)
         chain(x, c)
 
-    return median_us_per_op(with_grad), median_us_per_op(forward_only)
+    return with_grad, forward_only
 
 
-def numpy_figure():
+def numpy_work():
     c = np.full(8, 0.5, np.float32)
 
     def forward_only():
-        chain_np(np.linspace(-1, 1, 8, dtype=np.float32), c)
-
-    def chain_np(x, c):
+        x = np.linspace(-1, 1, 8, dtype=np.float32)
         for _ in range(N_OPS // 3):
             x = np.tanh(x * c + c)
-        return x
 
-    return median_us_per_op(forward_only)
+    return forward_only
 
 
 def main():
-    mt_grad, mt_fwd = minitorch_figures()
-    print(f"minitorch: {mt_grad:6.2f} us/op forward+backward, {mt_fwd:6.2f} us/op forward with no tape")
-    print(f"numpy:                                      {numpy_figure():6.2f} us/op forward")
-    figures = torch_figures()
-    if figures is None:
+    mt_grad, mt_fwd = minitorch_work()
+    torch_fns = torch_work()
+    fns = [mt_grad, mt_fwd, numpy_work()] + (list(torch_fns) if torch_fns else [])
+    figures = interleaved_medians(fns)
+    print(f"chain of {N_OPS // 3 * 3} elementwise ops on 8 floats, median of {REPEATS} interleaved runs, us per op")
+    print(f"minitorch: {figures[0]:6.2f} forward+backward   {figures[1]:6.2f} forward, no tape active")
+    print(f"numpy:                                {figures[2]:6.2f} forward")
+    if not torch_fns:
         print("PyTorch not installed: no ratio")
         return 0
-    t_grad, t_fwd = figures
-    print(f"PyTorch:   {t_grad:6.2f} us/op forward+backward, {t_fwd:6.2f} us/op forward with no tape")
-    print(f"ratio minitorch/PyTorch: {mt_grad / t_grad:.2f}x with gradients, {mt_fwd / t_fwd:.2f}x forward only")
+    print(f"PyTorch:   {figures[3]:6.2f} forward+backward   {figures[4]:6.2f} forward, no grad")
+    print(f"ratio minitorch/PyTorch: {figures[0] / figures[3]:.2f}x with gradients, {figures[1] / figures[4]:.2f}x forward only")
     return 0
 
 

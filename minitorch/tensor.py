@@ -38,7 +38,7 @@ class Tensor:
 
     def __del__(self):
         # The tapes free what only this tensor kept alive (seed: DeleteTrace).
-        if active_tapes:
+        if active_tapes or active_accumulators:
             delete_trace(self._id)
 
     # ----- attributes -----
@@ -626,6 +626,6 @@ def _float_formatter(array):
 
 from . import random  # noqa: E402
 from .autograd import autograd_tape, hooks, tape_set  # noqa: E402
-from .autograd.tape_set import active_tapes, delete_trace  # noqa: E402
+from .autograd.tape_set import active_accumulators, active_tapes, delete_trace  # noqa: E402
 from .autograd.execute import ShapeError  # noqa: E402
 from .ops import array_ops, math_ops, reduction_ops  # noqa: E402

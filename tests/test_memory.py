@@ -99,3 +99,47 @@ def test_non_persistent_pass_releases_entries_as_it_goes():
     inner = tape._tape
     compute_gradient(inner, [y], [x], release=True)
     assert len(inner.op_tape) == 0
+
+
+def test_dropped_output_of_a_live_multi_output_op_keeps_its_link_for_higher_order():
+    """A gradient that reads an output the user dropped must still be linked to
+    the op on a recording tape, or second derivatives silently lose a term."""
+    from minitorch.autograd.execute import execute
+    from minitorch.ops import registry
+
+    @registry.kernel("TestExpPair")
+    def _pair(x):
+        return np.exp(x), np.exp(2 * x)
+
+    @registry.gradient("TestExpPair", needs="outputs")
+    def _pair_grad(op, grad_e1, grad_e2):
+        e1_from_e2 = op.outputs[1].sqrt()  # reads the second output, even for the first one's gradient
+        return grad_e1 * e1_from_e2 + grad_e2 * op.outputs[1] * 2
+
+    try:
+        x = mt.tensor([0.3, 1.1, -0.4], dtype=mt.float64)
+        with mt.GradientTape() as outer:
+            outer.watch(x)
+            with mt.GradientTape() as inner:
+                inner.watch(x)
+                e1, e2 = execute("TestExpPair", (x,))
+                del e2  # dropped: its op lives on through e1
+                total = e1.sum()
+            g = inner.gradient(total, x)  # e^x
+            g_total = g.sum()
+        h = outer.gradient(g_total, x)  # e^x again, only through the dropped output
+        assert np.allclose(g.numpy(), np.exp(x.numpy()))
+        assert np.allclose(h.numpy(), np.exp(x.numpy()))
+    finally:
+        for table in (registry.KERNELS, registry.GRADIENTS):
+            table.pop("TestExpPair", None)
+        registry.OPS_WITHOUT_INPUTS.discard("TestExpPair")
+
+
+def test_released_entries_leave_no_links_for_dead_tensors():
+    w = mt.tensor([1.0, 2.0], requires_grad=True)
+    for _ in range(3):
+        loss = (w * w).exp().sum()
+        loss.backward()
+    del loss
+    assert set(AUTOGRAD_TAPE.tensor_tape) <= {w._id} and len(AUTOGRAD_TAPE.op_tape) == 0

@@ -27,16 +27,20 @@ class AutogradTape(Tape):
         # PyTorch without create_graph, gradients do not require grad themselves.
         if tape_set.thread_state.autograd_tape_paused:
             return False
-        return Tape.should_record(self, inputs)
+        tensor_tape = self.tensor_tape
+        for t in inputs:  # it watches whatever requires grad: one flag to test
+            if t._requires_grad or t._id in tensor_tape:
+                return True
+        return False
 
     def activate(self):
         if not self.active:
             self.active = True
             tape_set.active_tapes.insert(0, self)
 
-    def delete_trace(self, tensor_id, dying=False):
-        super().delete_trace(tensor_id, dying)
-        if dying and not self.tensor_tape and self.active:
+    def tensor_died(self, tensor_id):
+        super().tensor_died(tensor_id)
+        if not self.tensor_tape and self.active:
             # Nothing left that requires grad: leave the tape set, so that plain
             # numpy-like work pays only record_gradient's early exit.
             self.active = False

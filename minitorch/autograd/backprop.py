@@ -46,7 +46,8 @@ def compute_gradient(tape, targets, sources, output_gradients=None, release=Fals
     gradient_sizes = {}
 
     while ready:
-        entry = entries.pop(ready.pop())
+        op_id = ready.pop()
+        entry = entries.pop(op_id)
         out_grads = _output_gradients(entry, gradients)
         # Skip the gradients nobody needs: inputs the pass never met on the tape.
         needs = tuple([i in producer for i in entry.input_ids])
@@ -57,7 +58,7 @@ def compute_gradient(tape, targets, sources, output_gradients=None, release=Fals
         if trace.enabled:
             trace.backward_call(entry, out_grads, in_grads, needs)
         if release:
-            tape.release(entry)
+            tape.release(entry, op_id)
         for tid, grad, needed, (shape, dtype) in zip(entry.input_ids, in_grads, needs, entry.input_info):
             if grad is not None and needed:
                 if grad._data.shape != shape or grad._data.dtype != dtype:
@@ -75,11 +76,11 @@ def compute_gradient(tape, targets, sources, output_gradients=None, release=Fals
             if count > 0:
                 usage[tid] = count - 1
                 if count == 1 and tid not in source_ids:
-                    op_id = producer.get(tid)
-                    if op_id in missing:
-                        missing[op_id] -= 1
-                        if missing[op_id] == 0:
-                            ready.append(op_id)
+                    producer_id = producer.get(tid)
+                    if producer_id in missing:
+                        missing[producer_id] -= 1
+                        if missing[producer_id] == 0:
+                            ready.append(producer_id)
 
     if collect_leaves:
         return {tid: _complete(gradients[tid], tid) for tid in leaves if gradients.get(tid)}

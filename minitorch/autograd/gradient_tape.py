@@ -12,6 +12,8 @@ outer tape records is recorded on that tape, which gives higher derivatives.
 """
 import contextlib
 
+import numpy as np
+
 from . import tape_set
 from .backprop import compute_gradient
 from .tape import Tape
@@ -103,6 +105,82 @@ class GradientTape:
             grads = [zeros_like(s) if g is None else g for g, s in zip(grads, flat_sources)]
         return _pack_like(sources, iter(grads))
 
+    def jacobian(self, target, sources, unconnected_gradients="none", parallel_iterations=None, experimental_use_pfor=True,
+                 _pause_autograd_tape=True):
+        """d target / d sources: per source a Tensor of shape target.shape + source.shape.
+
+        One reverse pass per element of `target`, each seeded with a one-hot
+        output gradient, all over the same recording (so a non-persistent tape
+        can give a whole Jacobian, once). `parallel_iterations` and
+        `experimental_use_pfor` are TensorFlow's knobs; there is no pfor here.
+        """
+        if self._tape is None:
+            raise RuntimeError("A non-persistent GradientTape can only be used to compute one set of gradients (or jacobians)")
+        if not experimental_use_pfor and not self._persistent:
+            raise ValueError("GradientTape must be created with persistent=True to compute the jacobian with while_loop")
+        flat_sources = self._check_jacobian_args(target, sources, unconnected_gradients)
+        rows = self._gradient_rows(target, flat_sources, _one_hot_rows(target._data.shape, target._data.dtype),
+                                   pause_autograd_tape=_pause_autograd_tape)
+        jacobians = []
+        for s, row in zip(flat_sources, rows):
+            jacobians.append(_assemble(row, tuple(target.shape) + tuple(s.shape), s, unconnected_gradients, leading_axis=0))
+        return _pack_like(sources, iter(jacobians))
+
+    def batch_jacobian(self, target, source, unconnected_gradients="none", parallel_iterations=None, experimental_use_pfor=True):
+        """Per-example Jacobians: result[i] = d target[i] / d source[i], shape
+        target.shape + source.shape[1:]. Assumes example i of the target depends
+        only on example i of the source, as TensorFlow's does: one reverse pass
+        per element of target[0] instead of per element of target."""
+        if self._tape is None:
+            raise RuntimeError("A non-persistent GradientTape can only be used to compute one set of gradients (or jacobians)")
+        if not experimental_use_pfor and not self._persistent:
+            raise ValueError("GradientTape must be created with persistent=True to compute the batch_jacobian with while_loop")
+        target_shape, source_shape = tuple(target.shape), tuple(source.shape)
+        for shape in (target_shape, source_shape):
+            if len(shape) < 2:
+                raise ValueError(f"Shape {shape} must have rank at least 2")
+        if target_shape[0] != source_shape[0]:
+            raise ValueError(f"Need first dimension of target shape ({target_shape}) and source shape ({source_shape}) to match.")
+        (flat_source,) = self._check_jacobian_args(target, source, unconnected_gradients)
+        batch, per_example = target_shape[0], target_shape[1:]
+        seeds = (np.broadcast_to(row, (batch,) + per_example) for row in _one_hot_rows(per_example, target._data.dtype))
+        (row,) = self._gradient_rows(target, [flat_source], seeds)
+        return _assemble(row, (batch,) + per_example + source_shape[1:], source, unconnected_gradients, leading_axis=1)
+
+    def _check_jacobian_args(self, target, sources, unconnected_gradients):
+        if unconnected_gradients not in ("none", "zero"):
+            raise ValueError(f"Unknown value for unconnected_gradients: {unconnected_gradients!r}")
+        if not isinstance(target, Tensor):
+            raise ValueError(f"GradientTape.jacobian: target must be a Tensor, got {type(target).__name__}")
+        flat_sources = _flatten(sources)
+        for s in flat_sources:
+            if not isinstance(s, Tensor):
+                raise ValueError(f"GradientTape.jacobian: sources must be Tensors, got {type(s).__name__}")
+        if self._recording and not self._persistent:
+            self._pop_tape()  # a non-persistent tape must not record its own Jacobian
+        return flat_sources
+
+    def _gradient_rows(self, target, flat_sources, seeds, pause_autograd_tape=True):
+        """One reverse pass per seed array; returns per source the list of gradients (None: unconnected).
+
+        Like `gradient`, the passes are hidden from the autograd tape unless
+        the caller (autograd.functional with create_graph) asks otherwise."""
+        rows = [[] for _ in flat_sources]
+        state = tape_set.thread_state
+        paused = state.autograd_tape_paused
+        state.autograd_tape_paused = paused or pause_autograd_tape
+        try:
+            for seed in seeds:
+                grads = compute_gradient(self._tape, [target], flat_sources, [Tensor._from_array(seed)], release=False)
+                for row, g in zip(rows, grads):
+                    row.append(g)
+        finally:
+            state.autograd_tape_paused = paused
+        if not self._persistent:
+            self._tape.clear()
+            self._tape = None
+        return rows
+
 
 def _flatten(structure):
     if isinstance(structure, dict):
@@ -120,5 +198,25 @@ def _pack_like(structure, flat):
     return next(flat)
 
 
-from ..creation import zeros_like  # noqa: E402
+def _one_hot_rows(shape, dtype):
+    """The one-hot arrays e_0, e_1, ... of `shape`, one per element."""
+    size = int(np.prod(shape))
+    for k in range(size):
+        seed = np.zeros(size, dtype)
+        seed[k] = 1
+        yield seed.reshape(shape)
+
+
+def _assemble(row, shape, source, unconnected_gradients, leading_axis):
+    """Stacks per-row gradients into a Jacobian of `shape` (zeros for rows that were unconnected)."""
+    if all(g is None for g in row):
+        return zeros(shape, dtype=source.dtype) if unconnected_gradients == "zero" else None
+    row = [zeros_like(source) if g is None else g for g in row]
+    if not row:
+        return zeros(shape, dtype=source.dtype)
+    return stack(row, dim=leading_axis).reshape(shape)
+
+
+from ..creation import zeros, zeros_like  # noqa: E402
+from ..ops.array_ops import stack  # noqa: E402
 from ..tensor import Tensor, as_tensor  # noqa: E402

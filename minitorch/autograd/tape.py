@@ -99,16 +99,17 @@ class Tape:
             op_type, output_ids, output_info, input_ids, backward_function.input_info, backward_function
         )
 
-    def delete_trace(self, tensor_id, dying=False):
-        """One use of `tensor_id` ended; drop what nobody can reach any more.
-
-        `dying` means the Tensor object itself is gone. A dead watched tensor
-        is forgotten too (TensorFlow keeps it: its tapes are short-lived,
-        while our autograd tape lives as long as the program).
-        """
-        if dying and self.tensor_tape.get(tensor_id) == -1:
+    def tensor_died(self, tensor_id):
+        """The Tensor object is gone. A dead watched tensor is forgotten too
+        (TensorFlow keeps it: its tapes are short-lived, while our autograd tape
+        lives as long as the program)."""
+        if self.tensor_tape.get(tensor_id) == -1:
             del self.tensor_tape[tensor_id]
             self.watched.pop(tensor_id, None)
+        self.delete_trace(tensor_id)
+
+    def delete_trace(self, tensor_id):
+        """One use of `tensor_id` ended; drop what nobody can reach any more."""
         count = self.tensor_usage.get(tensor_id)
         if count is None:
             return
@@ -119,19 +120,30 @@ class Tape:
         op_id = self.tensor_tape.get(tensor_id)
         if op_id is None or op_id == -1:
             return  # never delete a watched tensor
-        del self.tensor_tape[tensor_id]
         entry = self.op_tape.get(op_id)
         if entry is None:
-            return  # already released by a reverse pass
+            del self.tensor_tape[tensor_id]  # its op was already released by a reverse pass
+            return
         for output_id in entry.output_ids:
             if output_id in self.tensor_usage:
-                return  # another output of the op is still in use
+                # Another output of the op is still in use. Keep this one's link to
+                # the op: the gradient may read it (FusedBatchNorm's statistics),
+                # and a tape recording that gradient must see where it came from.
+                return
         del self.op_tape[op_id]
+        self._forget_outputs(entry, op_id)
         for input_id in entry.input_ids:
             self.delete_trace(input_id)
 
-    def release(self, entry):
-        """Forget a consumed entry (non-persistent reverse pass): its inputs lose one use."""
+    def _forget_outputs(self, entry, op_id):
+        for output_id in entry.output_ids:
+            if self.tensor_tape.get(output_id) == op_id and output_id not in self.tensor_usage:
+                del self.tensor_tape[output_id]
+
+    def release(self, entry, op_id):
+        """Forget a consumed entry (non-persistent reverse pass): its inputs lose one use.
+        Its live outputs keep their link, which marks the graph as freed."""
+        self._forget_outputs(entry, op_id)
         for input_id in entry.input_ids:
             self.delete_trace(input_id)
 

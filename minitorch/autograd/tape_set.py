@@ -37,9 +37,12 @@ def is_recording():
 
 
 def delete_trace(tensor_id):
-    """Called when a Tensor dies, so the tapes can free what only it needed."""
+    """Called when a Tensor dies, so the tapes can free what only it needed
+    and the accumulators can drop its tangent."""
     for tape in tuple(active_tapes):  # a tape may leave the set on the way
-        tape.delete_trace(tensor_id, dying=True)
+        tape.tensor_died(tensor_id)
+    for accumulator in active_accumulators:
+        accumulator.delete_trace(tensor_id)
 
 
 class _RecordingSwitch:

@@ -1,0 +1,24 @@
+"""minitorch.nn: modules, layers, losses, functional forms and initialisers, as torch.nn."""
+from . import functional, init, utils
+from .activation import GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
+from .container import ModuleDict, ModuleList, Sequential
+from .conv import Conv2D, Conv2d
+from .dropout import Dropout
+from .embedding import Embedding
+from .flatten import Flatten
+from .linear import Identity, Linear
+from .loss import (
+    BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, L1Loss, MSELoss, NLLLoss, SmoothL1Loss,
+)
+from .module import Module
+from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm
+from .parameter import Parameter
+from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
+
+__all__ = [
+    "functional", "init", "utils", "Module", "Parameter", "Sequential", "ModuleList", "ModuleDict", "Identity",
+    "Linear", "Conv2d", "Conv2D", "BatchNorm1d", "BatchNorm2d", "LayerNorm", "MaxPool2d", "AvgPool2d",
+    "AdaptiveAvgPool2d", "Dropout", "Flatten", "ReLU", "LeakyReLU", "GELU", "Sigmoid", "Tanh", "Softmax",
+    "LogSoftmax", "Embedding", "CrossEntropyLoss", "NLLLoss", "MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss",
+    "BCELoss", "BCEWithLogitsLoss",
+]

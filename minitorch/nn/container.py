@@ -1,0 +1,184 @@
+"""Containers of modules: Sequential, ModuleList, ModuleDict, as in torch.nn.
+
+They hold their children in the module registry under the names PyTorch
+gives them ("0", "1", ... or the given keys), so state_dict keys match.
+"""
+import operator
+from collections import OrderedDict
+
+from .module import Module
+
+
+def _index(idx, length, kind):
+    idx = operator.index(idx)
+    if not -length <= idx < length:
+        raise IndexError(f"index {idx} is out of range for {kind} of length {length}")
+    return idx % length
+
+
+class Sequential(Module):
+    """Modules applied one after another.
+
+    >>> model = mt.nn.Sequential(mt.nn.Linear(4, 8), mt.nn.ReLU(), mt.nn.Linear(8, 2))
+    >>> model(mt.randn(3, 4)).shape
+    (3, 2)
+    """
+
+    def __init__(self, *args):
+        super().__init__()
+        if len(args) == 1 and isinstance(args[0], OrderedDict):
+            for name, module in args[0].items():
+                self.add_module(name, module)
+        else:
+            for i, module in enumerate(args):
+                self.add_module(str(i), module)
+
+    def forward(self, input):
+        for module in self._modules.values():
+            input = module(input)
+        return input
+
+    def __getitem__(self, idx):
+        items = list(self._modules.items())
+        if isinstance(idx, slice):
+            return type(self)(OrderedDict(items[idx]))
+        return items[_index(idx, len(items), "Sequential")][1]
+
+    def __setitem__(self, idx, module):
+        key = list(self._modules)[_index(idx, len(self._modules), "Sequential")]
+        setattr(self, key, module)
+
+    def __delitem__(self, idx):
+        keys = list(self._modules)
+        for key in (keys[idx] if isinstance(idx, slice) else [keys[_index(idx, len(keys), "Sequential")]]):
+            del self._modules[key]
+        # PyTorch renumbers the remaining children so the names stay 0..n-1.
+        remaining = list(self._modules.values())
+        self._modules.clear()
+        for i, module in enumerate(remaining):
+            self._modules[str(i)] = module
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules.values())
+
+    def append(self, module):
+        self.add_module(str(len(self)), module)
+        return self
+
+    def extend(self, modules):
+        for module in modules:
+            self.append(module)
+        return self
+
+    def insert(self, index, module):
+        modules = list(self._modules.values())
+        modules.insert(index, module)
+        self._modules.clear()
+        for i, m in enumerate(modules):
+            self.add_module(str(i), m)
+        return self
+
+
+class ModuleList(Module):
+    """A list of modules that registers them (their parameters show up in parameters())."""
+
+    def __init__(self, modules=None):
+        super().__init__()
+        if modules is not None:
+            self.extend(modules)
+
+    def __getitem__(self, idx):
+        modules = list(self._modules.values())
+        if isinstance(idx, slice):
+            return type(self)(modules[idx])
+        return modules[_index(idx, len(modules), "ModuleList")]
+
+    def __setitem__(self, idx, module):
+        self.add_module(str(_index(idx, len(self), "ModuleList")), module)
+
+    def __delitem__(self, idx):
+        modules = list(self._modules.values())
+        del modules[idx]
+        self._modules.clear()
+        for i, module in enumerate(modules):
+            self._modules[str(i)] = module
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules.values())
+
+    def __iadd__(self, modules):
+        return self.extend(modules)
+
+    def append(self, module):
+        self.add_module(str(len(self)), module)
+        return self
+
+    def extend(self, modules):
+        for module in modules:
+            self.append(module)
+        return self
+
+    def insert(self, index, module):
+        modules = list(self._modules.values())
+        modules.insert(index, module)
+        self._modules.clear()
+        for i, m in enumerate(modules):
+            self.add_module(str(i), m)
+
+    def forward(self, *args, **kwargs):
+        raise NotImplementedError("ModuleList has no forward(); iterate over it and call its modules")
+
+
+class ModuleDict(Module):
+    """A dict of modules (insertion ordered) that registers them under their keys."""
+
+    def __init__(self, modules=None):
+        super().__init__()
+        if modules is not None:
+            self.update(modules)
+
+    def __getitem__(self, key):
+        return self._modules[key]
+
+    def __setitem__(self, key, module):
+        self.add_module(key, module)
+
+    def __delitem__(self, key):
+        del self._modules[key]
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules)
+
+    def __contains__(self, key):
+        return key in self._modules
+
+    def keys(self):
+        return self._modules.keys()
+
+    def items(self):
+        return self._modules.items()
+
+    def values(self):
+        return self._modules.values()
+
+    def pop(self, key):
+        module = self._modules[key]
+        del self._modules[key]
+        return module
+
+    def update(self, modules):
+        pairs = modules.items() if hasattr(modules, "items") else modules
+        for key, module in pairs:
+            self[key] = module
+
+    def forward(self, *args, **kwargs):
+        raise NotImplementedError("ModuleDict has no forward(); index it and call its modules")

@@ -1,0 +1,234 @@
+"""nn.functional: the stateless form of every layer and loss (import as F).
+
+Each function takes PyTorch's arguments and composes minitorch ops, or calls
+a fused op (conv2d, pooling, batch_norm, softmax cross-entropy) where one
+exists for speed and numerical stability. Layers in this package are thin
+Modules over these functions. The losses live in loss_functions.py and are
+re-exported here by name.
+"""
+import math
+import warnings
+
+import numpy as np
+
+from .. import dtypes, random
+from ..autograd.execute import ShapeError
+from ..autograd.tape_set import no_grad
+from ..ops import array_ops, batch_norm_ops, conv_ops, math_ops, pool_ops, reduction_ops, special_ops
+from ..tensor import Tensor
+
+
+# ----- linear and convolution -----
+
+def linear(input, weight, bias=None):
+    """y = x W^T + b, with x of shape (*, in_features) and W of shape (out_features, in_features)."""
+    if input.ndim == 0 or weight.ndim != 2 or input.shape[-1] != weight.shape[1]:
+        raise ShapeError(
+            f"linear: input of shape {tuple(input.shape)} cannot be multiplied by weight of shape {tuple(weight.shape)}^T "
+            f"(expected input of shape (*, {weight.shape[1] if weight.ndim == 2 else '?'}))"
+        )
+    output = input @ weight.T
+    return output if bias is None else output + bias
+
+
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """2-D convolution (cross-correlation) of (N, C_in, H, W) with (C_out, C_in/groups, kH, kW).
+
+    padding: an int, a pair, 'valid' or 'same' (stride 1), as PyTorch.
+    """
+    return conv_ops.conv2d(input, weight, bias, stride=stride, padding=padding, dilation=dilation, groups=groups)
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    return pool_ops.max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None):
+    return pool_ops.avg_pool2d(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+
+
+def adaptive_avg_pool2d(input, output_size):
+    return pool_ops.adaptive_avg_pool2d(input, output_size)
+
+
+# ----- normalization -----
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-5):
+    """Batch normalization over every dimension but 1 (the channels).
+
+    Training uses the batch statistics (the fused batch-norm op) and, when
+    running statistics are given, updates them in place as PyTorch does:
+    running = (1 - momentum) * running + momentum * batch (the variance
+    unbiased). Otherwise the running statistics normalize.
+    """
+    if input.ndim < 2:
+        raise ShapeError(f"batch_norm: expected an input with at least 2 dimensions (N, C, ...), got shape {tuple(input.shape)}")
+    channels = input.shape[1]
+    for name, t in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight), ("bias", bias)):
+        if t is not None and tuple(t.shape) != (channels,):
+            raise ShapeError(
+                f"batch_norm: {name} should contain {channels} elements (one per channel of input {tuple(input.shape)}), "
+                f"got shape {tuple(t.shape)}"
+            )
+    if training:
+        values_per_channel = input.numel() // max(channels, 1)
+        if values_per_channel <= 1:
+            raise ValueError(f"Expected more than 1 value per channel when training, got input size {tuple(input.shape)}")
+        return _batch_norm_training(input, running_mean, running_var, weight, bias, momentum, eps)
+    if running_mean is None or running_var is None:
+        raise ValueError("batch_norm: running_mean and running_var are needed when training=False")
+    shape = (1, channels) + (1,) * (input.ndim - 2)
+    output = (input - running_mean.reshape(shape)) / (running_var.reshape(shape) + eps).sqrt()
+    if weight is not None:
+        output = output * weight.reshape(shape)
+    if bias is not None:
+        output = output + bias.reshape(shape)
+    return output
+
+
+def _batch_norm_training(input, running_mean, running_var, weight, bias, momentum, eps):
+    output, batch_mean, batch_var, _, _ = batch_norm_ops.fused_batch_norm(input, weight, bias, eps)
+    with no_grad():
+        if running_mean is not None:
+            running_mean.mul_(1 - momentum).add_(batch_mean._data * momentum)
+        if running_var is not None:
+            running_var.mul_(1 - momentum).add_(batch_var._data * momentum)
+    return output
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    """Normalizes over the last len(normalized_shape) dimensions (biased variance), then scales and shifts."""
+    normalized_shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    k = len(normalized_shape)
+    if k == 0 or input.ndim < k or tuple(input.shape[input.ndim - k:]) != normalized_shape:
+        raise ShapeError(
+            f"layer_norm: given normalized_shape={list(normalized_shape)}, expected input with shape "
+            f"[*, {', '.join(map(str, normalized_shape))}], but got input of size {list(input.shape)}"
+        )
+    dims = tuple(range(input.ndim - k, input.ndim))
+    mean = input.mean(dim=dims, keepdim=True)
+    centered = input - mean
+    variance = (centered * centered).mean(dim=dims, keepdim=True)
+    output = centered / (variance + eps).sqrt()
+    if weight is not None:
+        output = output * weight
+    if bias is not None:
+        output = output + bias
+    return output
+
+
+# ----- dropout -----
+
+def dropout(input, p=0.5, training=True, inplace=False):
+    """Inverted dropout: zeroes each element with probability p and scales the rest by 1/(1-p).
+
+    The mask comes from the global generator (mt.manual_seed). `inplace` is
+    accepted for compatibility; the result is always a new tensor.
+    """
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0.0:
+        return input
+    if p == 1.0:
+        return input * 0.0
+    keep = random.generator().random(input.shape) >= p
+    scale = (keep / (1.0 - p)).astype(input._data.dtype)
+    return input * Tensor._from_array(scale)
+
+
+# ----- activations -----
+
+def relu(input, inplace=False):
+    return math_ops.relu(input)
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    """x where x > 0, else negative_slope * x."""
+    return math_ops.where(input > 0, input, input * negative_slope)
+
+
+_SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
+
+
+def gelu(input, approximate="none"):
+    """x * Phi(x): exactly with erf, or with PyTorch's tanh approximation (approximate='tanh')."""
+    if approximate == "none":
+        return input * 0.5 * (1.0 + special_ops.erf(input * (1.0 / math.sqrt(2.0))))
+    if approximate == "tanh":
+        inner = _SQRT_2_OVER_PI * (input + 0.044715 * input * input * input)
+        return 0.5 * input * (1.0 + inner.tanh())
+    raise ValueError(f"gelu: approximate must be 'none' or 'tanh', got {approximate!r}")
+
+
+def sigmoid(input):
+    return math_ops.sigmoid(input)
+
+
+def tanh(input):
+    return math_ops.tanh(input)
+
+
+def _softmax_dim(name, ndim):
+    warnings.warn(
+        f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X as an argument.",
+        stacklevel=3,
+    )
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(input, dim=None, dtype=None):
+    if dim is None:
+        dim = _softmax_dim("softmax", input.ndim)
+    return reduction_ops.softmax(input, dim, dtype)
+
+
+def log_softmax(input, dim=None, dtype=None):
+    if dim is None:
+        dim = _softmax_dim("log_softmax", input.ndim)
+    return reduction_ops.log_softmax(input, dim, dtype)
+
+
+# ----- embeddings and encodings -----
+
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False):
+    """Rows of `weight` picked by the integer tensor `input`; output shape input.shape + (embedding_dim,).
+
+    Rows looked up at padding_idx get no gradient, as in PyTorch.
+    """
+    if max_norm is not None or scale_grad_by_freq or sparse:
+        raise NotImplementedError("embedding: max_norm, scale_grad_by_freq and sparse are not supported")
+    indices = input._data if isinstance(input, Tensor) else np.asarray(input)
+    if indices.dtype.kind not in "iu":
+        raise TypeError(f"embedding: expected an integer index tensor (Long or Int), got {indices.dtype}")
+    num_embeddings = weight.shape[0]
+    if indices.size and (indices.min() < 0 or indices.max() >= num_embeddings):
+        raise IndexError(f"embedding: index out of range in self (indices must lie in [0, {num_embeddings}), weight {tuple(weight.shape)})")
+    rows = weight[Tensor._from_array(indices)]
+    if padding_idx is None:
+        return rows
+    padding_idx = padding_idx % num_embeddings
+    is_padding = Tensor._from_array((indices == padding_idx)[..., None])
+    # Same values everywhere; only the non-padding rows carry a gradient.
+    return math_ops.where(is_padding, rows.detach(), rows)
+
+
+def one_hot(tensor, num_classes=-1):
+    """int64 one-hot encoding with a new last dimension of size num_classes (max + 1 if -1)."""
+    if tensor._data.dtype.kind not in "iu":
+        raise TypeError(f"one_hot is only applicable to index tensor of integer dtype, got {tensor.dtype}")
+    if num_classes == -1:
+        num_classes = int(tensor._data.max()) + 1 if tensor.numel() else 0
+    if tensor.numel() and (tensor._data.min() < 0 or tensor._data.max() >= num_classes):
+        raise RuntimeError(f"one_hot: class values must be in [0, {num_classes}), got values in [{tensor._data.min()}, {tensor._data.max()}]")
+    classes = Tensor._from_array(np.arange(num_classes, dtype=tensor._data.dtype))
+    return math_ops.cast(tensor.unsqueeze(-1) == classes, dtypes.int64)
+
+
+def flatten(input, start_dim=0, end_dim=-1):
+    return array_ops.flatten(input, start_dim, end_dim)
+
+
+from .loss_functions import (  # noqa: E402,F401
+    binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy, huber_loss, l1_loss, mse_loss, nll_loss,
+    smooth_l1_loss,
+)

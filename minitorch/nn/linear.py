@@ -1,0 +1,57 @@
+"""Linear and Identity layers, as torch.nn.Linear / torch.nn.Identity.
+
+Linear keeps PyTorch's weight layout (out_features, in_features) and its
+default initialisation, so state_dicts map one to one onto a PyTorch twin.
+"""
+import math
+
+from .. import creation
+from . import functional as F, init
+from .module import Module
+from .parameter import Parameter
+
+
+class Identity(Module):
+    """Returns its input; accepts and ignores any constructor arguments."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__()
+
+    def forward(self, input):
+        return input
+
+
+class Linear(Module):
+    """y = x W^T + b.
+
+    >>> layer = mt.nn.Linear(784, 256)
+    >>> layer
+    Linear(in_features=784, out_features=256, bias=True)
+    >>> layer.weight.shape
+    (256, 784)
+    """
+
+    def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
+        super().__init__()
+        self.in_features = in_features
+        self.out_features = out_features
+        self.weight = Parameter(creation.empty(out_features, in_features, dtype=dtype))
+        if bias:
+            self.bias = Parameter(creation.empty(out_features, dtype=dtype))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        """PyTorch's default: W ~ kaiming_uniform(a=sqrt(5)) = U(-1/sqrt(fan_in), 1/sqrt(fan_in)), b likewise."""
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
+            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input):
+        return F.linear(input, self.weight, self.bias)
+
+    def extra_repr(self):
+        return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"

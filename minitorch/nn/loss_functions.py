@@ -1,0 +1,279 @@
+"""The functional losses (F.cross_entropy, F.mse_loss, ...), with PyTorch's semantics.
+
+Cross-entropy runs on the fused softmax cross-entropy ops (loss_ops), as
+TensorFlow's `sparse_softmax_cross_entropy_with_logits`, for stability and
+speed; class weights, ignore_index and label smoothing are applied around it
+with PyTorch's exact mean: the sum of the per-element losses divided by the
+sum of the weights of the targets that are not ignored.
+"""
+import warnings
+
+import numpy as np
+
+from ..autograd.execute import ShapeError
+from ..ops import loss_ops, math_ops, reduction_ops, special_ops
+from ..tensor import Tensor
+
+
+def _legacy_reduction(size_average, reduce, reduction):
+    """PyTorch's deprecated size_average/reduce arguments, mapped to `reduction`."""
+    if size_average is None and reduce is None:
+        return reduction
+    warnings.warn("size_average and reduce args will be deprecated, please use reduction instead.", stacklevel=3)
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    return "none" if not reduce else ("mean" if size_average else "sum")
+
+
+def _check_reduction(reduction, name):
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"{name}: {reduction!r} is not a valid value for reduction (use 'mean', 'sum' or 'none')")
+
+
+def _reduce(loss, reduction):
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    return loss
+
+
+def _as_float_target(input, target, name, same_shape=False):
+    """The target as a floating tensor of input's dtype; warns (or raises) on shape mismatch as PyTorch."""
+    if not isinstance(target, Tensor):
+        raise TypeError(f"{name}: target must be a Tensor, got {type(target).__name__}")
+    if target._data.dtype.kind not in "fb":
+        raise TypeError(f"{name}: expected a floating point target like the input ({input.dtype}), got {target.dtype}")
+    if tuple(target.shape) != tuple(input.shape):
+        if same_shape:
+            raise ValueError(f"{name}: target size {tuple(target.shape)} must be the same as input size {tuple(input.shape)}")
+        try:
+            np.broadcast_shapes(input.shape, target.shape)
+        except ValueError:
+            raise ShapeError(f"{name}: target of shape {tuple(target.shape)} cannot broadcast to input of shape {tuple(input.shape)}") from None
+        warnings.warn(
+            f"{name}: using a target size {tuple(target.shape)} that is different to the input size {tuple(input.shape)}. "
+            "This will likely lead to incorrect results due to broadcasting. Please ensure they have the same size.",
+            stacklevel=3,
+        )
+    return math_ops.cast(target, input.dtype)
+
+
+# ----- regression losses -----
+
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    """(input - target)^2, reduced."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction, "mse_loss")
+    diff = input - _as_float_target(input, target, "mse_loss")
+    return _reduce(diff * diff, reduction)
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    """|input - target|, reduced."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction, "l1_loss")
+    return _reduce((input - _as_float_target(input, target, "l1_loss")).abs(), reduction)
+
+
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
+    """0.5 d^2 / beta where |d| < beta, else |d| - 0.5 beta (d = input - target)."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction, "smooth_l1_loss")
+    if beta < 0:
+        raise ValueError(f"smooth_l1_loss: beta must be non-negative, got {beta}")
+    distance = (input - _as_float_target(input, target, "smooth_l1_loss")).abs()
+    if beta == 0:
+        return _reduce(distance, reduction)
+    loss = math_ops.where(distance < beta, 0.5 * distance * distance / beta, distance - 0.5 * beta)
+    return _reduce(loss, reduction)
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0):
+    """0.5 d^2 where |d| < delta, else delta (|d| - 0.5 delta)."""
+    _check_reduction(reduction, "huber_loss")
+    if delta <= 0:
+        raise ValueError(f"huber_loss: delta must be positive, got {delta}")
+    distance = (input - _as_float_target(input, target, "huber_loss")).abs()
+    loss = math_ops.where(distance < delta, 0.5 * distance * distance, delta * (distance - 0.5 * delta))
+    return _reduce(loss, reduction)
+
+
+# ----- binary classification -----
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
+                                     pos_weight=None):
+    """-[pos_weight y log sigmoid(x) + (1 - y) log(1 - sigmoid(x))], computed stably from the logits x.
+
+    max(x, 0) - x y + log1p(exp(-|x|)) (with pos_weight: (1 - y) x + l (max(-x, 0) + log1p(exp(-|x|))),
+    l = 1 + (pos_weight - 1) y): no exp of a large positive number, no log of 0, and the small
+    log1p term added last so it survives. max and -|x| are written with one `where`, so the
+    derivative at x = 0 is sigmoid(0) - y, not a one-sided value.
+    """
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction, "binary_cross_entropy_with_logits")
+    target = _as_float_target(input, target, "binary_cross_entropy_with_logits", same_shape=True)
+    positive = input > 0
+    zeros = input * 0.0
+    log_term = special_ops.log1p(math_ops.where(positive, -input, input).exp())  # log(1 + e^-|x|)
+    if pos_weight is None:
+        loss = (math_ops.where(positive, input, zeros) - input * target) + log_term
+    else:
+        log_weight = (pos_weight - 1) * target + 1
+        loss = ((1 - target) * input + log_weight * math_ops.where(positive, zeros, -input)) + log_weight * log_term
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction)
+
+
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    """-[y log(x) + (1 - y) log(1 - x)] on probabilities x, each log clamped at -100 as PyTorch does."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction, "binary_cross_entropy")
+    target = _as_float_target(input, target, "binary_cross_entropy", same_shape=True)
+    values = input._data
+    if values.size and (np.any(values < 0) or np.any(values > 1) or np.any(np.isnan(values))):
+        raise RuntimeError("binary_cross_entropy: all elements of input should be between 0 and 1")
+    loss = -(target * input.log().clamp(min=-100) + (1 - target) * (1 - input).log().clamp(min=-100))
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction)
+
+
+# ----- multi-class classification -----
+
+def _class_last_2d(t):
+    """(N, C, d1, ...) -> (N * d1 * ..., C): the class dimension moved last, the rest flattened."""
+    if t.ndim == 2:
+        return t
+    perm = (0,) + tuple(range(2, t.ndim)) + (1,)
+    return t.permute(*perm).reshape(-1, t.shape[1])
+
+
+def _class_targets(input, target, ignore_index, name):
+    """Checks integer class targets against input (N, C, d1, ...); returns (flat int64 targets, ignored mask)."""
+    expected = tuple(input.shape[:1]) + tuple(input.shape[2:])
+    if tuple(target.shape) != expected:
+        raise ShapeError(
+            f"{name}: expected target of shape {expected} for input of shape {tuple(input.shape)}, got target of shape {tuple(target.shape)}"
+        )
+    flat = target._data.reshape(-1).astype(np.int64, copy=False)
+    ignored = flat == ignore_index
+    classes = input.shape[1]
+    bad = flat[~ignored & ((flat < 0) | (flat >= classes))]
+    if bad.size:
+        raise IndexError(f"{name}: Target {bad[0]} is out of bounds (input has {classes} classes, shape {tuple(input.shape)})")
+    return np.where(ignored, 0, flat), ignored
+
+
+def _weighted_mean_or_sum(per_element, weight_of_target, ignored, reduction, target_shape):
+    """Zeroes ignored elements; 'mean' divides by the total weight of the targets kept (PyTorch's rule)."""
+    if ignored.any():
+        per_element = per_element * Tensor._from_array((~ignored).astype(per_element._data.dtype))
+    if reduction == "none":
+        return per_element.reshape(target_shape)
+    total = per_element.sum()
+    if reduction == "sum":
+        return total
+    if weight_of_target is None:
+        return total / float((~ignored).sum())
+    kept = Tensor._from_array((~ignored).astype(weight_of_target._data.dtype))
+    return total / (weight_of_target * kept).sum()
+
+
+def _check_class_input(input, weight, name):
+    if input.ndim < 1 or input._data.dtype.kind != "f":
+        raise TypeError(f"{name}: expected a floating point input of shape (N, C, ...) or (C,), got {input.dtype} of shape {tuple(input.shape)}")
+    classes = input.shape[1] if input.ndim >= 2 else input.shape[0]
+    if weight is not None and tuple(weight.shape) != (classes,):
+        raise ShapeError(f"{name}: weight should be a 1D tensor of size {classes} (the classes of input {tuple(input.shape)}), got shape {tuple(weight.shape)}")
+
+
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
+    """-weight[t] * input[n, t] for log-probabilities input (N, C, d1, ...) and class targets t (N, d1, ...)."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction, "nll_loss")
+    _check_class_input(input, weight, "nll_loss")
+    if input.ndim == 1:
+        # A single sample of C log-probabilities with a 0-d target.
+        return nll_loss(input.unsqueeze(0), target.reshape(1), weight, None, ignore_index, None, reduction).reshape(())
+    if target._data.dtype.kind not in "iu":
+        raise TypeError(f"nll_loss: expected target of integer dtype (class indices), got {target.dtype}")
+    targets, ignored = _class_targets(input, target, ignore_index, "nll_loss")
+    log_probs = _class_last_2d(input)
+    rows = Tensor._from_array(np.arange(targets.size))
+    per_element = -log_probs[rows, Tensor._from_array(targets)]
+    weight_of_target = None
+    if weight is not None:
+        weight_of_target = weight[Tensor._from_array(targets)]
+        per_element = per_element * weight_of_target
+    return _weighted_mean_or_sum(per_element, weight_of_target, ignored, reduction, target.shape)
+
+
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
+                  label_smoothing=0.0):
+    """Softmax cross-entropy of logits (N, C, d1, ...) with class indices (N, d1, ...) or probabilities (N, C, d1, ...).
+
+    >>> logits = mt.tensor([[2.0, 0.5, -1.0]])
+    >>> F.cross_entropy(logits, mt.tensor([0]))
+    tensor(0.2413)
+    """
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction, "cross_entropy")
+    _check_class_input(input, weight, "cross_entropy")
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise ValueError(f"cross_entropy: label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    if input.ndim == 1:  # a single sample of C logits
+        target = target.unsqueeze(0)
+        return cross_entropy(input.unsqueeze(0), target, weight, None, ignore_index, None, reduction, label_smoothing).reshape(
+            target.shape[1:] if reduction == "none" else ()
+        )
+    if target._data.dtype.kind == "f":
+        return _cross_entropy_probabilities(input, target, weight, ignore_index, reduction, label_smoothing)
+    if target._data.dtype.kind not in "iu":
+        raise TypeError(f"cross_entropy: expected target of integer dtype (class indices) or floating dtype (probabilities), got {target.dtype}")
+    classes = input.shape[1]
+    targets, ignored = _class_targets(input, target, ignore_index, "cross_entropy")
+    logits = _class_last_2d(input)
+    target_tensor = Tensor._from_array(targets)
+    weight_of_target = None if weight is None else weight[target_tensor]
+    if label_smoothing == 0.0:
+        per_element, _ = loss_ops.sparse_softmax_cross_entropy_with_logits(logits, target_tensor)
+        if weight is not None:
+            per_element = per_element * weight_of_target
+    elif weight is None:
+        # Smoothed one-hot labels still sum to 1: the fused dense op applies.
+        smooth = np.full((targets.size, classes), label_smoothing / classes, dtype=logits._data.dtype)
+        smooth[np.arange(targets.size), targets] += 1.0 - label_smoothing
+        per_element, _ = loss_ops.softmax_cross_entropy_with_logits(logits, Tensor._from_array(smooth))
+    else:
+        # PyTorch: (1 - eps) * weighted NLL + eps / C * sum_c -weight_c log p_c.
+        nll, _ = loss_ops.sparse_softmax_cross_entropy_with_logits(logits, target_tensor)
+        spread = -(reduction_ops.log_softmax(logits, 1) * weight).sum(dim=1)
+        per_element = (1.0 - label_smoothing) * nll * weight_of_target + (label_smoothing / classes) * spread
+    return _weighted_mean_or_sum(per_element, weight_of_target, ignored, reduction, target.shape)
+
+
+def _cross_entropy_probabilities(input, target, weight, ignore_index, reduction, label_smoothing):
+    if tuple(target.shape) != tuple(input.shape):
+        raise ShapeError(
+            f"cross_entropy: a probability target must have the input's shape {tuple(input.shape)}, got {tuple(target.shape)}"
+        )
+    if ignore_index >= 0:
+        raise ValueError("cross_entropy: ignore_index is not supported for floating point (probability) targets")
+    classes = input.shape[1]
+    logits = _class_last_2d(input)
+    labels = _class_last_2d(math_ops.cast(target, input.dtype))
+    if label_smoothing > 0.0:
+        labels = labels * (1.0 - label_smoothing) + label_smoothing / classes
+    # The fused op's logits gradient, softmax - labels, holds only for rows that sum to 1 (as in
+    # TensorFlow); PyTorch accepts any non-negative targets, so other rows take the composed form.
+    if weight is None and np.allclose(labels._data.sum(axis=1), 1.0, rtol=0.0, atol=1e-5):
+        per_element, _ = loss_ops.softmax_cross_entropy_with_logits(logits, labels)
+    else:
+        log_probs = reduction_ops.log_softmax(logits, 1)
+        per_element = -(log_probs * labels * (weight if weight is not None else 1.0)).sum(dim=1)
+    batch_shape = tuple(input.shape[:1]) + tuple(input.shape[2:])
+    if reduction == "none":
+        return per_element.reshape(batch_shape)
+    return per_element.sum() if reduction == "sum" else per_element.mean()

@@ -1,0 +1,399 @@
+"""Module: the base class of layers and models, as torch.nn.Module.
+
+A Module keeps three ordered registries, filled by attribute assignment:
+parameters (Parameter), buffers (tensors that are state but not learned,
+like BatchNorm's running mean) and submodules. Everything else walks them
+in that order: parameters(), state_dict() (PyTorch's keys and key order:
+each module's parameters, then its persistent buffers, then its children,
+recursively), load_state_dict(), train()/eval(), to(dtype), repr.
+"""
+from collections import OrderedDict, namedtuple
+
+import numpy as np
+
+from .. import dtypes
+from ..autograd.tape_set import no_grad
+from ..tensor import Tensor
+from .parameter import Parameter
+
+_IncompatibleKeys = namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])
+
+
+class Module:
+    """Base class for all layers and models.
+
+    >>> class TwoLayer(mt.nn.Module):
+    ...     def __init__(self):
+    ...         super().__init__()
+    ...         self.hidden = mt.nn.Linear(4, 8)
+    ...         self.out = mt.nn.Linear(8, 2)
+    ...     def forward(self, x):
+    ...         return self.out(self.hidden(x).relu())
+    >>> list(TwoLayer().state_dict())
+    ['hidden.weight', 'hidden.bias', 'out.weight', 'out.bias']
+    """
+
+    def __init__(self, *args, **kwargs):
+        if args or kwargs:
+            raise TypeError(f"{type(self).__name__}.__init__() got unexpected arguments {args} {kwargs}")
+        # Set through object.__setattr__: our __setattr__ needs these to exist.
+        object.__setattr__(self, "training", True)
+        object.__setattr__(self, "_parameters", OrderedDict())
+        object.__setattr__(self, "_buffers", OrderedDict())
+        object.__setattr__(self, "_non_persistent_buffers_set", set())
+        object.__setattr__(self, "_modules", OrderedDict())
+
+    def forward(self, *args, **kwargs):
+        raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
+
+    def __call__(self, *args, **kwargs):
+        # Forward hooks (register_forward_hook, ...) will wrap this call.
+        return self.forward(*args, **kwargs)
+
+    # ----- registration -----
+
+    def register_parameter(self, name, param):
+        """Adds a parameter (or None, a declared but absent parameter like a missing bias)."""
+        self._check_new_name(name, "parameter", self._parameters)
+        if param is not None and not isinstance(param, Parameter):
+            raise TypeError(
+                f"cannot assign '{type(param).__name__}' object to parameter '{name}' (minitorch.nn.Parameter or None required)"
+            )
+        self._parameters[name] = param
+
+    def register_buffer(self, name, tensor, persistent=True):
+        """Adds a buffer: state saved in the state_dict (if persistent) but not trained."""
+        self._check_new_name(name, "buffer", self._buffers)
+        if tensor is not None and not isinstance(tensor, Tensor):
+            raise TypeError(f"cannot assign '{type(tensor).__name__}' object to buffer '{name}' (minitorch Tensor or None required)")
+        self._buffers[name] = tensor
+        if persistent:
+            self._non_persistent_buffers_set.discard(name)
+        else:
+            self._non_persistent_buffers_set.add(name)
+
+    def add_module(self, name, module):
+        if module is not None and not isinstance(module, Module):
+            raise TypeError(f"{type(module).__name__} is not a Module subclass")
+        self._check_new_name(name, "module", self._modules)
+        self._modules[name] = module
+
+    register_module = add_module
+
+    def _check_new_name(self, name, kind, registry):
+        if "_modules" not in self.__dict__:
+            raise AttributeError(f"cannot assign {kind} before Module.__init__() call")
+        if not isinstance(name, str):
+            raise TypeError(f"{kind} name should be a string. Got {type(name).__name__}")
+        if name == "" or "." in name:
+            raise KeyError(f'{kind} name can\'t be empty or contain ".", got: {name!r}')
+        if hasattr(self, name) and name not in registry:
+            raise KeyError(f"attribute '{name}' already exists")
+
+    def __setattr__(self, name, value):
+        registries = self.__dict__.get("_parameters"), self.__dict__.get("_buffers"), self.__dict__.get("_modules")
+        if isinstance(value, Parameter):
+            if registries[0] is None:
+                raise AttributeError("cannot assign parameters before Module.__init__() call")
+            self._forget(name, keep=registries[0])
+            self.register_parameter(name, value)
+        elif isinstance(value, Module):
+            if registries[2] is None:
+                raise AttributeError("cannot assign module before Module.__init__() call")
+            self._forget(name, keep=registries[2])
+            self._modules[name] = value
+        elif registries[0] is not None and name in registries[0]:
+            if value is not None:
+                raise TypeError(
+                    f"cannot assign '{type(value).__name__}' as parameter '{name}' (minitorch.nn.Parameter or None expected)"
+                )
+            registries[0][name] = None
+        elif registries[2] is not None and name in registries[2]:
+            if value is not None:
+                raise TypeError(f"cannot assign '{type(value).__name__}' as child module '{name}' (minitorch.nn.Module or None expected)")
+            registries[2][name] = None
+        elif registries[1] is not None and name in registries[1]:
+            if value is not None and not isinstance(value, Tensor):
+                raise TypeError(f"cannot assign '{type(value).__name__}' as buffer '{name}' (minitorch Tensor or None expected)")
+            registries[1][name] = value
+        else:
+            object.__setattr__(self, name, value)
+
+    def _forget(self, name, keep):
+        """Removes `name` from every place but `keep`, so one name means one thing."""
+        self.__dict__.pop(name, None)
+        for registry in (self._parameters, self._buffers, self._modules):
+            if registry is not keep:
+                registry.pop(name, None)
+        if keep is not self._buffers:
+            self._non_persistent_buffers_set.discard(name)
+
+    def __getattr__(self, name):
+        # Called only when normal lookup fails: look in the registries.
+        d = self.__dict__
+        for registry in ("_parameters", "_buffers", "_modules"):
+            if registry in d and name in d[registry]:
+                return d[registry][name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __delattr__(self, name):
+        for registry in (self._parameters, self._buffers, self._modules):
+            if name in registry:
+                del registry[name]
+                self._non_persistent_buffers_set.discard(name)
+                return
+        object.__delattr__(self, name)
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(self._parameters) | set(self._buffers) | set(self._modules))
+
+    def get_submodule(self, target):
+        module = self
+        for item in target.split(".") if target else ():
+            if item not in module._modules:
+                raise AttributeError(f"{type(module).__name__} has no attribute `{item}`")
+            module = module._modules[item]
+        return module
+
+    def get_parameter(self, target):
+        module_path, _, name = target.rpartition(".")
+        module = self.get_submodule(module_path)
+        if name not in module._parameters:
+            raise AttributeError(f"{type(module).__name__} has no parameter `{name}`")
+        return module._parameters[name]
+
+    # ----- iteration over the registries -----
+
+    def named_modules(self, memo=None, prefix="", remove_duplicate=True):
+        """(name, module) for this module and every descendant, depth first, each module once."""
+        if memo is None:
+            memo = set()
+        if remove_duplicate:
+            if id(self) in memo:
+                return
+            memo.add(id(self))
+        yield prefix, self
+        for name, module in self._modules.items():
+            if module is None:
+                continue
+            yield from module.named_modules(memo, prefix + ("." if prefix else "") + name, remove_duplicate)
+
+    def modules(self):
+        for _, module in self.named_modules():
+            yield module
+
+    def named_children(self):
+        seen = set()
+        for name, module in self._modules.items():
+            if module is not None and id(module) not in seen:
+                seen.add(id(module))
+                yield name, module
+
+    def children(self):
+        for _, module in self.named_children():
+            yield module
+
+    def _named_members(self, registry, prefix, recurse, remove_duplicate=True):
+        modules = self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) if recurse else [(prefix, self)]
+        seen = set()
+        for module_prefix, module in modules:
+            for name, value in getattr(module, registry).items():
+                if value is None or (remove_duplicate and id(value) in seen):
+                    continue
+                seen.add(id(value))
+                yield module_prefix + ("." if module_prefix else "") + name, value
+
+    def named_parameters(self, prefix="", recurse=True, remove_duplicate=True):
+        """(name, parameter) in registration order, shared parameters once."""
+        yield from self._named_members("_parameters", prefix, recurse, remove_duplicate)
+
+    def parameters(self, recurse=True):
+        for _, param in self.named_parameters(recurse=recurse):
+            yield param
+
+    def named_buffers(self, prefix="", recurse=True, remove_duplicate=True):
+        yield from self._named_members("_buffers", prefix, recurse, remove_duplicate)
+
+    def buffers(self, recurse=True):
+        for _, buffer in self.named_buffers(recurse=recurse):
+            yield buffer
+
+    # ----- modes and gradients -----
+
+    def train(self, mode=True):
+        """Sets training mode here and in every descendant (Dropout, BatchNorm behave differently)."""
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
+        for module in self.modules():
+            object.__setattr__(module, "training", mode)
+        return self
+
+    def eval(self):
+        return self.train(False)
+
+    def requires_grad_(self, requires_grad=True):
+        for param in self.parameters():
+            param.requires_grad_(requires_grad)
+        return self
+
+    def zero_grad(self, set_to_none=True):
+        for param in self.parameters():
+            if param.grad is None:
+                continue
+            if set_to_none:
+                param.grad = None
+            else:
+                param.grad = Tensor._from_array(np.zeros_like(param.grad._data))
+
+    def apply(self, fn):
+        """Calls fn on every child (recursively) and then on self, like PyTorch; used for custom init."""
+        for module in self.children():
+            module.apply(fn)
+        fn(self)
+        return self
+
+    # ----- dtype conversion (one device: the CPU) -----
+
+    def to(self, *args, **kwargs):
+        """Converts floating parameters and buffers in place: module.to(mt.float64); devices are ignored."""
+        dtype = kwargs.get("dtype")
+        for arg in args:
+            if isinstance(arg, dtypes.DType):
+                dtype = arg
+            elif isinstance(arg, Tensor):
+                dtype = arg.dtype
+        if dtype is None:
+            return self
+        if not dtype.is_floating_point:
+            raise TypeError(f"nn.Module.to only accepts floating point dtypes, but got desired dtype={dtype}")
+        return self._convert_floats(dtype.numpy)
+
+    def _convert_floats(self, np_dtype):
+        # In place, so optimizers holding these Parameter objects keep working.
+        for tensor in list(self.parameters()) + list(self.buffers()):
+            if tensor._data.dtype.kind == "f":
+                tensor._data = tensor._data.astype(np_dtype)
+                if tensor.grad is not None:
+                    tensor.grad = Tensor._from_array(tensor.grad._data.astype(np_dtype))
+        return self
+
+    def float(self):
+        return self._convert_floats(np.float32)
+
+    def double(self):
+        return self._convert_floats(np.float64)
+
+    def half(self):
+        return self._convert_floats(np.float16)
+
+    def type(self, dst_type):
+        return self.to(dst_type)
+
+    def cpu(self):
+        return self
+
+    # ----- state_dict -----
+
+    def _save_to_state_dict(self, destination, prefix, keep_vars):
+        for name, param in self._parameters.items():
+            if param is not None:
+                destination[prefix + name] = param if keep_vars else param.detach()
+        for name, buffer in self._buffers.items():
+            if buffer is not None and name not in self._non_persistent_buffers_set:
+                destination[prefix + name] = buffer if keep_vars else buffer.detach()
+
+    def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
+        """An OrderedDict name -> detached tensor (sharing memory), in PyTorch's key order."""
+        if args:  # PyTorch's old positional form state_dict(destination, prefix, keep_vars)
+            destination, prefix, keep_vars = (list(args) + [destination, prefix, keep_vars][len(args):])[:3]
+        if destination is None:
+            destination = OrderedDict()
+        self._save_to_state_dict(destination, prefix, keep_vars)
+        for name, module in self._modules.items():
+            if module is not None:
+                module.state_dict(destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars)
+        return destination
+
+    def _load_from_state_dict(self, state_dict, prefix, strict, missing_keys, unexpected_keys, error_msgs):
+        """Copies this module's own entries (not its children's) in place; collects problems."""
+        persistent_buffers = {k: v for k, v in self._buffers.items() if k not in self._non_persistent_buffers_set}
+        local_state = {k: v for k, v in list(self._parameters.items()) + list(persistent_buffers.items()) if v is not None}
+        for name, target in local_state.items():
+            key = prefix + name
+            if key not in state_dict:
+                missing_keys.append(key)
+                continue
+            value = state_dict[key]
+            array = value._data if isinstance(value, Tensor) else np.asarray(value)
+            if array.shape != target.shape:
+                error_msgs.append(
+                    f"size mismatch for {key}: copying a param with shape {_size(array.shape)} from checkpoint, "
+                    f"the shape in current model is {_size(target.shape)}."
+                )
+                continue
+            with no_grad():
+                target.copy_(array)
+        if strict:
+            children = set(self._modules)
+            for key in state_dict:
+                if not key.startswith(prefix):
+                    continue
+                name = key[len(prefix):].split(".", 1)[0]
+                if name not in local_state and name not in children:
+                    unexpected_keys.append(key)
+
+    def load_state_dict(self, state_dict, strict=True):
+        """Copies values into the parameters and buffers in place.
+
+        Missing or unexpected keys raise RuntimeError when `strict`; shape
+        mismatches always do. Returns (missing_keys, unexpected_keys).
+        """
+        if not hasattr(state_dict, "keys"):
+            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict).__name__}.")
+        missing_keys, unexpected_keys, error_msgs = [], [], []
+
+        def load(module, prefix):
+            module._load_from_state_dict(state_dict, prefix, True, missing_keys, unexpected_keys, error_msgs)
+            for name, child in module._modules.items():
+                if child is not None:
+                    load(child, prefix + name + ".")
+
+        load(self, "")
+        if strict:
+            if unexpected_keys:
+                error_msgs.insert(0, "Unexpected key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in unexpected_keys)))
+            if missing_keys:
+                error_msgs.insert(0, "Missing key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in missing_keys)))
+        if error_msgs:
+            raise RuntimeError(
+                "Error(s) in loading state_dict for {}:\n\t{}".format(type(self).__name__, "\n\t".join(error_msgs))
+            )
+        return _IncompatibleKeys(missing_keys, unexpected_keys)
+
+    # ----- repr -----
+
+    def extra_repr(self):
+        """The layer's settings shown inside its repr, e.g. 'in_features=784, out_features=256, bias=True'."""
+        return ""
+
+    def _get_name(self):
+        return type(self).__name__
+
+    def __repr__(self):
+        extra = self.extra_repr()
+        lines = extra.split("\n") if extra else []
+        for name, module in self._modules.items():
+            lines.append(f"({name}): " + _indent(repr(module), 2))
+        if not self._modules:
+            return f"{self._get_name()}({extra})"
+        return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
+
+
+def _size(shape):
+    return f"minitorch.Size({list(shape)})"
+
+
+def _indent(text, spaces):
+    """Indents every line of a child's repr but the first, as PyTorch's _addindent."""
+    lines = text.split("\n")
+    return "\n".join(lines[:1] + [" " * spaces + line for line in lines[1:]])

@@ -1,0 +1,141 @@
+"""BatchNorm1d, BatchNorm2d and LayerNorm, as in torch.nn.
+
+BatchNorm keeps PyTorch's state: weight and bias (affine), and the buffers
+running_mean, running_var and num_batches_tracked (int64), so its
+state_dict has PyTorch's keys. Training normalizes with the batch statistics
+and updates the running ones in place; eval mode uses the running ones.
+"""
+import numbers
+
+from .. import creation, dtypes
+from ..autograd.execute import ShapeError
+from ..autograd.tape_set import no_grad
+from . import functional as F, init
+from .module import Module
+from .parameter import Parameter
+
+
+class _BatchNorm(Module):
+    _expected_dims = ()  # allowed input ranks, set by the subclasses
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None, dtype=None,
+                 *, bias=True):
+        super().__init__()
+        self.num_features = num_features
+        self.eps = eps
+        self.momentum = momentum
+        self.affine = affine
+        self.track_running_stats = track_running_stats
+        if affine:
+            self.weight = Parameter(creation.empty(num_features, dtype=dtype))
+        else:
+            self.register_parameter("weight", None)
+        if affine and bias:  # PyTorch 2.x's keyword-only `bias`: affine scale without a shift
+            self.bias = Parameter(creation.empty(num_features, dtype=dtype))
+        else:
+            self.register_parameter("bias", None)
+        if track_running_stats:
+            self.register_buffer("running_mean", creation.zeros(num_features, dtype=dtype))
+            self.register_buffer("running_var", creation.ones(num_features, dtype=dtype))
+            self.register_buffer("num_batches_tracked", creation.tensor(0, dtype=dtypes.int64))
+        else:
+            self.register_buffer("running_mean", None)
+            self.register_buffer("running_var", None)
+            self.register_buffer("num_batches_tracked", None)
+        self.reset_parameters()
+
+    def reset_running_stats(self):
+        if self.track_running_stats:
+            with no_grad():
+                self.running_mean.zero_()
+                self.running_var.fill_(1)
+                self.num_batches_tracked.zero_()
+
+    def reset_parameters(self):
+        self.reset_running_stats()
+        if self.weight is not None:
+            init.ones_(self.weight)
+        if self.bias is not None:
+            init.zeros_(self.bias)
+
+    def _check_input_dim(self, input):
+        if input.ndim not in self._expected_dims:
+            wanted = " or ".join(f"{d}D" for d in self._expected_dims)
+            raise ValueError(f"{type(self).__name__}: expected {wanted} input (got {input.ndim}D input of shape {tuple(input.shape)})")
+        if input.shape[1] != self.num_features:
+            raise ShapeError(
+                f"{type(self).__name__}: expected {self.num_features} channels in dimension 1 of the input, "
+                f"got input of shape {tuple(input.shape)}"
+            )
+
+    def forward(self, input):
+        self._check_input_dim(input)
+        # PyTorch's rule: momentum=None means a cumulative moving average (factor 1/num_batches).
+        factor = 0.0 if self.momentum is None else self.momentum
+        if self.training and self.track_running_stats:
+            with no_grad():
+                self.num_batches_tracked.add_(1)
+            if self.momentum is None:
+                factor = 1.0 / float(self.num_batches_tracked.item())
+        use_batch_stats = self.training or (self.running_mean is None and self.running_var is None)
+        track = not self.training or self.track_running_stats
+        return F.batch_norm(
+            input,
+            self.running_mean if track else None,
+            self.running_var if track else None,
+            self.weight,
+            self.bias,
+            use_batch_stats,
+            factor,
+            self.eps,
+        )
+
+    def extra_repr(self):
+        return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
+                f"bias={self.bias is not None}, track_running_stats={self.track_running_stats}")
+
+
+class BatchNorm1d(_BatchNorm):
+    """Batch normalization of (N, C) or (N, C, L) inputs over N (and L)."""
+
+    _expected_dims = (2, 3)
+
+
+class BatchNorm2d(_BatchNorm):
+    """Batch normalization of (N, C, H, W) inputs over N, H and W, per channel."""
+
+    _expected_dims = (4,)
+
+
+class LayerNorm(Module):
+    """Normalizes over the last dimensions given by normalized_shape, with optional elementwise affine."""
+
+    def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, bias=True, device=None, dtype=None):
+        super().__init__()
+        if isinstance(normalized_shape, numbers.Integral):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape = tuple(normalized_shape)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        if elementwise_affine:
+            self.weight = Parameter(creation.empty(*self.normalized_shape, dtype=dtype))
+            if bias:
+                self.bias = Parameter(creation.empty(*self.normalized_shape, dtype=dtype))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        if self.elementwise_affine:
+            init.ones_(self.weight)
+            if self.bias is not None:
+                init.zeros_(self.bias)
+
+    def forward(self, input):
+        return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
+
+    def extra_repr(self):
+        return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}, bias={self.bias is not None}"

@@ -1,0 +1,59 @@
+"""Adagrad: per-coordinate steps shrinking with the sum of squared gradients.
+
+PyTorch's single-tensor path (torch.optim.adagrad), g = grad (negated if maximize), t = step count:
+    g = g + weight_decay * p
+    clr = lr / (1 + (t - 1) * lr_decay)
+    sum = sum + g * g
+    p = p - clr * g / (sqrt(sum) + eps)
+Like PyTorch, the state (step 0, sum = initial_accumulator_value) exists from construction.
+"""
+import numpy as np
+
+from .optimizer import Optimizer
+
+
+class Adagrad(Optimizer):
+    def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10, *,
+                 maximize=False):
+        if not 0.0 <= lr:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not 0.0 <= lr_decay:
+            raise ValueError(f"Invalid lr_decay value: {lr_decay}")
+        if not 0.0 <= weight_decay:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        if not 0.0 <= initial_accumulator_value:
+            raise ValueError(f"Invalid initial_accumulator_value value: {initial_accumulator_value}")
+        if not 0.0 <= eps:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        defaults = dict(lr=lr, lr_decay=lr_decay, eps=eps, weight_decay=weight_decay,
+                        initial_accumulator_value=initial_accumulator_value, maximize=maximize)
+        super().__init__(params, defaults)
+
+    def add_param_group(self, param_group):
+        super().add_param_group(param_group)
+        self._init_state(self.param_groups[-1])
+
+    def _init_state(self, group):
+        for p in group["params"]:
+            state = self.state[p]
+            if not state:
+                state["step"] = self._step_counter()
+                state["sum"] = self._zeros_state(p, group["initial_accumulator_value"])
+
+    def _update(self, group):
+        lr, lr_decay, eps = group["lr"], group["lr_decay"], group["eps"]
+        for p in self._params_with_grad(group):
+            grad = self._gradient(p, group["maximize"], group["weight_decay"])
+            state = self.state[p]
+            state["step"]._data += 1
+            step = float(state["step"]._data)
+            clr = lr / (1 + (step - 1) * lr_decay)
+            state_sum = state["sum"]._data
+
+            scratch = np.multiply(grad, grad)
+            state_sum += scratch
+            std = np.sqrt(state_sum, out=scratch)
+            std += eps
+            update = np.divide(grad, std, out=scratch)
+            update *= clr
+            p._data -= update

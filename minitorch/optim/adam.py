@@ -1,0 +1,88 @@
+"""Adam and AdamW (decoupled weight decay), with PyTorch's exact update order.
+
+PyTorch's single-tensor path (torch.optim.adam._single_tensor_adam), g = grad
+(negated if maximize), t = step count:
+    Adam:  g = g + weight_decay * p          AdamW:  p = p * (1 - lr * weight_decay)
+    m = m + (1 - beta1) * (g - m)            (torch's lerp)
+    v = beta2 * v + (1 - beta2) * g * g
+    v_max = max(v_max, v)                    (amsgrad; the denominator then uses v_max)
+    denom = sqrt(v) / sqrt(1 - beta2**t) + eps
+    p = p - lr / (1 - beta1**t) * (m / denom)
+"""
+import numpy as np
+
+from .optimizer import Optimizer
+
+
+class Adam(Optimizer):
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *,
+                 maximize=False, decoupled_weight_decay=False):
+        _check_adam_options(lr, betas, eps, weight_decay)
+        defaults = dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
+                        maximize=maximize, decoupled_weight_decay=decoupled_weight_decay)
+        super().__init__(params, defaults)
+
+    def _update(self, group):
+        lr, (beta1, beta2), eps = group["lr"], group["betas"], group["eps"]
+        weight_decay, decoupled = group["weight_decay"], group["decoupled_weight_decay"]
+        for p in self._params_with_grad(group):
+            grad = self._gradient(p, group["maximize"], 0 if decoupled else weight_decay)
+            state = self.state[p]
+            if not state:
+                state["step"] = self._step_counter()
+                state["exp_avg"] = self._zeros_state(p)
+                state["exp_avg_sq"] = self._zeros_state(p)
+                if group["amsgrad"]:
+                    state["max_exp_avg_sq"] = self._zeros_state(p)
+            exp_avg, exp_avg_sq = state["exp_avg"]._data, state["exp_avg_sq"]._data
+            state["step"]._data += 1
+            step = float(state["step"]._data)
+            if decoupled and weight_decay != 0:
+                p._data *= 1 - lr * weight_decay
+
+            scratch = np.subtract(grad, exp_avg)
+            scratch *= 1 - beta1
+            exp_avg += scratch
+            exp_avg_sq *= beta2
+            np.multiply(grad, 1 - beta2, out=scratch)
+            scratch *= grad
+            exp_avg_sq += scratch
+
+            bias_correction1 = 1 - beta1 ** step
+            bias_correction2_sqrt = (1 - beta2 ** step) ** 0.5
+            if group["amsgrad"]:
+                max_exp_avg_sq = state["max_exp_avg_sq"]._data
+                np.maximum(max_exp_avg_sq, exp_avg_sq, out=max_exp_avg_sq)
+                second_moment = max_exp_avg_sq
+            else:
+                second_moment = exp_avg_sq
+            denom = np.sqrt(second_moment, out=scratch)
+            denom /= bias_correction2_sqrt
+            denom += eps
+            update = np.divide(exp_avg, denom, out=scratch)
+            update *= lr / bias_correction1
+            p._data -= update
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay: p shrinks by lr * weight_decay before the Adam step."""
+
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False, *,
+                 maximize=False):
+        super().__init__(params, lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
+                         maximize=maximize, decoupled_weight_decay=True)
+
+
+def _check_adam_options(lr, betas, eps, weight_decay):
+    if not 0.0 <= lr:
+        raise ValueError(f"Invalid learning rate: {lr}")
+    if not 0.0 <= eps:
+        raise ValueError(f"Invalid epsilon value: {eps}")
+    if len(betas) != 2:
+        raise ValueError(f"betas must be a pair (beta1, beta2), got {betas!r}")
+    if not 0.0 <= betas[0] < 1.0:
+        raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
+    if not 0.0 <= betas[1] < 1.0:
+        raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
+    if not 0.0 <= weight_decay:
+        raise ValueError(f"Invalid weight_decay value: {weight_decay}")

@@ -1,0 +1,230 @@
+"""Optimizer: the base contract every update rule shares (PyTorch's torch.optim.Optimizer).
+
+Holds the parameter groups (each a dict of options plus its "params" list),
+the per-parameter `state` (keyed by the parameter Tensor itself) and the
+PyTorch-shaped `state_dict()` in which parameters become integer indices.
+Subclasses implement `_update(group)`, which changes `p._data` in place with
+plain numpy arithmetic: an update is not an op, so it never touches a tape.
+"""
+import copy
+import functools
+import itertools
+import warnings
+from collections import defaultdict
+
+import numpy as np
+
+from ..autograd import enable_grad
+from ..tensor import Tensor
+
+
+class _RequiredParameter:
+    """Marks an option a param group must give when the defaults have none."""
+
+    def __repr__(self):
+        return "<required parameter>"
+
+
+required = _RequiredParameter()
+
+
+class Optimizer:
+    """Base class: `Optimizer(params, defaults)`.
+
+    `params` is an iterable of Tensors, or of dicts with a "params" entry and
+    per-group options that override `defaults`:
+
+        opt = SGD([{"params": [w]}, {"params": [b], "lr": 0.1}], lr=0.01)
+    """
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "step" in cls.__dict__:
+            cls.step = _marks_step_called(cls.__dict__["step"])
+
+    def __init__(self, params, defaults):
+        self.defaults = defaults
+        if isinstance(params, Tensor):
+            raise TypeError("params argument given to the optimizer should be an iterable of Tensors or dicts, "
+                            "but got a Tensor")
+        self.state = defaultdict(dict)
+        self.param_groups = []
+        param_groups = list(params)
+        if len(param_groups) == 0:
+            raise ValueError("optimizer got an empty parameter list")
+        if not isinstance(param_groups[0], dict):
+            param_groups = [{"params": param_groups}]
+        for group in param_groups:
+            self.add_param_group(group)
+
+    def add_param_group(self, param_group):
+        """Adds a group (a dict with "params" and optional per-group options)."""
+        if not isinstance(param_group, dict):
+            raise TypeError(f"param_group must be a dict, but got {type(param_group).__name__}")
+        param_group = dict(param_group)
+        params = param_group.get("params")
+        if isinstance(params, Tensor):
+            params = [params]
+        elif isinstance(params, (set, frozenset)):
+            raise TypeError("optimizer parameters need to be organized in ordered collections, but the ordering of "
+                            "tensors in sets will change between runs. Please use a list instead.")
+        elif params is None:
+            raise ValueError("a parameter group needs a 'params' entry")
+        param_group["params"] = params = list(params)
+        for p in params:
+            if not isinstance(p, Tensor):
+                raise TypeError(f"optimizer can only optimize Tensors, but one of the params is {type(p).__name__}")
+            if not p.is_leaf:
+                raise ValueError("can't optimize a non-leaf Tensor")
+        for name, default in self.defaults.items():
+            if default is required and name not in param_group:
+                raise ValueError(f"parameter group didn't specify a value of required optimization parameter {name}")
+            param_group.setdefault(name, default)
+        if len({id(p) for p in params}) != len(params):
+            warnings.warn("optimizer contains a parameter group with duplicate parameters; in future, this will cause "
+                          "an error", stacklevel=3)
+        seen = {id(p) for group in self.param_groups for p in group["params"]}
+        if any(id(p) in seen for p in params):
+            raise ValueError("some parameters appear in more than one parameter group")
+        self.param_groups.append(param_group)
+
+    def zero_grad(self, set_to_none=True):
+        """Clears `.grad` of every parameter: None, or (set_to_none=False) a fresh zero tensor.
+
+        A fresh tensor rather than zeroing in place, because one gradient tensor
+        may be shared by several tensors (the tape hands out the same result).
+        """
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p.grad is not None:
+                    p.grad = None if set_to_none else Tensor._from_array(np.zeros_like(p.grad._data))
+
+    def step(self, closure=None):
+        """Updates every parameter that has a gradient; returns closure() if given."""
+        self._opt_called = True  # lets a scheduler warn when it is stepped before the optimizer
+        loss = None
+        if closure is not None:
+            with enable_grad():
+                loss = closure()
+        for group in self.param_groups:
+            self._update(group)
+        return loss
+
+    def _update(self, group):
+        raise NotImplementedError(f"{type(self).__name__} must implement _update(group)")
+
+    # ----- helpers for the update rules -----
+
+    @staticmethod
+    def _params_with_grad(group):
+        return [p for p in group["params"] if p.grad is not None]
+
+    @staticmethod
+    def _gradient(p, maximize=False, weight_decay=0.0):
+        """p's gradient as an array, negated for `maximize` and plus `weight_decay * p` (L2).
+
+        Returns p.grad's own array when neither applies: callers only read it.
+        """
+        grad = p.grad._data
+        if grad.shape != p._data.shape:
+            raise ValueError(f"optimizer: gradient of shape {grad.shape} does not match its parameter's shape "
+                             f"{p._data.shape}")
+        if maximize:
+            grad = np.negative(grad)
+        if weight_decay != 0:
+            grad = grad + weight_decay * p._data
+        return grad
+
+    @staticmethod
+    def _zeros_state(p, value=0.0):
+        return Tensor._from_array(np.full_like(p._data, value))
+
+    @staticmethod
+    def _step_counter():
+        # PyTorch keeps "step" as a float32 scalar tensor; so do we, so state_dicts look alike.
+        return Tensor._from_array(np.zeros((), dtype=np.float32))
+
+    # ----- state_dict -----
+
+    def state_dict(self):
+        """{"state": {index: {...}}, "param_groups": [{..., "params": [indices]}]}, as PyTorch.
+
+        Parameters are numbered in group order. The state tensors are the live
+        ones (as in PyTorch): save or copy them before stepping again.
+        """
+        index_of = {}
+        counter = itertools.count()
+        packed_groups = []
+        for group in self.param_groups:
+            packed = {k: v for k, v in group.items() if k != "params"}
+            for p in group["params"]:
+                if id(p) not in index_of:
+                    index_of[id(p)] = next(counter)
+            packed["params"] = [index_of[id(p)] for p in group["params"]]
+            packed_groups.append(packed)
+        packed_state = {(index_of[id(k)] if isinstance(k, Tensor) else k): v for k, v in self.state.items()}
+        return {"state": packed_state, "param_groups": packed_groups}
+
+    def load_state_dict(self, state_dict):
+        """Loads a `state_dict()` (copies its tensors, cast to each parameter's float dtype)."""
+        if not isinstance(state_dict, dict) or "state" not in state_dict or "param_groups" not in state_dict:
+            raise ValueError("load_state_dict: expected a dict with 'state' and 'param_groups' entries")
+        groups = self.param_groups
+        saved_groups = copy.deepcopy(state_dict["param_groups"])
+        if len(groups) != len(saved_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        if any(len(g["params"]) != len(s["params"]) for g, s in zip(groups, saved_groups)):
+            raise ValueError("loaded state dict contains a parameter group that doesn't match the size of "
+                             "optimizer's group")
+        param_of = dict(zip(itertools.chain.from_iterable(s["params"] for s in saved_groups),
+                            itertools.chain.from_iterable(g["params"] for g in groups)))
+        state = defaultdict(dict)
+        for key, value in state_dict["state"].items():
+            if key in param_of:
+                param = param_of[key]
+                state[param] = {name: _cast_state(param, name, v) for name, v in value.items()}
+            else:
+                state[key] = copy.deepcopy(value)
+        for group, saved in zip(groups, saved_groups):
+            saved["params"] = group["params"]
+        self.state = state
+        self.param_groups[:] = saved_groups
+        self._fill_missing_options()
+
+    def _fill_missing_options(self):
+        """Gives groups loaded from an older or foreign state_dict every option this optimizer reads."""
+        for group in self.param_groups:
+            for name, default in self.defaults.items():
+                if default is not required:
+                    group.setdefault(name, default)
+
+    def __repr__(self):
+        lines = [f"{type(self).__name__} ("]
+        for i, group in enumerate(self.param_groups):
+            lines.append(f"Parameter Group {i}")
+            lines.extend(f"    {key}: {group[key]}" for key in sorted(group) if key != "params")
+        lines.append(")")
+        return "\n".join(lines)
+
+
+def _marks_step_called(step):
+    @functools.wraps(step)
+    def wrapper(self, *args, **kwargs):
+        self._opt_called = True
+        return step(self, *args, **kwargs)
+    return wrapper
+
+
+def _cast_state(param, name, value):
+    """A copy of a loaded state entry; floating tensors take the parameter's dtype ("step" stays as saved)."""
+    if isinstance(value, Tensor):
+        array = value._data
+    elif isinstance(value, np.ndarray):
+        array = value
+    else:
+        return copy.deepcopy(value)
+    if name != "step" and array.dtype.kind == "f" and param._data.dtype.kind == "f":
+        array = array.astype(param._data.dtype)
+    else:
+        array = array.copy()
+    return Tensor._from_array(array)

@@ -1,0 +1,71 @@
+"""RMSprop: divide by a running root-mean-square of the gradient (PyTorch's variant).
+
+PyTorch's single-tensor path (torch.optim.rmsprop), g = grad (negated if maximize):
+    g = g + weight_decay * p
+    v = alpha * v + (1 - alpha) * g * g
+    centered:  g_avg = g_avg + (1 - alpha) * (g - g_avg);  avg = sqrt(v - g_avg * g_avg) + eps
+    else:      avg = sqrt(v) + eps
+    momentum > 0:  buf = momentum * buf + g / avg;  p = p - lr * buf
+    else:          p = p - lr * g / avg
+"""
+import numpy as np
+
+from .optimizer import Optimizer
+
+
+class RMSprop(Optimizer):
+    def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=False, *,
+                 maximize=False):
+        if not 0.0 <= lr:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not 0.0 <= eps:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        if not 0.0 <= momentum:
+            raise ValueError(f"Invalid momentum value: {momentum}")
+        if not 0.0 <= weight_decay:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        if not 0.0 <= alpha:
+            raise ValueError(f"Invalid alpha value: {alpha}")
+        defaults = dict(lr=lr, alpha=alpha, eps=eps, weight_decay=weight_decay, momentum=momentum,
+                        centered=centered, maximize=maximize)
+        super().__init__(params, defaults)
+
+    def _update(self, group):
+        lr, alpha, eps, momentum = group["lr"], group["alpha"], group["eps"], group["momentum"]
+        for p in self._params_with_grad(group):
+            grad = self._gradient(p, group["maximize"], group["weight_decay"])
+            state = self.state[p]
+            if not state:
+                state["step"] = self._step_counter()
+                state["square_avg"] = self._zeros_state(p)
+                if momentum > 0:
+                    state["momentum_buffer"] = self._zeros_state(p)
+                if group["centered"]:
+                    state["grad_avg"] = self._zeros_state(p)
+            state["step"]._data += 1
+            square_avg = state["square_avg"]._data
+
+            square_avg *= alpha
+            scratch = np.multiply(grad, 1 - alpha)
+            scratch *= grad
+            square_avg += scratch
+            if group["centered"]:
+                grad_avg = state["grad_avg"]._data
+                np.subtract(grad, grad_avg, out=scratch)
+                scratch *= 1 - alpha
+                grad_avg += scratch
+                np.multiply(grad_avg, grad_avg, out=scratch)
+                avg = np.subtract(square_avg, scratch, out=scratch)
+                np.sqrt(avg, out=avg)
+            else:
+                avg = np.sqrt(square_avg, out=scratch)
+            avg += eps
+            ratio = np.divide(grad, avg, out=scratch)
+            if momentum > 0:
+                buf = state["momentum_buffer"]._data
+                buf *= momentum
+                buf += ratio
+                ratio = np.multiply(buf, lr, out=scratch)
+            else:
+                ratio *= lr
+            p._data -= ratio

@@ -1,0 +1,47 @@
+"""SGD: stochastic gradient descent with momentum, dampening, Nesterov and L2 weight decay.
+
+PyTorch's update (torch.optim.SGD, single-tensor path), g = grad (negated if maximize):
+    g = g + weight_decay * p
+    buf = g                                        (first step)
+    buf = momentum * buf + (1 - dampening) * g     (later steps)
+    g = g + momentum * buf  if nesterov  else  buf
+    p = p - lr * g
+"""
+import numpy as np
+
+from ..tensor import Tensor
+from .optimizer import Optimizer
+
+
+class SGD(Optimizer):
+    def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=False, *,
+                 maximize=False):
+        if lr < 0.0:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if momentum < 0.0:
+            raise ValueError(f"Invalid momentum value: {momentum}")
+        if weight_decay < 0.0:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        if nesterov and (momentum <= 0 or dampening != 0):
+            raise ValueError("Nesterov momentum requires a momentum and zero dampening")
+        defaults = dict(lr=lr, momentum=momentum, dampening=dampening, weight_decay=weight_decay,
+                        nesterov=nesterov, maximize=maximize)
+        super().__init__(params, defaults)
+
+    def _update(self, group):
+        lr, momentum, dampening = group["lr"], group["momentum"], group["dampening"]
+        for p in self._params_with_grad(group):
+            grad = self._gradient(p, group["maximize"], group["weight_decay"])
+            if momentum != 0:
+                state = self.state[p]
+                buf = state.get("momentum_buffer")
+                if buf is None:
+                    buf = state["momentum_buffer"] = Tensor._from_array(np.array(grad, copy=True))
+                else:
+                    buf._data *= momentum
+                    buf._data += (1 - dampening) * grad
+                if group["nesterov"]:
+                    grad = grad + momentum * buf._data
+                else:
+                    grad = buf._data
+            p._data -= lr * grad
