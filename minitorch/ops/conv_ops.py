@@ -88,6 +88,7 @@ def _conv2d_grad(op, grad):
 
 @kernel("Conv2DBackpropInput")
 def _conv2d_backprop_input(w, dy, input_shape, stride, padding, dilation, groups):
+    dy = np.ascontiguousarray(dy)  # may be a stride-0 broadcast (the gradient of a sum): BLAS needs real strides
     n, c, h, wd = input_shape
     o, _, k_h, k_w = w.shape
     out_h, out_w = dy.shape[2:]
@@ -120,6 +121,7 @@ def _conv2d_backprop_input_grad(op, grad):
 
 @kernel("Conv2DBackpropFilter")
 def _conv2d_backprop_filter(x, dy, filter_shape, stride, padding, dilation, groups):
+    dy = np.ascontiguousarray(dy)  # may be a stride-0 broadcast: BLAS needs real strides
     n, o = dy.shape[:2]
     cols = _columns(x, filter_shape[2:], stride, padding, dilation, dy.shape[2:], (1, 4, 5, 0, 2, 3))
     cols = cols.reshape(groups, -1, cols[0, 0, 0].size)  # (G, Cg kH kW, N Ho Wo)
