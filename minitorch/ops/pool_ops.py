@@ -53,13 +53,69 @@ def _out_size(shape, kernel_size, stride, padding, dilation, ceil_mode):
 # ----- MaxPool -----
 
 
+def _tiles_input(shape, out_size, kernel_size, stride, padding, dilation):
+    """True when the windows tile the input without overlap or padding (kernel == stride, the usual 2x2 pool)."""
+    return (
+        tuple(kernel_size) == tuple(stride) and not any(padding) and tuple(dilation) == (1, 1)
+        and all(o * k <= n for n, o, k in zip(shape[2:], out_size, kernel_size))
+    )
+
+
+def _windows_are_disjoint(kernel_size, stride, dilation):
+    """No input element lies in two windows, so the gradient scatter may assign instead of add."""
+    return all(s >= d * (k - 1) + 1 for k, s, d in zip(kernel_size, stride, dilation))
+
+
+def _first_maximum(views):
+    """Elementwise maximum of same-shaped views and the position of the first view holding it.
+
+    A running maximum over a few strided views, in plain ufunc passes: an
+    argmax over a short trailing window axis would need a copy and a slow
+    reduction, and numpy's masked writes (where=, boolean indexing) are
+    slower still. NaN propagates into the maximum (np.maximum), not into the
+    position; the caller checks for it.
+    """
+    best = views[0]
+    position = None
+    for i, view in enumerate(views[1:], 1):
+        better = view > best  # strict: ties keep the first maximum, as PyTorch
+        best = np.maximum(best, view)
+        if position is None:
+            position = better.astype(np.intp) if i == 1 else better * np.intp(i)
+        else:
+            position += better * (i - position)
+    if position is None:  # a window one element wide
+        return best.copy(), np.zeros(best.shape, np.intp)
+    return best, position
+
+
+def _max_pool_tiles(x, kernel_size, out_size):
+    """MaxPool of non-overlapping tiles: first the maximum along each tile row, then down the rows."""
+    (k_h, k_w), (out_h, out_w), w = kernel_size, out_size, x.shape[3]
+    h_end, w_end = out_h * k_h, out_w * k_w
+    row_max, col = _first_maximum([x[:, :, :h_end, j:w_end:k_w] for j in range(k_w)])
+    values, row = _first_maximum([row_max[:, :, i::k_h] for i in range(k_h)])
+    if np.isnan(values).any():
+        return None  # NaN must win with its own position: the general path does that
+    first_col = col[:, :, 0::k_h]
+    index = first_col + w * row  # the flat index within the tile, then within the plane
+    for i in range(1, k_h):  # the column of the row that won
+        index += (row == i) * (col[:, :, i::k_h] - first_col)
+    index += np.arange(out_h)[:, None] * (k_h * w) + np.arange(out_w)[None, :] * k_w  # each tile's top-left corner
+    return values, index.astype(np.int64, copy=False)
+
+
 @kernel("MaxPool")
 def _max_pool(x, kernel_size, stride, padding, dilation, ceil_mode):
     n, c, h, w = x.shape
     out_h, out_w = out_size = _out_size(x.shape, kernel_size, stride, padding, dilation, ceil_mode)
+    if _tiles_input(x.shape, out_size, kernel_size, stride, padding, dilation):
+        pooled = _max_pool_tiles(x, kernel_size, out_size)
+        if pooled is not None:
+            return pooled
     padded, _ = _pad_for_windows(x, out_size, kernel_size, stride, padding, dilation, -np.inf)
     flat = windows(padded, kernel_size, stride, dilation, out_size).reshape(n, c, out_h, out_w, -1)
-    offset = flat.argmax(axis=-1)  # first maximum, as PyTorch
+    offset = flat.argmax(axis=-1)  # first maximum (or first NaN), as PyTorch
     values = np.take_along_axis(flat, offset[..., None], axis=-1)[..., 0]
     k_row, k_col = np.divmod(offset, kernel_size[1])
     row = np.arange(out_h)[:, None] * stride[0] - padding[0] + k_row * dilation[0]
@@ -70,12 +126,19 @@ def _max_pool(x, kernel_size, stride, padding, dilation, ceil_mode):
 @gradient("MaxPool", needs="outputs", accepts_none=(1,))
 def _max_pool_grad(op, grad, _grad_argmax):
     """dx: dy scattered to where each window's maximum was (the argmax has no gradient)."""
-    return execute("MaxPoolGrad", (op.outputs[1], grad), {"input_shape": op.input_shapes[0]})
+    attrs = op.attrs
+    disjoint = _windows_are_disjoint(attrs["kernel_size"], attrs["stride"], attrs["dilation"])
+    return execute("MaxPoolGrad", (op.outputs[1], grad), {"input_shape": op.input_shapes[0], "disjoint": disjoint})
 
 
 @kernel("MaxPoolGrad")
-def _max_pool_grad_kernel(argmax, grad, input_shape):
+def _max_pool_grad_kernel(argmax, grad, input_shape, disjoint=False):
+    """Scatter-add of dy at the argmax; a plain scatter when no two windows share an element."""
     n, c, h, w = input_shape
+    if disjoint:
+        dx = np.zeros((n * c, h * w), dtype=grad.dtype)
+        np.put_along_axis(dx, argmax.reshape(n * c, -1), grad.reshape(n * c, -1), axis=1)
+        return dx.reshape(input_shape)
     plane_start = (np.arange(n * c, dtype=np.int64) * (h * w)).reshape(n, c, 1, 1)
     summed = np.bincount((argmax + plane_start).ravel(), weights=grad.ravel(), minlength=n * c * h * w)
     return summed.reshape(input_shape).astype(grad.dtype, copy=False)
@@ -85,11 +148,11 @@ def _max_pool_grad_kernel(argmax, grad, input_shape):
 def _max_pool_grad_grad(op, grad):
     """MaxPoolGrad is linear in dy; its adjoint gathers at the argmax."""
     argmax = op.inputs[0]
-    return None, execute("MaxPoolGradGrad", (argmax, grad), {"input_shape": op.attrs["input_shape"]})
+    return None, execute("MaxPoolGradGrad", (argmax, grad), op.attrs)
 
 
 @kernel("MaxPoolGradGrad")
-def _max_pool_grad_grad_kernel(argmax, grad, input_shape):
+def _max_pool_grad_grad_kernel(argmax, grad, input_shape, disjoint=False):
     n, c = argmax.shape[:2]
     picked = np.take_along_axis(grad.reshape(n, c, -1), argmax.reshape(n, c, -1), axis=2)
     return picked.reshape(argmax.shape)
@@ -99,7 +162,7 @@ def _max_pool_grad_grad_kernel(argmax, grad, input_shape):
 def _max_pool_grad_grad_grad(op, grad):
     """The gather's adjoint is the scatter, MaxPoolGrad."""
     argmax = op.inputs[0]
-    return None, execute("MaxPoolGrad", (argmax, grad), {"input_shape": op.attrs["input_shape"]})
+    return None, execute("MaxPoolGrad", (argmax, grad), op.attrs)
 
 
 # ----- AvgPool -----
