@@ -47,7 +47,11 @@ def conv_output_size(in_size, kernel_size, stride, padding, dilation):
 def _pad(x, padding):
     if not any(lo or hi for lo, hi in padding):
         return x
-    return np.pad(x, ((0, 0), (0, 0), *padding))
+    (top, bottom), (left, right) = padding
+    n, c, h, w = x.shape
+    padded = np.zeros((n, c, h + top + bottom, w + left + right), dtype=x.dtype)  # cheaper than np.pad
+    padded[:, :, top:top + h, left:left + w] = x
+    return padded
 
 
 # ----- Conv2D -----
@@ -90,17 +94,47 @@ def _conv2d_grad(op, grad):
 def _conv2d_backprop_input(w, dy, input_shape, stride, padding, dilation, groups):
     n, c, h, wd = input_shape
     o, _, k_h, k_w = w.shape
-    out_h, out_w = dy.shape[2:]
+    (top, bottom), (left, right) = padding
+    padded_h, padded_w = h + top + bottom, wd + left + right
     w_t = w.reshape(groups, o // groups, -1).transpose(0, 2, 1)  # (G, Cg kH kW, Og)
+    if stride == (1, 1):
+        padded = _col2im_unit_stride(w_t, dy, (n, c, padded_h, padded_w), (k_h, k_w), dilation, groups)
+    else:
+        padded = _col2im_strided(w_t, dy, (n, c, padded_h, padded_w), (k_h, k_w), stride, dilation, groups)
+    return np.ascontiguousarray(padded[:, :, top:top + h, left:left + wd])
+
+
+def _col2im_unit_stride(w_t, dy, padded_shape, kernel_size, dilation, groups):
+    """col2im for stride 1 with long runs: dy's rows are widened with zeros to the padded width,
+    so each kernel offset adds one contiguous run per (n, c) plane, shifted by its flat offset
+    (the zero columns make the wrap into the next row harmless)."""
+    n, c, padded_h, padded_w = padded_shape
+    (k_h, k_w), (d_h, d_w) = kernel_size, dilation
+    o, out_h, out_w = dy.shape[1:]
+    wide = np.zeros((n, o, out_h, padded_w), dtype=dy.dtype)
+    wide[..., :out_w] = dy
+    run = out_h * padded_w
+    cols = np.matmul(w_t, wide.reshape(n, groups, o // groups, run)).reshape(n, c, k_h, k_w, run)
+    flat = np.zeros((n, c, padded_h * padded_w + (k_w - 1) * d_w), dtype=cols.dtype)
+    for i in range(k_h):
+        for j in range(k_w):
+            start = i * d_h * padded_w + j * d_w
+            flat[:, :, start:start + run] += cols[:, :, i, j]
+    return flat[:, :, :padded_h * padded_w].reshape(padded_shape)
+
+
+def _col2im_strided(w_t, dy, padded_shape, kernel_size, stride, dilation, groups):
+    """col2im: one matmul, then every kernel offset adds its column block at once (a strided add)."""
+    n, c = padded_shape[:2]
+    (k_h, k_w), (s_h, s_w), (d_h, d_w) = kernel_size, stride, dilation
+    o, out_h, out_w = dy.shape[1:]
     cols = np.matmul(w_t, dy.reshape(n, groups, o // groups, out_h * out_w))  # (N, G, Cg kH kW, Ho Wo)
     cols = cols.reshape(n, c, k_h, k_w, out_h, out_w)
-    (top, bottom), (left, right) = padding
-    padded = np.zeros((n, c, h + top + bottom, wd + left + right), dtype=cols.dtype)
-    (s_h, s_w), (d_h, d_w) = stride, dilation
-    for i in range(k_h):  # col2im: every kernel offset adds its column block at once
+    padded = np.zeros(padded_shape, dtype=cols.dtype)
+    for i in range(k_h):
         for j in range(k_w):
             padded[:, :, i * d_h:i * d_h + s_h * (out_h - 1) + 1:s_h, j * d_w:j * d_w + s_w * (out_w - 1) + 1:s_w] += cols[:, :, i, j]
-    return np.ascontiguousarray(padded[:, :, top:top + h, left:left + wd])
+    return padded
 
 
 @gradient("Conv2DBackpropInput", needs="inputs")

@@ -72,37 +72,42 @@ def _first_maximum(views):
     A running maximum over a few strided views, in plain ufunc passes: an
     argmax over a short trailing window axis would need a copy and a slow
     reduction, and numpy's masked writes (where=, boolean indexing) are
-    slower still. NaN propagates into the maximum (np.maximum), not into the
-    position; the caller checks for it.
+    slower still. Positions are bytes (a bool array viewed as uint8 for two
+    views) to keep the passes light. NaN propagates into the maximum
+    (np.maximum), not into the position; the caller checks for it.
     """
     best = views[0]
-    position = None
+    position = np.zeros(best.shape, np.uint8)
     for i, view in enumerate(views[1:], 1):
         better = view > best  # strict: ties keep the first maximum, as PyTorch
         best = np.maximum(best, view)
-        if position is None:
-            position = better.astype(np.intp) if i == 1 else better * np.intp(i)
+        if i == 1:
+            position = better.view(np.uint8)
         else:
-            position += better * (i - position)
-    if position is None:  # a window one element wide
-        return best.copy(), np.zeros(best.shape, np.intp)
-    return best, position
+            position += better * (i - position)  # uint8 stays exact: i < 256
+    return (best.copy() if len(views) == 1 else best), position
 
 
 def _max_pool_tiles(x, kernel_size, out_size):
-    """MaxPool of non-overlapping tiles: first the maximum along each tile row, then down the rows."""
+    """MaxPool of non-overlapping tiles: first the maximum down each tile column (whole image
+    rows at once, contiguous), then across the columns.
+
+    None when NaN is present (the general path gives NaN its position)."""
     (k_h, k_w), (out_h, out_w), w = kernel_size, out_size, x.shape[3]
+    if max(kernel_size) > 255:
+        return None
     h_end, w_end = out_h * k_h, out_w * k_w
-    row_max, col = _first_maximum([x[:, :, :h_end, j:w_end:k_w] for j in range(k_w)])
-    values, row = _first_maximum([row_max[:, :, i::k_h] for i in range(k_h)])
+    col_max, row = _first_maximum([x[:, :, i:h_end:k_h, :w_end] for i in range(k_h)])
+    values, col = _first_maximum([col_max[..., j::k_w] for j in range(k_w)])
     if np.isnan(values).any():
-        return None  # NaN must win with its own position: the general path does that
-    first_col = col[:, :, 0::k_h]
-    index = first_col + w * row  # the flat index within the tile, then within the plane
-    for i in range(1, k_h):  # the column of the row that won
-        index += (row == i) * (col[:, :, i::k_h] - first_col)
+        return None
+    row_of_col = row[..., 0::k_w]
+    for j in range(1, k_w):  # the row of the column that won; uint8 wraps back exactly
+        row_of_col = row_of_col + (col == j) * (row[..., j::k_w] - row[..., 0::k_w])
+    index = np.multiply(row_of_col, w, dtype=np.int64)
+    index += col
     index += np.arange(out_h)[:, None] * (k_h * w) + np.arange(out_w)[None, :] * k_w  # each tile's top-left corner
-    return values, index.astype(np.int64, copy=False)
+    return values, index
 
 
 @kernel("MaxPool")
