@@ -155,8 +155,17 @@ def _conv2d_backprop_input_grad(op, grad):
 @kernel("Conv2DBackpropFilter")
 def _conv2d_backprop_filter(x, dy, filter_shape, stride, padding, dilation, groups):
     n, o = dy.shape[:2]
+    pixels = dy.shape[2] * dy.shape[3]
+    k = filter_shape[1] * filter_shape[2] * filter_shape[3]  # Cg kH kW
+    if k < pixels:
+        # Small filters (the first layer): per-sample products (N, G, Og, Cg kH kW) are
+        # smaller than dy, so a batched matmul and a sum beat transposing dy for one GEMM.
+        cols = _columns(x, filter_shape[2:], stride, padding, dilation, dy.shape[2:], (0, 1, 4, 5, 2, 3))
+        cols = cols.reshape(n, groups, k, pixels)
+        per_sample = np.matmul(dy.reshape(n, groups, o // groups, pixels), cols.transpose(0, 1, 3, 2))
+        return per_sample.sum(axis=0).reshape(filter_shape)
     cols = _columns(x, filter_shape[2:], stride, padding, dilation, dy.shape[2:], (1, 4, 5, 0, 2, 3))
-    cols = cols.reshape(groups, -1, cols[0, 0, 0].size)  # (G, Cg kH kW, N Ho Wo)
+    cols = cols.reshape(groups, k, n * pixels)  # (G, Cg kH kW, N Ho Wo)
     dy_rows = np.ascontiguousarray(dy.transpose(1, 0, 2, 3)).reshape(groups, o // groups, -1)  # (G, Og, N Ho Wo)
     return np.matmul(dy_rows, cols.transpose(0, 2, 1)).reshape(filter_shape)
 
