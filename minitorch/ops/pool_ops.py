@@ -89,23 +89,23 @@ def _first_maximum(views):
 
 
 def _max_pool_tiles(x, kernel_size, out_size):
-    """MaxPool of non-overlapping tiles: first the maximum down each tile column (whole image
-    rows at once, contiguous), then across the columns.
+    """MaxPool of non-overlapping tiles: first the maximum along each tile row, then down the
+    rows -- in that order, so that ties go to the first maximum in row-major order, as PyTorch.
 
     None when NaN is present (the general path gives NaN its position)."""
     (k_h, k_w), (out_h, out_w), w = kernel_size, out_size, x.shape[3]
     if max(kernel_size) > 255:
         return None
     h_end, w_end = out_h * k_h, out_w * k_w
-    col_max, row = _first_maximum([x[:, :, i:h_end:k_h, :w_end] for i in range(k_h)])
-    values, col = _first_maximum([col_max[..., j::k_w] for j in range(k_w)])
+    row_max, col = _first_maximum([x[:, :, :h_end, j:w_end:k_w] for j in range(k_w)])
+    values, row = _first_maximum([row_max[:, :, i::k_h] for i in range(k_h)])
     if np.isnan(values).any():
         return None
-    row_of_col = row[..., 0::k_w]
-    for j in range(1, k_w):  # the row of the column that won; uint8 wraps back exactly
-        row_of_col = row_of_col + (col == j) * (row[..., j::k_w] - row[..., 0::k_w])
-    index = np.multiply(row_of_col, w, dtype=np.int64)
-    index += col
+    col_of_row = col[:, :, 0::k_h]
+    for i in range(1, k_h):  # the column in the row that won; uint8 wraps back exactly
+        col_of_row = col_of_row + (row == i) * (col[:, :, i::k_h] - col[:, :, 0::k_h])
+    index = np.multiply(row, w, dtype=np.int64)
+    index += col_of_row
     index += np.arange(out_h)[:, None] * (k_h * w) + np.arange(out_w)[None, :] * k_w  # each tile's top-left corner
     return values, index
 
@@ -192,13 +192,25 @@ def _avg_divisor(shape, out_size, kernel_size, stride, padding, count_include_pa
     return rows[:, None] * cols[None, :]
 
 
+def _offset_views(padded, kernel_size, stride, out_size):
+    """For each kernel offset (i, j), the (N, C, Ho, Wo) strided view of the elements it sees."""
+    (k_h, k_w), (s_h, s_w), (out_h, out_w) = kernel_size, stride, out_size
+    return [
+        padded[:, :, i:i + s_h * (out_h - 1) + 1:s_h, j:j + s_w * (out_w - 1) + 1:s_w]
+        for i in range(k_h) for j in range(k_w)
+    ]
+
+
 @kernel("AvgPool")
 def _avg_pool(x, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
     out_size = _out_size(x.shape, kernel_size, stride, padding, (1, 1), ceil_mode)
     padded, _ = _pad_for_windows(x, out_size, kernel_size, stride, padding, (1, 1), 0)
-    total = windows(padded, kernel_size, stride, (1, 1), out_size).sum(axis=(4, 5))
-    divisor = _avg_divisor(x.shape, out_size, kernel_size, stride, padding, count_include_pad, divisor_override)
-    return (total / divisor).astype(x.dtype, copy=False)
+    views = _offset_views(padded, kernel_size, stride, out_size)
+    total = views[0].copy()
+    for view in views[1:]:  # kH kW contiguous adds: a sum over small window axes is far slower
+        total += view
+    total /= np.asarray(_avg_divisor(x.shape, out_size, kernel_size, stride, padding, count_include_pad, divisor_override), x.dtype)
+    return total
 
 
 @gradient("AvgPool", needs="nothing")
@@ -210,15 +222,23 @@ def _avg_pool_grad(op, grad):
 def _avg_pool_grad_kernel(grad, input_shape, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
     n, c, h, w = input_shape
     out_h, out_w = out_size = grad.shape[2:]
-    share = grad / _avg_divisor(input_shape, out_size, kernel_size, stride, padding, count_include_pad, divisor_override)
+    divisor = _avg_divisor(input_shape, out_size, kernel_size, stride, padding, count_include_pad, divisor_override)
+    share = grad / np.asarray(divisor, grad.dtype)
+    if _tiles_input(input_shape, out_size, kernel_size, stride, padding, (1, 1)):
+        # Each input element lies in one tile: the shares, repeated over each tile, in one copy.
+        (k_h, k_w) = kernel_size
+        tiled = np.broadcast_to(share[:, :, :, None, :, None], (n, c, out_h, k_h, out_w, k_w)).reshape(n, c, out_h * k_h, out_w * k_w)
+        if tiled.shape == tuple(input_shape):
+            return tiled
+        dx = np.zeros(input_shape, dtype=grad.dtype)
+        dx[:, :, :out_h * k_h, :out_w * k_w] = tiled
+        return dx
     rows, cols = (
         (p, max((o - 1) * s + k - n - p, 0)) for n, o, k, s, p in zip((h, w), out_size, kernel_size, stride, padding)
     )
     padded = np.zeros((n, c, h + sum(rows), w + sum(cols)), dtype=grad.dtype)
-    (s_h, s_w) = stride
-    for i in range(kernel_size[0]):  # every kernel offset adds its share at once
-        for j in range(kernel_size[1]):
-            padded[:, :, i:i + s_h * (out_h - 1) + 1:s_h, j:j + s_w * (out_w - 1) + 1:s_w] += share
+    for view in _offset_views(padded, kernel_size, stride, out_size):  # every kernel offset adds its share at once
+        view += share
     return np.ascontiguousarray(padded[:, :, rows[0]:rows[0] + h, cols[0]:cols[0] + w])
 
 
