@@ -155,3 +155,9 @@ class Tape:
 
     def __len__(self):
         return len(self.op_tape)
+
+    def __str__(self):
+        """The recorded ops, one line each (minitorch.viz.listing)."""
+        from ..viz import listing
+
+        return listing(self)

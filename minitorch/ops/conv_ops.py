@@ -106,6 +106,7 @@ def _conv2d_grad(op, grad):
 
 @kernel("Conv2DBackpropInput")
 def _conv2d_backprop_input(w, dy, input_shape, stride, padding, dilation, groups):
+    dy = np.ascontiguousarray(dy)  # may be a stride-0 broadcast (the gradient of a sum): BLAS needs real strides
     n, c, h, wd = input_shape
     o, _, k_h, k_w = w.shape
     (top, bottom), (left, right) = padding
@@ -167,6 +168,7 @@ def _conv2d_backprop_input_grad(op, grad):
 
 @kernel("Conv2DBackpropFilter")
 def _conv2d_backprop_filter(x, dy, filter_shape, stride, padding, dilation, groups):
+    dy = np.ascontiguousarray(dy)  # may be a stride-0 broadcast: BLAS needs real strides
     cols = _columns(x, filter_shape[2:], stride, padding, dilation, dy.shape[2:]).reshape(groups, -1, dy.size // dy.shape[1])
     return np.matmul(_channels_first(dy, groups), cols.transpose(0, 2, 1)).reshape(filter_shape)  # (G, Og, Cg kH kW)
 

@@ -119,13 +119,25 @@ def _max_pool(x, kernel_size, stride, padding, dilation, ceil_mode):
         if pooled is not None:
             return pooled
     padded, _ = _pad_for_windows(x, out_size, kernel_size, stride, padding, dilation, -np.inf)
-    flat = windows(padded, kernel_size, stride, dilation, out_size).reshape(n, c, out_h, out_w, -1)
-    offset = flat.argmax(axis=-1)  # first maximum (or first NaN), as PyTorch
-    values = np.take_along_axis(flat, offset[..., None], axis=-1)[..., 0]
-    k_row, k_col = np.divmod(offset, kernel_size[1])
-    row = np.arange(out_h)[:, None] * stride[0] - padding[0] + k_row * dilation[0]
-    col = np.arange(out_w)[None, :] * stride[1] - padding[1] + k_col * dilation[1]
-    return values, (row * w + col).astype(np.int64)
+    view = windows(padded, kernel_size, stride, dilation, out_size)
+    # A running maximum over the kH * kW kernel offsets (each step is vectorised over
+    # every window); a strict '>' keeps the first maximum and NaN wins, as in PyTorch.
+    values = view[..., 0, 0].copy()
+    shift = np.zeros(values.shape, np.int64)  # flat-index shift of the winning offset from the window's corner
+    better, step = np.empty(values.shape, bool), np.empty(values.shape, np.int64)
+    for k in range(1, kernel_size[0] * kernel_size[1]):
+        k_row, k_col = divmod(k, kernel_size[1])
+        candidate = view[..., k_row, k_col]
+        np.greater(candidate, values, out=better)
+        better |= np.isnan(candidate)
+        np.maximum(values, candidate, out=values)  # NaN propagates, as PyTorch
+        # shift = this offset's shift where better (arithmetic: masked copies are slow)
+        np.subtract(k_row * dilation[0] * w + k_col * dilation[1], shift, out=step)
+        step *= better
+        shift += step
+    corner_row = np.arange(out_h)[:, None] * stride[0] - padding[0]
+    corner_col = np.arange(out_w)[None, :] * stride[1] - padding[1]
+    return values, shift + (corner_row * w + corner_col)
 
 
 @gradient("MaxPool", needs="outputs", accepts_none=(1,))
