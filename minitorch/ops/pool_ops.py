@@ -152,11 +152,11 @@ def _max_pool_grad(op, grad, _grad_argmax):
 def _max_pool_grad_kernel(argmax, grad, input_shape, disjoint=False):
     """Scatter-add of dy at the argmax; a plain scatter when no two windows share an element."""
     n, c, h, w = input_shape
-    if disjoint:
-        dx = np.zeros((n * c, h * w), dtype=grad.dtype)
-        np.put_along_axis(dx, argmax.reshape(n * c, -1), grad.reshape(n * c, -1), axis=1)
-        return dx.reshape(input_shape)
     plane_start = (np.arange(n * c, dtype=np.int64) * (h * w)).reshape(n, c, 1, 1)
+    if disjoint:  # one flat index array: cheaper than put_along_axis's broadcast index pair
+        dx = np.zeros(n * c * h * w, dtype=grad.dtype)
+        dx[(argmax + plane_start).ravel()] = grad.ravel()
+        return dx.reshape(input_shape)
     summed = np.bincount((argmax + plane_start).ravel(), weights=grad.ravel(), minlength=n * c * h * w)
     return summed.reshape(input_shape).astype(grad.dtype, copy=False)
 
