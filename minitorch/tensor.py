@@ -15,7 +15,7 @@ _next_id = itertools.count(1).__next__
 
 
 class Tensor:
-    __slots__ = ("_data", "_id", "_requires_grad", "grad", "__weakref__")
+    __slots__ = ("_data", "_id", "_requires_grad", "grad", "_on_tape", "__weakref__")
 
     def __init__(self, data, dtype=None, requires_grad=False):
         array = _to_array(data, dtype)
@@ -23,6 +23,7 @@ class Tensor:
         self._id = _next_id()
         self._requires_grad = False
         self.grad = None
+        self._on_tape = False  # set once a tape or accumulator knows this tensor's id
         if requires_grad:
             self.requires_grad_(True)
 
@@ -34,11 +35,13 @@ class Tensor:
         t._id = _next_id()
         t._requires_grad = False
         t.grad = None
+        t._on_tape = False
         return t
 
     def __del__(self):
         # The tapes free what only this tensor kept alive (seed: DeleteTrace).
-        if active_tapes or active_accumulators:
+        # Tensors no tape ever saw (constants, plain gradients) skip it.
+        if self._on_tape and (active_tapes or active_accumulators):
             delete_trace(self._id)
 
     # ----- attributes -----
@@ -518,6 +521,7 @@ class SavedTensor(Tensor):
         t._id = tensor_id
         t._requires_grad = tensor_id in autograd_tape.AUTOGRAD_TAPE.tensor_tape
         t.grad = None
+        t._on_tape = False  # the original owns the trace
         return t
 
     def __del__(self):

@@ -50,7 +50,7 @@ def compute_gradient(tape, targets, sources, output_gradients=None, release=Fals
         entry = entries.pop(op_id)
         out_grads = _output_gradients(entry, gradients)
         # Skip the gradients nobody needs: inputs the pass never met on the tape.
-        needs = tuple([i in producer for i in entry.input_ids])
+        needs = tuple(map(producer.__contains__, entry.input_ids))
         if execute_module.check_anomalies:
             in_grads = anomaly.run_backward(entry, needs, out_grads)
         else:
@@ -190,6 +190,8 @@ def _sum_to_shape(grad, shape, op_type):
     axes = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(shape) if n == 1 and gshape[lead + i] != 1)
     if axes:
         grad = execute("Sum", (grad,), {"axis": axes, "keepdims": False})
+    if grad._data.shape == shape:
+        return grad  # summing the leading axes was enough (a bias, say)
     return execute("Reshape", (grad,), {"shape": shape})
 
 

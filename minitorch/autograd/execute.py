@@ -48,6 +48,7 @@ def _wrap(array):
     t._id = _next_id()
     t._requires_grad = False
     t.grad = None
+    t._on_tape = False
     return t
 
 

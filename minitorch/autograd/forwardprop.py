@@ -100,6 +100,7 @@ class ForwardAccumulator:
                 tangent = cast(tangent, primal._data.dtype)
             existing = self._jvps.get(primal._id)
             self._jvps[primal._id] = tangent if existing is None else existing + tangent
+            primal._on_tape = True  # its death must release the tangent
 
     def jvp(self, primals, unconnected_gradients="none"):
         """The tangent of each tensor in `primals` (same structure): J(primals of the accumulator) @ tangents."""
@@ -159,6 +160,7 @@ class ForwardAccumulator:
             # An output that already has a tangent keeps the first one (seed: recompute_grad case).
             if tangent is not None and output._data.dtype.kind == "f" and output._id not in self._jvps:
                 self._jvps[output._id] = tangent
+                output._on_tape = True
 
     def _forwardprop_from_tape(self, op_name, inputs, results, backward_function, tangents):
         """The JVP as the transpose of the op's VJP (seed: ForwardpropFromTape).

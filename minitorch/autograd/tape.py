@@ -66,6 +66,7 @@ class Tape:
         return False
 
     def watch(self, tensor):
+        tensor._on_tape = True
         if tensor._id not in self.tensor_tape:
             self.tensor_tape[tensor._id] = -1
             self.watched[tensor._id] = weakref.ref(tensor)
@@ -94,6 +95,7 @@ class Tape:
                 # The output may already be watched (seed: "we cannot check that we're inserting it here").
                 tensor_tape[o._id] = op_id
                 usage[o._id] = 1
+                o._on_tape = True
                 if self.marks_outputs:
                     o._requires_grad = True
         self.op_tape[op_id] = TapeEntry(

@@ -32,7 +32,7 @@ def linear(input, weight, bias=None):
             f"linear: input of shape {tuple(input.shape)} cannot be multiplied by weight of shape {tuple(weight.shape)}^T "
             f"(expected input of shape (*, {weight.shape[1] if weight.ndim == 2 else '?'}))"
         )
-    output = input @ weight.T
+    output = math_ops.matmul(input, weight, transpose_b=True)
     return output if bias is None else output + bias
 
 

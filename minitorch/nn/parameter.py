@@ -32,6 +32,7 @@ class Parameter(Tensor):
         self._id = _next_id()
         self._requires_grad = False
         self.grad = None
+        self._on_tape = False
         if requires_grad:
             self.requires_grad_(True)
 

@@ -117,7 +117,10 @@ def _sum_terms(terms, output):
 def _matmul_jvp(inputs, outputs, attrs, tangents):
     """d(AB) = dA B + A dB."""
     (a, b), (ta, tb) = inputs, tangents
-    terms = [execute("MatMul", (ta, b)) if ta is not None else None, execute("MatMul", (a, tb)) if tb is not None else None]
+    terms = [
+        execute("MatMul", (ta, b), attrs) if ta is not None else None,
+        execute("MatMul", (a, tb), attrs) if tb is not None else None,
+    ]
     return _sum_terms(terms, outputs[0])
 
 

@@ -311,15 +311,49 @@ def _clip_grad(op, grad):
     return where(inside, grad, zeros_like(grad))
 
 
-kernel("MatMul")(np.matmul)
+@kernel("MatMul")
+def _matmul(a, b, transpose_a=False, transpose_b=False):
+    """Batched matrix product; the transposes are strided views, free for BLAS."""
+    if transpose_a:
+        a = np.swapaxes(a, -1, -2)
+    if transpose_b:
+        b = np.swapaxes(b, -1, -2)
+    return np.matmul(a, b)
 
 
 @gradient("MatMul", needs="inputs")
 def _matmul_grad(op, grad):
-    """C = A B: dA = dC B^T, dB = A^T dC (batch dimensions summed back by the tape)."""
+    """C = op(A) op(B), op = optional transpose (TensorFlow's _MatMulGrad):
+    for C = A B, dA = dC B^T and dB = A^T dC; the transposed cases follow.
+    Batch dimensions that were broadcast are summed back by the tape."""
     a, b = op.inputs
+    ta, tb = op.attrs.get("transpose_a", False), op.attrs.get("transpose_b", False)
     need_a, need_b = op.needs_input_grad
-    return (matmul(grad, b.mT) if need_a else None), (matmul(a.mT, grad) if need_b else None)
+    if not ta and not tb:
+        grad_a = _matmul_op(grad, b, False, True) if need_a else None
+        grad_b = _matmul_op(a, grad, True, False) if need_b else None
+    elif not ta and tb:
+        grad_a = _matmul_op(grad, b, False, False) if need_a else None
+        grad_b = _matmul_op(grad, a, True, False) if need_b else None
+    elif ta and not tb:
+        grad_a = _matmul_op(b, grad, False, True) if need_a else None
+        grad_b = _matmul_op(a, grad, False, False) if need_b else None
+    else:
+        grad_a = _matmul_op(b, grad, True, True) if need_a else None
+        grad_b = _matmul_op(grad, a, True, True) if need_b else None
+    return grad_a, grad_b
+
+
+_MATMUL_ATTRS = {
+    (False, False): {},
+    (True, False): {"transpose_a": True},
+    (False, True): {"transpose_b": True},
+    (True, True): {"transpose_a": True, "transpose_b": True},
+}
+
+
+def _matmul_op(a, b, transpose_a=False, transpose_b=False):
+    return execute("MatMul", (a, b), _MATMUL_ATTRS[transpose_a, transpose_b])
 
 
 # ----- ops without gradients -----
@@ -430,8 +464,14 @@ def clamp(x, min=None, max=None):
     return execute("ClipByValue", (x,), {"low": min, "high": max})
 
 
-def matmul(a, b):
-    """Matrix product with numpy/PyTorch semantics (1-D operands, batch broadcasting)."""
+def matmul(a, b, transpose_b=False):
+    """Matrix product with numpy/PyTorch semantics (1-D operands, batch broadcasting).
+
+    `transpose_b=True` multiplies by b's transpose without a Transpose op (nn.Linear's x W^T).
+
+    >>> (mt.ones(2, 3) @ mt.ones(3, 4)).shape
+    (2, 4)
+    """
     a, b = _coerce_pair(a, b)
     if a.ndim == 0 or b.ndim == 0:
         raise RuntimeError(f"MatMul: both arguments need at least 1 dimension, got shapes {a.shape} and {b.shape}")
@@ -439,6 +479,10 @@ def matmul(a, b):
         if a.shape != b.shape:
             raise ShapeError(f"MatMul: inconsistent tensor size, shapes {a.shape} and {b.shape}")
         return sum(a * b)
+    if transpose_b and b.ndim >= 2:
+        if a.ndim >= 2 and a.shape[-1] == b.shape[-1]:
+            return _matmul_op(a, b, False, True)
+        b = b.mT
     squeeze_a, squeeze_b = a.ndim == 1, b.ndim == 1
     if squeeze_a:
         a = a.reshape(1, -1)

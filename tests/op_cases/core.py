@@ -82,3 +82,11 @@ CASES = [
     OpCase("ConcatV2", lambda a, b: mt.cat([a, b, a], dim=1) ** 2, normal((2, 1), (2, 3))),
     OpCase("Pack", lambda a, b: mt.stack([a, b], dim=1) ** 2, normal((2, 3), (2, 3))),
 ]
+
+CASES += [
+    OpCase("MatMul", lambda a, b: execute("MatMul", (a, b), {"transpose_b": True}), normal((3, 4), (2, 4)), name="transpose_b"),
+    OpCase("MatMul", lambda a, b: execute("MatMul", (a, b), {"transpose_a": True}), normal((4, 3), (4, 2)), name="transpose_a"),
+    OpCase("MatMul", lambda a, b: execute("MatMul", (a, b), {"transpose_a": True, "transpose_b": True}),
+           normal((2, 4, 3), (2, 4)), name="transpose_both"),
+    OpCase("MatMul", lambda a, b: mt.matmul(a, b, transpose_b=True), normal((2, 3), (5, 3)), name="linear"),
+]
