@@ -48,7 +48,7 @@ class SGD(Optimizer):
                     buf = state["momentum_buffer"] = Tensor._from_array(np.array(grad, copy=True))
                 else:
                     buf._data *= momentum
-                    buf._data += (1 - dampening) * grad
+                    buf._data += grad if dampening == 0 else (1 - dampening) * grad
                 if group["nesterov"]:
                     grad = grad + momentum * buf._data
                 else:
