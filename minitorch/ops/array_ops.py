@@ -139,6 +139,14 @@ def _shape_arg(shape):
 
 
 def reshape(x, *shape):
+    """The same elements in a new shape (one dimension may be -1). Runs the "Reshape" op.
+
+    >>> mt.reshape(mt.arange(6), (2, 3))
+    tensor([[0, 1, 2],
+            [3, 4, 5]])
+    >>> mt.arange(6).reshape(3, -1).shape
+    (3, 2)
+    """
     shape = _shape_arg(shape)
     if shape == x._data.shape:
         return execute("Reshape", (x,), {"shape": shape})
@@ -151,6 +159,13 @@ def reshape(x, *shape):
 
 
 def flatten(x, start_dim=0, end_dim=-1):
+    """Dimensions start_dim..end_dim merged into one. Runs the "Reshape" op.
+
+    >>> mt.flatten(mt.zeros(2, 3, 4)).shape
+    (24,)
+    >>> mt.flatten(mt.zeros(2, 3, 4), start_dim=1).shape
+    (2, 12)
+    """
     if x.ndim == 0:
         return reshape(x, 1)
     start, end = start_dim % x.ndim, end_dim % x.ndim
@@ -161,6 +176,13 @@ def flatten(x, start_dim=0, end_dim=-1):
 
 
 def squeeze(x, dim=None):
+    """Size-1 dimensions removed (all of them, or those in `dim`). Runs the "Reshape" op.
+
+    >>> mt.squeeze(mt.zeros(2, 1, 3, 1)).shape
+    (2, 3)
+    >>> mt.squeeze(mt.zeros(2, 1, 3, 1), 1).shape
+    (2, 3, 1)
+    """
     if dim is None:
         shape = tuple(n for n in x.shape if n != 1)
     else:
@@ -170,6 +192,13 @@ def squeeze(x, dim=None):
 
 
 def unsqueeze(x, dim):
+    """A size-1 dimension inserted at `dim`. Runs the "Reshape" op.
+
+    >>> mt.unsqueeze(mt.tensor([1, 2, 3]), 0)
+    tensor([[1, 2, 3]])
+    >>> mt.unsqueeze(mt.tensor([1, 2, 3]), -1).shape
+    (3, 1)
+    """
     rank = x.ndim + 1
     if not -rank <= dim < rank:
         raise IndexError(f"unsqueeze: dimension out of range (expected to be in range of [{-rank}, {rank - 1}], but got {dim})")
@@ -178,6 +207,11 @@ def unsqueeze(x, dim):
 
 
 def permute(x, *dims):
+    """The dimensions reordered as `dims`. Runs the "Transpose" op.
+
+    >>> mt.permute(mt.zeros(2, 3, 4), (2, 0, 1)).shape
+    (4, 2, 3)
+    """
     dims = _shape_arg(dims)
     if sorted(d % max(x.ndim, 1) for d in dims) != list(range(x.ndim)):
         raise ShapeError(f"Transpose: permutation {dims} does not match a tensor of {x.ndim} dimensions (shape {x.shape})")
@@ -185,6 +219,13 @@ def permute(x, *dims):
 
 
 def transpose(x, dim0, dim1):
+    """Dimensions dim0 and dim1 swapped. Runs the "Transpose" op.
+
+    >>> mt.transpose(mt.tensor([[1, 2, 3], [4, 5, 6]]), 0, 1)
+    tensor([[1, 4],
+            [2, 5],
+            [3, 6]])
+    """
     perm = list(range(x.ndim))
     try:
         perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
@@ -194,6 +235,12 @@ def transpose(x, dim0, dim1):
 
 
 def expand(x, *sizes):
+    """A broadcast view at a larger size (-1 keeps a dimension). Runs the "BroadcastTo" op.
+
+    >>> mt.tensor([[1], [2]]).expand(2, 3)
+    tensor([[1, 1, 1],
+            [2, 2, 2]])
+    """
     sizes = _shape_arg(sizes)
     lead = len(sizes) - x.ndim
     if lead < 0:
@@ -203,18 +250,45 @@ def expand(x, *sizes):
 
 
 def broadcast_to(x, shape):
+    """`x` broadcast to `shape` (numpy's rules). Runs the "BroadcastTo" op.
+
+    >>> mt.broadcast_to(mt.tensor([1, 2, 3]), (2, 3))
+    tensor([[1, 2, 3],
+            [1, 2, 3]])
+    """
     return execute("BroadcastTo", (x,), {"shape": tuple(shape)})
 
 
 def contiguous(x):
+    """`x` if its data is C-contiguous, else a contiguous copy. Runs the "Identity" op when it copies.
+
+    >>> x = mt.zeros(2, 3).t()
+    >>> x.contiguous().shape
+    (3, 2)
+    """
     return x if x._data.flags.c_contiguous else execute("Identity", (x,))
 
 
 def clone(x):
+    """A copy of `x` with its own data; gradients flow back to `x`. Runs the "Identity" op.
+
+    >>> x = mt.tensor([1.0, 2.0], requires_grad=True)
+    >>> y = mt.clone(x)
+    >>> y
+    tensor([1., 2.], grad_fn=<IdentityBackward>)
+    """
     return execute("Identity", (x,), {"copy": True})
 
 
 def cat(tensors, dim=0):
+    """Tensors joined along an existing dimension `dim`. Runs the "ConcatV2" op; `mt.concat` and `mt.concatenate` are the same function.
+
+    >>> mt.cat([mt.tensor([[1, 2]]), mt.tensor([[3, 4]])])
+    tensor([[1, 2],
+            [3, 4]])
+    >>> mt.cat([mt.zeros(2, 1), mt.ones(2, 2)], dim=1).shape
+    (2, 3)
+    """
     tensors = list(tensors)
     if not tensors:
         raise ValueError("ConcatV2: expected a non-empty list of Tensors")
@@ -228,6 +302,14 @@ def cat(tensors, dim=0):
 
 
 def stack(tensors, dim=0):
+    """Same-shape tensors joined along a new dimension `dim`. Runs the "Pack" op.
+
+    >>> mt.stack([mt.tensor([1, 2]), mt.tensor([3, 4])])
+    tensor([[1, 2],
+            [3, 4]])
+    >>> mt.stack([mt.zeros(3), mt.zeros(3)], dim=1).shape
+    (3, 2)
+    """
     tensors = list(tensors)
     if not tensors:
         raise ValueError("Pack: expected a non-empty list of Tensors")
@@ -247,11 +329,25 @@ def _same_dtype(tensors):
 
 
 def stop_gradient(x):
-    """A tensor with the same values that no tape sees through (`detach`)."""
+    """A tensor with the same values that no tape sees through (`detach`). Runs the "StopGradient" op.
+
+    >>> x = mt.tensor([1.0, 2.0], requires_grad=True)
+    >>> y = mt.stop_gradient(x * 2)
+    >>> y, y.requires_grad
+    (tensor([2., 4.]), False)
+    """
     return execute("StopGradient", (x,))
 
 
 def getitem(x, index):
+    """`x[index]`: basic indexing runs the "StridedSlice" op, integer arrays and bool masks the "GatherNd" op.
+
+    >>> x = mt.tensor([[1, 2, 3], [4, 5, 6]])
+    >>> x[1, 1:]
+    tensor([5, 6])
+    >>> x[x > 3]
+    tensor([4, 5, 6])
+    """
     index, advanced = _normalize_index(x, index)
     return execute("GatherNd" if advanced else "StridedSlice", (x,), {"index": index})
 

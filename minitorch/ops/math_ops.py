@@ -36,6 +36,11 @@ def _coerce_pair(a, b):
 
 
 def cast(x, dtype):
+    """A tensor with `x`'s values converted to `dtype`. Runs the "Cast" op (nothing runs if the dtype already matches).
+
+    >>> mt.ops.math_ops.cast(mt.tensor([1.7, -1.7]), mt.int64)
+    tensor([ 1, -1])
+    """
     np_dtype = dtypes.to_numpy_dtype(dtype)
     if x._data.dtype == np_dtype:
         return x
@@ -374,18 +379,38 @@ not_differentiable(
 # ----- the functional API (mt.exp(t), t.exp(), operators) -----
 
 def add(a, b, alpha=1):
+    """a + alpha * b, elementwise with broadcasting. Runs the "Add" op.
+
+    >>> mt.add(mt.tensor([1.0, 2.0]), mt.tensor([10.0, 20.0]), alpha=2)
+    tensor([21., 42.])
+    """
     return _binary("Add", a, b if alpha == 1 else b * alpha)
 
 
 def sub(a, b, alpha=1):
+    """a - alpha * b, elementwise with broadcasting. Runs the "Sub" op.
+
+    >>> mt.sub(mt.tensor([5.0, 5.0]), mt.tensor([1.0, 2.0]))
+    tensor([4., 3.])
+    """
     return _binary("Sub", a, b if alpha == 1 else b * alpha)
 
 
 def mul(a, b):
+    """a * b, elementwise with broadcasting. Runs the "Mul" op.
+
+    >>> mt.mul(mt.tensor([1.0, 2.0]), 3)
+    tensor([3., 6.])
+    """
     return _binary("Mul", a, b)
 
 
 def div(a, b):
+    """a / b, true division (integers give float32). Runs the "RealDiv" op.
+
+    >>> mt.div(mt.tensor([1, 3]), 2)
+    tensor([0.5000, 1.5000])
+    """
     return _binary("RealDiv", *_floating_pair(a, b))
 
 
@@ -398,59 +423,132 @@ def _floating_pair(a, b):
 
 
 def pow(a, b):
+    """a to the power b, elementwise with broadcasting. Runs the "Pow" op.
+
+    >>> mt.pow(mt.tensor([2.0, 3.0]), 2)
+    tensor([4., 9.])
+    """
     return _binary("Pow", a, b)
 
 
 def neg(x):
+    """-x. Runs the "Neg" op.
+
+    >>> mt.neg(mt.tensor([1.0, -2.0]))
+    tensor([-1.,  2.])
+    """
     return execute("Neg", (x,))
 
 
-def _floating_unary(op_name):
+def _floating_unary(op_name, doc):
     def op(x):
         if x._data.dtype.kind != "f":
             x = cast(x, dtypes.default_float)
         return execute(op_name, (x,))
 
-    op.__name__ = op_name.lower()
-    op.__doc__ = f"Elementwise {op_name} (integer inputs are promoted to float32).\n\n>>> mt.{op.__name__}(mt.tensor([0.5]))"
+    op.__name__ = op.__qualname__ = op_name.lower()
+    op.__doc__ = doc
     return op
 
 
-exp = _floating_unary("Exp")
-log = _floating_unary("Log")
-sqrt = _floating_unary("Sqrt")
-sin = _floating_unary("Sin")
-cos = _floating_unary("Cos")
-tanh = _floating_unary("Tanh")
-sigmoid = _floating_unary("Sigmoid")
+exp = _floating_unary("Exp", """e to the power of each element. Runs the "Exp" op (integers are promoted to float32).
+
+    >>> mt.exp(mt.tensor([0.0, 1.0]))
+    tensor([1.0000, 2.7183])
+    """)
+log = _floating_unary("Log", """The natural logarithm of each element. Runs the "Log" op (integers are promoted to float32).
+
+    >>> mt.log(mt.tensor([1.0, 4.0]))
+    tensor([0.0000, 1.3863])
+    """)
+sqrt = _floating_unary("Sqrt", """The square root of each element. Runs the "Sqrt" op (integers are promoted to float32).
+
+    >>> mt.sqrt(mt.tensor([4, 9]))
+    tensor([2., 3.])
+    """)
+sin = _floating_unary("Sin", """The sine of each element (radians). Runs the "Sin" op (integers are promoted to float32).
+
+    >>> mt.sin(mt.tensor([0.0, 1.5708]))
+    tensor([0., 1.])
+    """)
+cos = _floating_unary("Cos", """The cosine of each element (radians). Runs the "Cos" op (integers are promoted to float32).
+
+    >>> mt.cos(mt.tensor([0.0, 3.1416]))
+    tensor([1., -1.])
+    """)
+tanh = _floating_unary("Tanh", """The hyperbolic tangent of each element. Runs the "Tanh" op (integers are promoted to float32).
+
+    >>> mt.tanh(mt.tensor([0.0, 1.0]))
+    tensor([0.0000, 0.7616])
+    """)
+sigmoid = _floating_unary("Sigmoid", """The logistic sigmoid 1 / (1 + e^-x) of each element. Runs the "Sigmoid" op (integers are promoted to float32).
+
+    >>> mt.sigmoid(mt.tensor([0.0, 2.0]))
+    tensor([0.5000, 0.8808])
+    """)
 
 
 def abs(x):
+    """The absolute value of each element. Runs the "Abs" op.
+
+    >>> mt.abs(mt.tensor([-1.5, 2.0]))
+    tensor([1.5000, 2.0000])
+    """
     return execute("Abs", (x,))
 
 
 def relu(x):
+    """max(x, 0) elementwise. Runs the "Relu" op.
+
+    >>> mt.relu(mt.tensor([-1.0, 0.0, 2.0]))
+    tensor([0., 0., 2.])
+    """
     return execute("Relu", (x,))
 
 
 def sign(x):
+    """-1, 0 or 1 by the sign of each element. Runs the "Sign" op (not differentiable).
+
+    >>> mt.sign(mt.tensor([-3.0, 0.0, 2.0]))
+    tensor([-1.,  0.,  1.])
+    """
     return execute("Sign", (x,))
 
 
 def square(x):
+    """x * x elementwise. Runs the "Mul" op.
+
+    >>> mt.square(mt.tensor([-2.0, 3.0]))
+    tensor([4., 9.])
+    """
     return x * x
 
 
 def maximum(a, b):
+    """The larger of a and b, elementwise with broadcasting (ties split the gradient). Runs the "Maximum" op.
+
+    >>> mt.maximum(mt.tensor([1.0, 5.0]), mt.tensor([3.0, 2.0]))
+    tensor([3., 5.])
+    """
     return _binary("Maximum", a, b)
 
 
 def minimum(a, b):
+    """The smaller of a and b, elementwise with broadcasting (ties split the gradient). Runs the "Minimum" op.
+
+    >>> mt.minimum(mt.tensor([1.0, 5.0]), mt.tensor([3.0, 2.0]))
+    tensor([1., 2.])
+    """
     return _binary("Minimum", a, b)
 
 
 def where(condition, x, y):
-    """x where condition holds, else y (broadcasting all three)."""
+    """x where condition holds, else y (broadcasting all three). Runs the "SelectV2" op.
+
+    >>> x = mt.tensor([-1.0, 2.0, -3.0])
+    >>> mt.where(x > 0, x, mt.zeros(3))
+    tensor([0., 2., 0.])
+    """
     condition = as_tensor(condition)
     if condition._data.dtype != np.bool_:
         condition = cast(condition, dtypes.bool_)
@@ -459,18 +557,25 @@ def where(condition, x, y):
 
 
 def clamp(x, min=None, max=None):
+    """Each element limited to [min, max] (either may be None). Runs the "ClipByValue" op; `mt.clip` is the same function.
+
+    >>> mt.clamp(mt.tensor([-2.0, 0.5, 3.0]), min=-1, max=1)
+    tensor([-1.0000,  0.5000,  1.0000])
+    """
     if min is None and max is None:
         raise ValueError("clamp: at least one of 'min' or 'max' must not be None")
     return execute("ClipByValue", (x,), {"low": min, "high": max})
 
 
 def matmul(a, b, transpose_b=False):
-    """Matrix product with numpy/PyTorch semantics (1-D operands, batch broadcasting).
+    """Matrix product with numpy/PyTorch semantics (1-D operands, batch broadcasting). Runs the "MatMul" op.
 
     `transpose_b=True` multiplies by b's transpose without a Transpose op (nn.Linear's x W^T).
 
     >>> (mt.ones(2, 3) @ mt.ones(3, 4)).shape
     (2, 4)
+    >>> mt.matmul(mt.tensor([[1.0, 2.0]]), mt.tensor([[3.0], [4.0]]))
+    tensor([[11.]])
     """
     a, b = _coerce_pair(a, b)
     if a.ndim == 0 or b.ndim == 0:
@@ -502,47 +607,130 @@ def matmul(a, b, transpose_b=False):
 
 
 def add_n(tensors):
+    """The elementwise sum of a list of same-shape tensors. Runs the "AddN" op (TensorFlow's tf.add_n).
+
+    >>> mt.add_n([mt.ones(2), mt.ones(2), mt.tensor([1.0, 2.0])])
+    tensor([3., 4.])
+    """
     return execute("AddN", tuple(tensors))
 
 
-def _comparison(op_name):
+def _comparison(op_name, name, doc):
     def compare(a, b):
         return _binary(op_name, a, b)
 
-    compare.__name__ = op_name
+    compare.__name__ = compare.__qualname__ = name
+    compare.__doc__ = doc
     return compare
 
 
-lt, le, gt, ge = _comparison("Less"), _comparison("LessEqual"), _comparison("Greater"), _comparison("GreaterEqual")
-eq, ne = _comparison("Equal"), _comparison("NotEqual")
-logical_and, logical_or, logical_xor = _comparison("LogicalAnd"), _comparison("LogicalOr"), _comparison("LogicalXor")
+lt = _comparison("Less", "lt", """a < b, elementwise (broadcasting). Runs the "Less" op; the result is a bool tensor.
+
+    >>> mt.lt(mt.tensor([1, 2, 3]), 2)
+    tensor([ True, False, False])
+    """)
+le = _comparison("LessEqual", "le", """a <= b, elementwise (broadcasting). Runs the "LessEqual" op; the result is a bool tensor.
+
+    >>> mt.le(mt.tensor([1, 2, 3]), 2)
+    tensor([ True,  True, False])
+    """)
+gt = _comparison("Greater", "gt", """a > b, elementwise (broadcasting). Runs the "Greater" op; the result is a bool tensor.
+
+    >>> mt.gt(mt.tensor([1, 2, 3]), 2)
+    tensor([False, False,  True])
+    """)
+ge = _comparison("GreaterEqual", "ge", """a >= b, elementwise (broadcasting). Runs the "GreaterEqual" op; the result is a bool tensor.
+
+    >>> mt.ge(mt.tensor([1, 2, 3]), 2)
+    tensor([False,  True,  True])
+    """)
+eq = _comparison("Equal", "eq", """a == b, elementwise (broadcasting). Runs the "Equal" op; the result is a bool tensor.
+
+    >>> mt.eq(mt.tensor([1, 2, 3]), mt.tensor([1, 0, 3]))
+    tensor([ True, False,  True])
+    """)
+ne = _comparison("NotEqual", "ne", """a != b, elementwise (broadcasting). Runs the "NotEqual" op; the result is a bool tensor.
+
+    >>> mt.ne(mt.tensor([1, 2, 3]), mt.tensor([1, 0, 3]))
+    tensor([False,  True, False])
+    """)
+logical_and = _comparison("LogicalAnd", "logical_and", """Elementwise logical AND of two bool tensors. Runs the "LogicalAnd" op; the result is a bool tensor.
+
+    >>> mt.logical_and(mt.tensor([True, True, False]), mt.tensor([True, False, False]))
+    tensor([ True, False, False])
+    """)
+logical_or = _comparison("LogicalOr", "logical_or", """Elementwise logical OR of two bool tensors. Runs the "LogicalOr" op; the result is a bool tensor.
+
+    >>> mt.logical_or(mt.tensor([True, True, False]), mt.tensor([True, False, False]))
+    tensor([ True,  True, False])
+    """)
+logical_xor = _comparison("LogicalXor", "logical_xor", """Elementwise logical XOR of two bool tensors. Runs the "LogicalXor" op; the result is a bool tensor.
+
+    >>> mt.ops.math_ops.logical_xor(mt.tensor([True, True, False]), mt.tensor([True, False, False]))
+    tensor([False,  True, False])
+    """)
 
 
 def logical_not(x):
+    """Elementwise logical NOT of a bool tensor. Runs the "LogicalNot" op.
+
+    >>> mt.logical_not(mt.tensor([True, False]))
+    tensor([False,  True])
+    """
     return execute("LogicalNot", (x,))
 
 
 def isnan(x):
+    """True where an element is NaN. Runs the "IsNan" op.
+
+    >>> mt.isnan(mt.tensor([1.0, float("nan")]))
+    tensor([False,  True])
+    """
     return execute("IsNan", (x,))
 
 
 def isinf(x):
+    """True where an element is +inf or -inf. Runs the "IsInf" op.
+
+    >>> mt.isinf(mt.tensor([1.0, float("inf"), -float("inf")]))
+    tensor([False,  True,  True])
+    """
     return execute("IsInf", (x,))
 
 
 def isfinite(x):
+    """True where an element is neither inf nor NaN. Runs the "IsFinite" op.
+
+    >>> mt.isfinite(mt.tensor([1.0, float("inf"), float("nan")]))
+    tensor([ True, False, False])
+    """
     return execute("IsFinite", (x,))
 
 
 def floor(x):
+    """The largest integer <= each element (same dtype). Runs the "Floor" op (not differentiable).
+
+    >>> mt.floor(mt.tensor([1.5, -1.5]))
+    tensor([1., -2.])
+    """
     return execute("Floor", (x,))
 
 
 def ceil(x):
+    """The smallest integer >= each element (same dtype). Runs the "Ceil" op (not differentiable).
+
+    >>> mt.ceil(mt.tensor([1.5, -1.5]))
+    tensor([2., -1.])
+    """
     return execute("Ceil", (x,))
 
 
 def round(x):
+    """Each element rounded to the nearest integer, halves to even (as PyTorch). Runs the "Round" op (not differentiable).
+
+    >>> mt.round(mt.tensor([0.5, 1.5, 2.7]))
+    tensor([0., 2., 3.])
+    """
     return execute("Round", (x,))
 
 

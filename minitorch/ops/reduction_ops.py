@@ -162,6 +162,14 @@ def _reduce(op_name, x, dim, keepdim):
 
 
 def sum(x, dim=None, keepdim=False, dtype=None):
+    """The sum of all elements, or over `dim`. Runs the "Sum" op (integers and bools sum as int64).
+
+    >>> x = mt.tensor([[1.0, 2.0], [3.0, 4.0]])
+    >>> mt.sum(x)
+    tensor(10.)
+    >>> x.sum(dim=0)
+    tensor([4., 6.])
+    """
     if dtype is not None:
         x = x.to(dtype)
     elif x._data.dtype.kind in "bui":
@@ -170,6 +178,15 @@ def sum(x, dim=None, keepdim=False, dtype=None):
 
 
 def mean(x, dim=None, keepdim=False, dtype=None):
+    """The mean of all elements, or over `dim` (floating dtypes only). Runs the "Mean" op.
+
+    >>> x = mt.tensor([[1.0, 2.0], [3.0, 4.0]])
+    >>> mt.mean(x)
+    tensor(2.5000)
+    >>> x.mean(dim=1, keepdim=True)
+    tensor([[1.5000],
+            [3.5000]])
+    """
     if dtype is not None:
         x = x.to(dtype)
     if x._data.dtype.kind != "f":
@@ -178,6 +195,11 @@ def mean(x, dim=None, keepdim=False, dtype=None):
 
 
 def prod(x, dim=None, keepdim=False):
+    """The product of all elements, or over `dim`. Runs the "Prod" op.
+
+    >>> mt.prod(mt.tensor([[1.0, 2.0], [3.0, 4.0]]), dim=1)
+    tensor([2., 12.])
+    """
     return _reduce("Prod", x, dim, keepdim)
 
 
@@ -194,44 +216,102 @@ def _extremum(op_name, arg_op, x, dim, keepdim):
 
 
 def max(x, dim=None, keepdim=False):
-    """The largest value; with `dim`, a (values, indices) pair as PyTorch."""
+    """The largest value; with `dim`, a (values, indices) pair as PyTorch; with a tensor, the elementwise maximum. Runs the "Max" op (and "ArgMax").
+
+    >>> x = mt.tensor([[1.0, 5.0], [4.0, 2.0]])
+    >>> mt.max(x)
+    tensor(5.)
+    >>> x.max(dim=1)
+    values_indices(values=tensor([5., 4.]), indices=tensor([1, 0]))
+    """
     return _extremum("Max", "ArgMax", x, dim, keepdim)
 
 
 def min(x, dim=None, keepdim=False):
+    """The smallest value; with `dim`, a (values, indices) pair as PyTorch; with a tensor, the elementwise minimum. Runs the "Min" op (and "ArgMin").
+
+    >>> x = mt.tensor([[1.0, 5.0], [4.0, 2.0]])
+    >>> mt.min(x)
+    tensor(1.)
+    >>> values, indices = x.min(dim=0)
+    >>> values, indices
+    (tensor([1., 2.]), tensor([0, 1]))
+    """
     return _extremum("Min", "ArgMin", x, dim, keepdim)
 
 
 def amax(x, dim=None, keepdim=False):
+    """The largest values over `dim` (no indices; ties share the gradient). Runs the "Max" op.
+
+    >>> mt.amax(mt.tensor([[1.0, 5.0], [4.0, 2.0]]), dim=0)
+    tensor([4., 5.])
+    """
     return _reduce("Max", x, dim, keepdim)
 
 
 def amin(x, dim=None, keepdim=False):
+    """The smallest values over `dim` (no indices; ties share the gradient). Runs the "Min" op.
+
+    >>> mt.amin(mt.tensor([[1.0, 5.0], [4.0, 2.0]]), dim=0)
+    tensor([1., 2.])
+    """
     return _reduce("Min", x, dim, keepdim)
 
 
 def argmax(x, dim=None, keepdim=False):
+    """The index of the largest value (of the flattened tensor, or along `dim`). Runs the "ArgMax" op.
+
+    >>> x = mt.tensor([[1.0, 5.0], [4.0, 2.0]])
+    >>> mt.argmax(x)
+    tensor(1)
+    >>> x.argmax(dim=1)
+    tensor([1, 0])
+    """
     if dim is None:
         return execute("ArgMax", (x.reshape(-1),), {"axis": 0, "keepdims": False})
     return execute("ArgMax", (x,), {"axis": normalize_dims(dim, x.ndim, "ArgMax")[0], "keepdims": keepdim})
 
 
 def argmin(x, dim=None, keepdim=False):
+    """The index of the smallest value (of the flattened tensor, or along `dim`). Runs the "ArgMin" op.
+
+    >>> x = mt.tensor([[1.0, 5.0], [4.0, 2.0]])
+    >>> mt.argmin(x)
+    tensor(0)
+    >>> x.argmin(dim=1)
+    tensor([0, 1])
+    """
     if dim is None:
         return execute("ArgMin", (x.reshape(-1),), {"axis": 0, "keepdims": False})
     return execute("ArgMin", (x,), {"axis": normalize_dims(dim, x.ndim, "ArgMin")[0], "keepdims": keepdim})
 
 
 def all(x, dim=None, keepdim=False):
+    """True if every element is true (nonzero), overall or along `dim`. Runs the "All" op.
+
+    >>> mt.all(mt.tensor([[True, False], [True, True]]), dim=1)
+    tensor([False,  True])
+    """
     return _reduce("All", x, dim, keepdim)
 
 
 def any(x, dim=None, keepdim=False):
+    """True if some element is true (nonzero), overall or along `dim`. Runs the "Any" op.
+
+    >>> mt.any(mt.tensor([[True, False], [False, False]]), dim=1)
+    tensor([ True, False])
+    """
     return _reduce("Any", x, dim, keepdim)
 
 
 def var(x, dim=None, unbiased=None, keepdim=False, correction=None):
-    """Variance with Bessel's correction by default (`correction=1`), as PyTorch."""
+    """Variance with Bessel's correction by default (`correction=1`), as PyTorch. Built from "Mean", "Sub", "Mul", "Sum" and "RealDiv".
+
+    >>> mt.var(mt.tensor([1.0, 2.0, 3.0, 4.0]))
+    tensor(1.6667)
+    >>> mt.var(mt.tensor([1.0, 2.0, 3.0, 4.0]), correction=0)
+    tensor(1.2500)
+    """
     if correction is None:
         correction = 1 if unbiased is None or unbiased else 0
     axis = normalize_dims(dim, x.ndim, "Var")
@@ -241,20 +321,41 @@ def var(x, dim=None, unbiased=None, keepdim=False, correction=None):
 
 
 def std(x, dim=None, unbiased=None, keepdim=False, correction=None):
+    """Standard deviation: the square root of `var` (Bessel's correction by default, as PyTorch).
+
+    >>> mt.std(mt.tensor([1.0, 2.0, 3.0, 4.0]))
+    tensor(1.2910)
+    """
     return var(x, dim, unbiased, keepdim, correction).sqrt()
 
 
 def logsumexp(x, dim, keepdim=False):
+    """log(sum(exp(x))) over `dim`, computed stably. Runs the "LogSumExp" op.
+
+    >>> mt.logsumexp(mt.tensor([[0.0, 0.0], [1.0, 1.0]]), dim=1)
+    tensor([0.6931, 1.6931])
+    """
     return _reduce("LogSumExp", x, dim, keepdim)
 
 
 def softmax(x, dim, dtype=None):
+    """exp(x) / sum(exp(x)) along `dim`. Runs the "Softmax" op.
+
+    >>> mt.softmax(mt.tensor([[1.0, 1.0], [0.0, 2.0]]), dim=1)
+    tensor([[0.5000, 0.5000],
+            [0.1192, 0.8808]])
+    """
     if dtype is not None:
         x = x.to(dtype)
     return execute("Softmax", (x,), {"axis": normalize_dims(dim, x.ndim, "Softmax") or ()})
 
 
 def log_softmax(x, dim, dtype=None):
+    """log(softmax(x)) along `dim`, computed stably. Runs the "LogSoftmax" op.
+
+    >>> mt.log_softmax(mt.tensor([0.0, 0.0]), dim=0)
+    tensor([-0.6931, -0.6931])
+    """
     if dtype is not None:
         x = x.to(dtype)
     return execute("LogSoftmax", (x,), {"axis": normalize_dims(dim, x.ndim, "LogSoftmax") or ()})
