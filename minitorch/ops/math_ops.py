@@ -435,7 +435,7 @@ def neg(x):
     """-x. Runs the "Neg" op.
 
     >>> mt.neg(mt.tensor([1.0, -2.0]))
-    tensor([-1.,  2.])
+    tensor([-1., 2.])
     """
     return execute("Neg", (x,))
 
@@ -510,7 +510,7 @@ def sign(x):
     """-1, 0 or 1 by the sign of each element. Runs the "Sign" op (not differentiable).
 
     >>> mt.sign(mt.tensor([-3.0, 0.0, 2.0]))
-    tensor([-1.,  0.,  1.])
+    tensor([-1., 0., 1.])
     """
     return execute("Sign", (x,))
 
@@ -560,7 +560,7 @@ def clamp(x, min=None, max=None):
     """Each element limited to [min, max] (either may be None). Runs the "ClipByValue" op; `mt.clip` is the same function.
 
     >>> mt.clamp(mt.tensor([-2.0, 0.5, 3.0]), min=-1, max=1)
-    tensor([-1.0000,  0.5000,  1.0000])
+    tensor([-1.0000, 0.5000, 1.0000])
     """
     if min is None and max is None:
         raise ValueError("clamp: at least one of 'min' or 'max' must not be None")
