@@ -21,13 +21,28 @@ def tensor(data, dtype=None, requires_grad=False):
 
 
 def as_tensor(data, dtype=None):
+    """`data` as a tensor: a tensor passes through unchanged (without a dtype), anything else is copied.
+
+    >>> x = mt.tensor([1.0])
+    >>> mt.as_tensor(x) is x
+    True
+    >>> mt.as_tensor([1, 2], dtype=mt.float64)
+    tensor([1., 2.], dtype=minitorch.float64)
+    """
     if isinstance(data, Tensor) and dtype is None:
         return data
     return Tensor(data, dtype=dtype)
 
 
 def from_numpy(array):
-    """A tensor sharing memory with the numpy array (same dtype)."""
+    """A tensor sharing memory with the numpy array (same dtype).
+
+    >>> a = np.array([1.0, 2.0])
+    >>> t = mt.from_numpy(a)
+    >>> a[0] = 5.0
+    >>> t
+    tensor([5., 2.], dtype=minitorch.float64)
+    """
     if not isinstance(array, np.ndarray):
         raise TypeError(f"from_numpy expected a numpy.ndarray, got {type(array).__name__}")
     dtypes.from_numpy_dtype(array.dtype)
@@ -52,10 +67,24 @@ def _float_dtype(dtype):
 
 
 def zeros(*size, dtype=None, requires_grad=False):
+    """A tensor of zeros of the given size (float32 by default); `mt.empty` is the same function.
+
+    >>> mt.zeros(2, 3)
+    tensor([[0., 0., 0.],
+            [0., 0., 0.]])
+    >>> mt.zeros((2,), dtype=mt.int64)
+    tensor([0, 0])
+    """
     return _make(np.zeros(_shape(size), _float_dtype(dtype)), requires_grad)
 
 
 def ones(*size, dtype=None, requires_grad=False):
+    """A tensor of ones of the given size (float32 by default).
+
+    >>> mt.ones(2, 2)
+    tensor([[1., 1.],
+            [1., 1.]])
+    """
     return _make(np.ones(_shape(size), _float_dtype(dtype)), requires_grad)
 
 
@@ -63,6 +92,14 @@ empty = zeros
 
 
 def full(size, fill_value, dtype=None, requires_grad=False):
+    """A tensor of the given size filled with `fill_value` (its dtype follows the value, as PyTorch).
+
+    >>> mt.full((2, 2), 7)
+    tensor([[7, 7],
+            [7, 7]])
+    >>> mt.full(3, 0.5)
+    tensor([0.5000, 0.5000, 0.5000])
+    """
     if dtype is None:
         dtype = (
             np.bool_ if isinstance(fill_value, bool)
@@ -78,14 +115,29 @@ def _like_dtype(t, dtype):
 
 
 def zeros_like(t, dtype=None, requires_grad=False):
+    """Zeros with the shape and dtype of `t`; `mt.empty_like` is the same function.
+
+    >>> mt.zeros_like(mt.tensor([[1, 2]]))
+    tensor([[0, 0]])
+    """
     return _make(np.zeros(t.shape, _like_dtype(t, dtype)), requires_grad)
 
 
 def ones_like(t, dtype=None, requires_grad=False):
+    """Ones with the shape and dtype of `t`.
+
+    >>> mt.ones_like(mt.tensor([1.0, 2.0, 3.0]))
+    tensor([1., 1., 1.])
+    """
     return _make(np.ones(t.shape, _like_dtype(t, dtype)), requires_grad)
 
 
 def full_like(t, fill_value, dtype=None, requires_grad=False):
+    """`fill_value` everywhere, with the shape and dtype of `t`.
+
+    >>> mt.full_like(mt.zeros(2), 3.5)
+    tensor([3.5000, 3.5000])
+    """
     return _make(np.full(t.shape, fill_value, _like_dtype(t, dtype)), requires_grad)
 
 
@@ -93,6 +145,13 @@ empty_like = zeros_like
 
 
 def arange(start, end=None, step=1, dtype=None, requires_grad=False):
+    """Values from start (default 0) up to, not including, end, spaced by step (int64 for integer arguments).
+
+    >>> mt.arange(4)
+    tensor([0, 1, 2, 3])
+    >>> mt.arange(0, 1, 0.25)
+    tensor([0.0000, 0.2500, 0.5000, 0.7500])
+    """
     if end is None:
         start, end = 0, start
     if dtype is None:
@@ -102,22 +161,56 @@ def arange(start, end=None, step=1, dtype=None, requires_grad=False):
 
 
 def linspace(start, end, steps, dtype=None, requires_grad=False):
+    """`steps` evenly spaced values from start to end, both included.
+
+    >>> mt.linspace(0, 1, 5)
+    tensor([0.0000, 0.2500, 0.5000, 0.7500, 1.0000])
+    """
     return _make(np.linspace(start, end, int(steps), dtype=_float_dtype(dtype)), requires_grad)
 
 
 def eye(n, m=None, dtype=None, requires_grad=False):
+    """A 2-D tensor with ones on the diagonal (n x n, or n x m).
+
+    >>> mt.eye(2)
+    tensor([[1., 0.],
+            [0., 1.]])
+    """
     return _make(np.eye(n, m, dtype=_float_dtype(dtype)), requires_grad)
 
 
 def rand(*size, dtype=None, requires_grad=False):
+    """Uniform random numbers in [0, 1) of the given size, from the global generator (`mt.manual_seed`).
+
+    >>> _ = mt.manual_seed(0)
+    >>> x = mt.rand(2, 3)
+    >>> x.shape, bool(((x >= 0) & (x < 1)).all())
+    ((2, 3), True)
+    """
     return _make(random.generator().random(_shape(size)).astype(_float_dtype(dtype)), requires_grad)
 
 
 def randn(*size, dtype=None, requires_grad=False):
+    """Standard normal random numbers of the given size, from the global generator (`mt.manual_seed`).
+
+    >>> _ = mt.manual_seed(0)
+    >>> mt.randn(3).shape
+    (3,)
+    >>> _ = mt.manual_seed(1); a = mt.randn(2)
+    >>> _ = mt.manual_seed(1); bool((a == mt.randn(2)).all())  # the same seed, the same numbers
+    True
+    """
     return _make(random.generator().standard_normal(_shape(size)).astype(_float_dtype(dtype)), requires_grad)
 
 
 def randint(low, high=None, size=None, dtype=None):
+    """Random integers in [low, high) of the given size (int64), from the global generator.
+
+    >>> _ = mt.manual_seed(0)
+    >>> x = mt.randint(0, 10, (2, 2))
+    >>> x.shape, x.dtype, bool(((x >= 0) & (x < 10)).all())
+    ((2, 2), minitorch.int64, True)
+    """
     if high is None:
         low, high = 0, low
     if size is None:
@@ -127,12 +220,28 @@ def randint(low, high=None, size=None, dtype=None):
 
 
 def rand_like(t, dtype=None, requires_grad=False):
+    """Uniform random numbers in [0, 1) with the shape and dtype of `t`.
+
+    >>> mt.rand_like(mt.zeros(2, 2, dtype=mt.float64)).dtype
+    minitorch.float64
+    """
     return rand(*t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
 
 
 def randn_like(t, dtype=None, requires_grad=False):
+    """Standard normal random numbers with the shape and dtype of `t`.
+
+    >>> mt.randn_like(mt.zeros(4, 1)).shape
+    (4, 1)
+    """
     return randn(*t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
 
 
 def randperm(n, dtype=None):
+    """A random permutation of 0..n-1 (int64), from the global generator.
+
+    >>> _ = mt.manual_seed(0)
+    >>> sorted(mt.randperm(5).tolist())
+    [0, 1, 2, 3, 4]
+    """
     return Tensor._from_array(random.generator().permutation(n).astype(np.int64 if dtype is None else dtypes.to_numpy_dtype(dtype)))
