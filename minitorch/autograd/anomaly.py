@@ -17,11 +17,29 @@ from . import execute as _execute_module
 
 
 class AnomalyError(RuntimeError):
+    """Raised under anomaly detection when an op or a backward function makes NaN or Inf.
+
+    >>> with mt.autograd.detect_anomaly():
+    ...     mt.log(mt.tensor([-1.0]))
+    Traceback (most recent call last):
+        ...
+    minitorch.autograd.anomaly.AnomalyError: Function 'Log' returned nan values in its output 0...
+    """
     pass
 
 
 class detect_anomaly:
-    """Context manager (and decorator) that turns anomaly detection on."""
+    """Context manager (and decorator) that turns anomaly detection on: the first NaN/Inf raises AnomalyError naming the op.
+
+    >>> x = mt.tensor([0.0], requires_grad=True)
+    >>> with mt.autograd.detect_anomaly():
+    ...     y = mt.log(x)
+    Traceback (most recent call last):
+        ...
+    minitorch.autograd.anomaly.AnomalyError: Function 'Log' returned inf values in its output 0.
+    Created at:
+    ...
+    """
 
     def __init__(self, check_nan=True):
         self.check_nan = check_nan
@@ -45,10 +63,25 @@ class detect_anomaly:
 
 
 def set_detect_anomaly(mode):
+    """Turns anomaly detection on or off globally (see `detect_anomaly`).
+
+    >>> mt.autograd.set_detect_anomaly(True)
+    >>> mt.autograd.is_anomaly_enabled()
+    True
+    >>> mt.autograd.set_detect_anomaly(False)
+    """
     _execute_module.check_anomalies = bool(mode)
 
 
 def is_anomaly_enabled():
+    """True while anomaly detection is on.
+
+    >>> mt.autograd.is_anomaly_enabled()
+    False
+    >>> with mt.autograd.detect_anomaly():
+    ...     mt.autograd.is_anomaly_enabled()
+    True
+    """
     return _execute_module.check_anomalies
 
 

@@ -91,7 +91,13 @@ def _output_gradients(outputs, grad_outputs, implicit_ok):
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
-    """Accumulates the gradients of `tensors` into `.grad` of the leaves they depend on."""
+    """Accumulates the gradients of `tensors` into `.grad` of the leaves they depend on (`tensor.backward()` for several).
+
+    >>> x = mt.tensor([1.0, 2.0], requires_grad=True)
+    >>> mt.autograd.backward([(x * x).sum(), x.sum()])
+    >>> x.grad
+    tensor([3., 5.])
+    """
     targets = _as_list(tensors)
     grads = _output_gradients(targets, _as_list(grad_tensors), implicit_ok=True)
     if retain_graph is None:
@@ -128,7 +134,17 @@ def _accumulate(leaf_grads, create_graph):
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=None, materialize_grads=False):
-    """The gradients of `outputs` with respect to `inputs`, as a tuple (nothing is accumulated)."""
+    """The gradients of `outputs` with respect to `inputs`, as a tuple (nothing is accumulated into `.grad`).
+
+    `create_graph=True` makes the result differentiable again (higher derivatives).
+
+    >>> x = mt.tensor([1.0, 2.0], requires_grad=True)
+    >>> (g,) = mt.autograd.grad((x ** 3).sum(), x, create_graph=True)
+    >>> g
+    tensor([3., 12.], grad_fn=<MulBackward>)
+    >>> mt.autograd.grad(g.sum(), x)
+    (tensor([6., 12.]),)
+    """
     targets = _as_list(outputs)
     sources = _as_list(inputs)
     for i, source in enumerate(sources):

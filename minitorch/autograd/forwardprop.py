@@ -103,7 +103,14 @@ class ForwardAccumulator:
             primal._on_tape = True  # its death must release the tangent
 
     def jvp(self, primals, unconnected_gradients="none"):
-        """The tangent of each tensor in `primals` (same structure): J(primals of the accumulator) @ tangents."""
+        """The tangent of each tensor in `primals` (same structure): J(primals of the accumulator) @ tangents.
+
+        >>> x = mt.tensor([1.0, 2.0])
+        >>> with mt.ForwardAccumulator(x, mt.tensor([1.0, 0.0])) as acc:
+        ...     y, z = x * x, x.sum()
+        >>> acc.jvp([y, z])
+        [tensor([2., 0.]), tensor(1.)]
+        """
         if unconnected_gradients not in ("none", "zero"):
             raise ValueError(f"Unknown value for unconnected_gradients: {unconnected_gradients!r}")
 

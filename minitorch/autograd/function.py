@@ -61,7 +61,16 @@ def _all_output_grads(ctx, differentiable_grads):
 
 
 class FunctionCtx:
-    """The `ctx` passed to forward and backward."""
+    """The `ctx` passed to a Function's forward and backward: saved tensors, `needs_input_grad`.
+
+    >>> class Show(mt.autograd.Function):
+    ...     @staticmethod
+    ...     def forward(ctx, x, y):
+    ...         print(ctx.needs_input_grad)
+    ...         return x + y
+    >>> _ = Show.apply(mt.ones(1, requires_grad=True), mt.ones(1))
+    (True, False)
+    """
 
     def __init__(self, function, args):
         self._function = function
@@ -74,6 +83,22 @@ class FunctionCtx:
         self.needs_input_grad = tuple(isinstance(a, Tensor) and _would_record(a) for a in args)
 
     def save_for_backward(self, *tensors):
+        """Keeps tensors (or None) for backward, where `ctx.saved_tensors` returns them.
+
+        >>> class Cube(mt.autograd.Function):
+        ...     @staticmethod
+        ...     def forward(ctx, x):
+        ...         ctx.save_for_backward(x)
+        ...         return x ** 3
+        ...     @staticmethod
+        ...     def backward(ctx, grad):
+        ...         (x,) = ctx.saved_tensors
+        ...         return 3 * x * x * grad
+        >>> x = mt.tensor([2.0], requires_grad=True)
+        >>> Cube.apply(x).backward()
+        >>> x.grad
+        tensor([12.])
+        """
         for t in tensors:
             if t is not None and not isinstance(t, Tensor):
                 raise TypeError(f"save_for_backward can only save Tensors or None, got {type(t).__name__}")
@@ -91,6 +116,21 @@ class FunctionCtx:
         return tuple(by_id.get(id(t), t) for t in self._saved)
 
     def mark_non_differentiable(self, *outputs):
+        """Marks forward outputs that get no gradient (backward receives zeros for them).
+
+        >>> class SortedWithIndex(mt.autograd.Function):
+        ...     @staticmethod
+        ...     def forward(ctx, x):
+        ...         i = x.argmax()
+        ...         ctx.mark_non_differentiable(i)
+        ...         return x * 1, i
+        ...     @staticmethod
+        ...     def backward(ctx, grad, grad_i):
+        ...         return grad
+        >>> y, i = SortedWithIndex.apply(mt.tensor([1.0, 3.0], requires_grad=True))
+        >>> i, i.requires_grad
+        (tensor(1), False)
+        """
         self._non_differentiable.update(id(o) for o in outputs)
 
 
@@ -102,7 +142,22 @@ def _would_record(t):
 
 
 class Function:
-    """Subclass with static `forward(ctx, *args)` and `backward(ctx, *grads)`; call with `.apply(*args)`."""
+    """A custom op: subclass with static `forward(ctx, *args)` and `backward(ctx, *grads)`; call with `.apply(*args)`. Runs the "PyFunction" op.
+
+    >>> class Square(mt.autograd.Function):
+    ...     @staticmethod
+    ...     def forward(ctx, x):
+    ...         ctx.save_for_backward(x)
+    ...         return x * x
+    ...     @staticmethod
+    ...     def backward(ctx, grad):
+    ...         (x,) = ctx.saved_tensors
+    ...         return 2 * x * grad
+    >>> x = mt.tensor([1.0, 3.0], requires_grad=True)
+    >>> Square.apply(x).sum().backward()
+    >>> x.grad
+    tensor([2., 6.])
+    """
 
     @staticmethod
     def forward(ctx, *args, **kwargs):
@@ -114,6 +169,18 @@ class Function:
 
     @classmethod
     def apply(cls, *args):
+        """Runs `forward` with recording paused, then records one "PyFunction" op whose gradient calls `backward`.
+
+        >>> class Double(mt.autograd.Function):
+        ...     @staticmethod
+        ...     def forward(ctx, x):
+        ...         return x * 2
+        ...     @staticmethod
+        ...     def backward(ctx, grad):
+        ...         return grad * 2
+        >>> Double.apply(mt.tensor([1.0], requires_grad=True))
+        tensor([2.], grad_fn=<PyFunctionBackward>)
+        """
         ctx = FunctionCtx(cls, args)
         with stop_recording():
             result = cls.forward(ctx, *args)

@@ -188,6 +188,11 @@ def hvp(func, inputs, v, create_graph=False, strict=False):
 
     The accumulator carries `v` through the forward pass and through the
     reverse pass that the tape runs inside it, so the gradient's tangent is H v.
+
+    >>> x = mt.tensor([1.0, 2.0], dtype=mt.float64)
+    >>> f = lambda x: (x ** 3).sum()          # H = diag(6 x)
+    >>> mt.autograd.functional.hvp(f, x, mt.ones(2, dtype=mt.float64))
+    (tensor(9., dtype=minitorch.float64), tensor([6., 12.], dtype=minitorch.float64))
     """
     is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "hvp")
     v = _validate_v(v, inputs, "inputs", "hvp")
@@ -204,7 +209,13 @@ def hvp(func, inputs, v, create_graph=False, strict=False):
 
 
 def vhp(func, inputs, v, create_graph=False, strict=False):
-    """(func(inputs), v^T H) for a scalar func: reverse-over-reverse (nested tapes)."""
+    """(func(inputs), v^T H) for a scalar func: reverse-over-reverse (nested tapes).
+
+    >>> x = mt.tensor([1.0, 2.0], dtype=mt.float64)
+    >>> f = lambda x: (x ** 3).sum()          # H = diag(6 x)
+    >>> mt.autograd.functional.vhp(f, x, mt.tensor([1.0, 0.0], dtype=mt.float64))[1]
+    tensor([6., 0.], dtype=minitorch.float64)
+    """
     is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "vhp")
     v = _validate_v(v, inputs, "inputs", "vhp")
     inputs = _grad_preprocess(inputs, create_graph)
@@ -298,8 +309,8 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False, out
 
     >>> x = mt.tensor([1.0, 2.0], dtype=mt.float64)
     >>> mt.autograd.functional.hessian(lambda x: (x ** 3).sum(), x)
-    tensor([[ 6.,  0.],
-            [ 0., 12.]], dtype=minitorch.float64)
+    tensor([[6., 0.],
+            [0., 12.]], dtype=minitorch.float64)
     """
     is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "hessian")
 

@@ -8,6 +8,14 @@ import numpy as np
 
 
 class GradcheckError(RuntimeError):
+    """Raised by gradcheck when analytical and numerical Jacobians differ (or inputs are not float64).
+
+    >>> x = mt.tensor([1.0], requires_grad=True)
+    >>> mt.autograd.gradcheck(mt.exp, (x,))
+    Traceback (most recent call last):
+        ...
+    minitorch.autograd.gradcheck.GradcheckError: gradcheck: input 0 is minitorch.float32; finite differences need float64 inputs
+    """
     pass
 
 
@@ -24,7 +32,14 @@ def _flat_outputs(func, inputs):
 
 
 def numerical_jacobian(func, inputs, eps=1e-6):
-    """Per differentiable input, a (input size, total output size) array of central differences."""
+    """Per differentiable input, a (input size, total output size) array of central differences.
+
+    >>> x = mt.tensor([1.0, 2.0], dtype=mt.float64, requires_grad=True)
+    >>> from minitorch.autograd.gradcheck import numerical_jacobian
+    >>> numerical_jacobian(lambda x: x * x, (x,))[0].round(4)
+    array([[2., 0.],
+           [0., 4.]])
+    """
     jacobians = []
     for i in _differentiable(inputs):
         flat = inputs[i]._data.reshape(-1)  # a view: perturbs the input in place
@@ -47,7 +62,14 @@ def _evaluate(func, inputs):
 
 
 def analytical_jacobian(func, inputs):
-    """The same Jacobians from the tapes: one reverse pass per output element."""
+    """The same Jacobians as `numerical_jacobian`, from the tapes: one reverse pass per output element.
+
+    >>> x = mt.tensor([1.0, 2.0], dtype=mt.float64, requires_grad=True)
+    >>> from minitorch.autograd.gradcheck import analytical_jacobian
+    >>> analytical_jacobian(lambda x: x * x, (x,))[0]
+    array([[2., 0.],
+           [0., 4.]])
+    """
     wrt = [inputs[i] for i in _differentiable(inputs)]
     outputs = _flat_outputs(func, inputs)
     total = sum(o.numel() for o in outputs)
@@ -92,7 +114,12 @@ def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True
 
 
 def gradgradcheck(func, inputs, grad_outputs=None, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True, seed=0):
-    """gradcheck of the function (inputs, v) -> v^T J(inputs): second derivatives."""
+    """gradcheck of the function (inputs, v) -> v^T J(inputs): second derivatives against finite differences.
+
+    >>> x = mt.tensor([0.5, 1.5], dtype=mt.float64, requires_grad=True)
+    >>> mt.autograd.gradgradcheck(mt.tanh, (x,))
+    True
+    """
     inputs = _as_tuple(inputs)
     wrt = [inputs[i] for i in _differentiable(inputs)]
     outputs = [o for o in _flat_outputs(func, inputs) if o._requires_grad]

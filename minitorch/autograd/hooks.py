@@ -15,7 +15,15 @@ _handle_ids = itertools.count()
 
 
 class RemovableHandle:
-    """Returned by register_hook; `handle.remove()` unregisters the hook."""
+    """Returned by register_hook; `handle.remove()` unregisters the hook (also on leaving a `with` block).
+
+    >>> x = mt.tensor([1.0], requires_grad=True)
+    >>> with x.register_hook(lambda g: g * 0):
+    ...     pass
+    >>> (x * 2).sum().backward()
+    >>> x.grad
+    tensor([2.])
+    """
 
     def __init__(self, hooks, key):
         self._hooks = hooks
@@ -32,6 +40,15 @@ class RemovableHandle:
 
 
 def register_hook(tensor, fn):
+    """Registers `fn(grad)` on `tensor` (which must require grad); returns a RemovableHandle. `Tensor.register_hook` calls this.
+
+    >>> x = mt.tensor([1.0, 2.0], requires_grad=True)
+    >>> seen = []
+    >>> handle = mt.autograd.hooks.register_hook(x, seen.append)
+    >>> (x * 3).sum().backward()
+    >>> seen
+    [tensor([3., 3.])]
+    """
     if not tensor._requires_grad:
         raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
     _forget_dead()
@@ -64,6 +81,15 @@ def apply(tensor_id, grad):
 
 
 def retain_grad(tensor):
+    """Keeps a non-leaf tensor's gradient in its `.grad` after backward(). `Tensor.retain_grad` calls this.
+
+    >>> x = mt.tensor([2.0], requires_grad=True)
+    >>> y = x * x
+    >>> mt.autograd.hooks.retain_grad(y)
+    >>> (y * 3).sum().backward()
+    >>> y.grad
+    tensor([3.])
+    """
     if tensor.is_leaf:
         return
     if not tensor._requires_grad:

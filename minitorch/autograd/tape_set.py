@@ -85,19 +85,43 @@ class no_grad(_RecordingSwitch):
 
 
 class stop_recording(_RecordingSwitch):
-    """Pauses recording on this thread (TensorFlow's name); the same switch as `no_grad`."""
+    """Pauses recording on this thread (TensorFlow's name); the same switch as `no_grad`.
+
+    >>> x = mt.ones(2)
+    >>> with mt.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     with mt.stop_recording():
+    ...         y = x * 2
+    >>> print(tape.gradient(y, x))
+    None
+    """
 
     enabled = False
 
 
 class enable_grad(_RecordingSwitch):
-    """Turns recording back on for this thread inside a `no_grad` block."""
+    """Turns recording back on for this thread inside a `no_grad` block (context manager or decorator).
+
+    >>> x = mt.ones(2, requires_grad=True)
+    >>> with mt.no_grad():
+    ...     with mt.enable_grad():
+    ...         y = x * 2
+    >>> y.requires_grad
+    True
+    """
 
     enabled = True
 
 
 def set_grad_enabled(mode):
-    """Sets this thread's recording flag; usable as a context manager too."""
+    """Sets this thread's recording flag; usable as a context manager too (restoring the old flag on exit).
+
+    >>> x = mt.ones(2, requires_grad=True)
+    >>> with mt.set_grad_enabled(False):
+    ...     y = x * 2
+    >>> y.requires_grad, mt.is_grad_enabled()
+    (False, True)
+    """
     previous = thread_state.recording
     thread_state.recording = bool(mode)
     return _RestoreOnExit(previous)
@@ -116,4 +140,12 @@ class _RestoreOnExit:
 
 
 def is_grad_enabled():
+    """True when ops on this thread are recorded (outside `no_grad`).
+
+    >>> mt.is_grad_enabled()
+    True
+    >>> with mt.no_grad():
+    ...     mt.is_grad_enabled()
+    False
+    """
     return thread_state.recording

@@ -27,7 +27,15 @@ _stream = None
 
 
 def set_tracing(flag, stream=None):
-    """Turns tracing on or off (prints to `stream`, default sys.stdout)."""
+    """Turns tracing on or off: one printed line per recorded op and per backward call (to `stream`, default sys.stdout).
+
+    >>> x = mt.tensor([1.0, 2.0], requires_grad=True)
+    >>> mt.autograd.set_tracing(True)
+    >>> y = (x * 3).sum()
+    record   Mul          t0(2,) t1() -> t2(2,)  tape 1  keeps inputs
+    record   Sum          t2(2,) -> t3()  tape 1  keeps nothing
+    >>> mt.autograd.set_tracing(False)
+    """
     global enabled, _printing, _stream
     _printing = bool(flag)
     enabled = _printing or bool(_listeners)
@@ -53,7 +61,16 @@ def remove_listener(listener):
 
 @contextlib.contextmanager
 def tracing(stream=None):
-    """Traces the ops and backward calls in the block."""
+    """Traces the ops and backward calls in the block (see `set_tracing`).
+
+    >>> x = mt.tensor([1.0, 2.0], requires_grad=True)
+    >>> with mt.autograd.tracing():
+    ...     (x * 3).sum().backward()
+    record   Mul          t0(2,) t1() -> t2(2,)  tape 1  keeps inputs
+    record   Sum          t2(2,) -> t3()  tape 1  keeps nothing
+    backward Sum          grad of t3 |1| -> t2(2,) |1.414|
+    backward Mul          grad of t2 |1.414| -> t0(2,) |4.243|
+    """
     previous = _printing, _stream
     set_tracing(True, stream)
     try:
