@@ -34,7 +34,11 @@ class LeakyReLU(Module):
 
 
 class GELU(Module):
-    """x * Phi(x); approximate='tanh' uses PyTorch's tanh formula."""
+    """x * Phi(x), as a module; approximate='tanh' uses PyTorch's tanh formula.
+
+    >>> mt.nn.GELU()(mt.tensor([-1.0, 0.0, 1.0]))
+    tensor([-0.1587, 0.0000, 0.8413])
+    """
 
     def __init__(self, approximate="none"):
         super().__init__()

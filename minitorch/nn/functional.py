@@ -59,10 +59,24 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
 
 
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None):
+    """The mean over each kernel_size window of (N, C, H, W) inputs, as torch.nn.functional.avg_pool2d. Runs the "AvgPool" op.
+
+    >>> x = mt.arange(16.0).reshape(1, 1, 4, 4)
+    >>> F.avg_pool2d(x, 2)
+    tensor([[[[2.5000, 4.5000],
+              [10.5000, 12.5000]]]])
+    """
     return pool_ops.avg_pool2d(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
 
 
 def adaptive_avg_pool2d(input, output_size):
+    """Average pooling to a fixed output size (H_out, W_out), whatever the input size (as PyTorch's).
+
+    >>> F.adaptive_avg_pool2d(mt.ones(1, 2, 5, 7), (2, 3)).shape
+    (1, 2, 2, 3)
+    >>> F.adaptive_avg_pool2d(mt.arange(16.0).reshape(1, 1, 4, 4), 1)
+    tensor([[[[7.5000]]]])
+    """
     return pool_ops.adaptive_avg_pool2d(input, output_size)
 
 
@@ -71,10 +85,18 @@ def adaptive_avg_pool2d(input, output_size):
 def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-5):
     """Batch normalization over every dimension but 1 (the channels).
 
-    Training uses the batch statistics (the fused batch-norm op) and, when
-    running statistics are given, updates them in place as PyTorch does:
-    running = (1 - momentum) * running + momentum * batch (the variance
-    unbiased). Otherwise the running statistics normalize.
+    Training uses the batch statistics (the fused batch-norm op, TensorFlow's
+    "FusedBatchNormV3") and, when running statistics are given, updates them in
+    place as PyTorch does: running = (1 - momentum) * running + momentum * batch
+    (the variance unbiased). Otherwise the running statistics normalize.
+
+    >>> x = mt.tensor([[1.0], [3.0]])
+    >>> running_mean, running_var = mt.zeros(1), mt.ones(1)
+    >>> F.batch_norm(x, running_mean, running_var, training=True)
+    tensor([[-1.0000],
+            [1.0000]])
+    >>> running_mean, running_var
+    (tensor([0.2000]), tensor([1.1000]))
     """
     if input.ndim < 2:
         raise ShapeError(f"batch_norm: expected an input with at least 2 dimensions (N, C, ...), got shape {tuple(input.shape)}")
@@ -174,7 +196,11 @@ def relu(input, inplace=False):
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
-    """x where x > 0, else negative_slope * x."""
+    """x where x > 0, else negative_slope * x. Runs the "SelectV2" op.
+
+    >>> F.leaky_relu(mt.tensor([-2.0, 3.0]), negative_slope=0.1)
+    tensor([-0.2000, 3.0000])
+    """
     return math_ops.where(input > 0, input, input * negative_slope)
 
 
@@ -182,7 +208,13 @@ _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
 
 
 def gelu(input, approximate="none"):
-    """x * Phi(x): exactly with erf, or with PyTorch's tanh approximation (approximate='tanh')."""
+    """x * Phi(x): exactly with erf, or with PyTorch's tanh approximation (approximate='tanh'). Runs "Erf" (or "Tanh") and elementwise ops.
+
+    >>> F.gelu(mt.tensor([-1.0, 0.0, 1.0]))
+    tensor([-0.1587, 0.0000, 0.8413])
+    >>> F.gelu(mt.tensor([1.0]), approximate="tanh")
+    tensor([0.8412])
+    """
     if approximate == "none":
         return input * 0.5 * (1.0 + special_ops.erf(input * (1.0 / math.sqrt(2.0))))
     if approximate == "tanh":
@@ -192,10 +224,20 @@ def gelu(input, approximate="none"):
 
 
 def sigmoid(input):
+    """The logistic sigmoid 1 / (1 + e^-x), elementwise. Runs the "Sigmoid" op.
+
+    >>> F.sigmoid(mt.tensor([0.0, 2.0]))
+    tensor([0.5000, 0.8808])
+    """
     return math_ops.sigmoid(input)
 
 
 def tanh(input):
+    """The hyperbolic tangent, elementwise. Runs the "Tanh" op.
+
+    >>> F.tanh(mt.tensor([0.0, 1.0]))
+    tensor([0.0000, 0.7616])
+    """
     return math_ops.tanh(input)
 
 
@@ -274,6 +316,11 @@ def one_hot(tensor, num_classes=-1):
 
 
 def flatten(input, start_dim=0, end_dim=-1):
+    """Dimensions start_dim..end_dim merged into one (as torch.flatten). Runs the "Reshape" op.
+
+    >>> F.flatten(mt.zeros(2, 3, 4), start_dim=1).shape
+    (2, 12)
+    """
     return array_ops.flatten(input, start_dim, end_dim)
 
 

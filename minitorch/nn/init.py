@@ -55,11 +55,25 @@ def _calculate_correct_fan(tensor, mode):
 
 
 def uniform_(tensor, a=0.0, b=1.0):
+    """Fills `tensor` in place with U(a, b) samples from the global generator; returns it.
+
+    >>> _ = mt.manual_seed(0)
+    >>> w = mt.nn.init.uniform_(mt.empty(3, 4), -0.1, 0.1)
+    >>> w.shape, bool((w.abs() <= 0.1).all())
+    ((3, 4), True)
+    """
     with no_grad():
         return tensor.uniform_(a, b)
 
 
 def normal_(tensor, mean=0.0, std=1.0):
+    """Fills `tensor` in place with N(mean, std^2) samples from the global generator; returns it.
+
+    >>> _ = mt.manual_seed(0)
+    >>> w = mt.nn.init.normal_(mt.empty(1000), mean=1.0, std=0.1)
+    >>> round(w.mean().item(), 1)
+    1.0
+    """
     with no_grad():
         return tensor.normal_(mean, std)
 
@@ -75,6 +89,11 @@ def constant_(tensor, val):
 
 
 def ones_(tensor):
+    """Fills `tensor` with ones, in place; returns it.
+
+    >>> mt.nn.init.ones_(mt.empty(2)).tolist()
+    [1.0, 1.0]
+    """
     return constant_(tensor, 1.0)
 
 
@@ -88,7 +107,13 @@ def zeros_(tensor):
 
 
 def xavier_uniform_(tensor, gain=1.0):
-    """U(-a, a) with a = gain * sqrt(6 / (fan_in + fan_out)) (Glorot & Bengio, 2010)."""
+    """U(-a, a) with a = gain * sqrt(6 / (fan_in + fan_out)) (Glorot & Bengio, 2010), in place.
+
+    >>> _ = mt.manual_seed(0)
+    >>> w = mt.nn.init.xavier_uniform_(mt.empty(3, 5))       # a = sqrt(6 / 8)
+    >>> bool((w.abs() <= 0.75 ** 0.5).all())
+    True
+    """
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
     bound = math.sqrt(3.0) * std
@@ -96,7 +121,13 @@ def xavier_uniform_(tensor, gain=1.0):
 
 
 def xavier_normal_(tensor, gain=1.0):
-    """N(0, std^2) with std = gain * sqrt(2 / (fan_in + fan_out))."""
+    """N(0, std^2) with std = gain * sqrt(2 / (fan_in + fan_out)), in place.
+
+    >>> _ = mt.manual_seed(0)
+    >>> w = mt.nn.init.xavier_normal_(mt.empty(200, 300))    # std = sqrt(2 / 500)
+    >>> round(w.std().item(), 2)
+    0.06
+    """
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
     return normal_(tensor, 0.0, std)
@@ -119,7 +150,13 @@ def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu"):
 
 
 def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu"):
-    """N(0, std^2) with std = gain / sqrt(fan)."""
+    """N(0, std^2) with std = gain / sqrt(fan) (He et al., 2015), in place.
+
+    >>> _ = mt.manual_seed(0)
+    >>> w = mt.nn.init.kaiming_normal_(mt.empty(100, 200), nonlinearity="relu")   # std = sqrt(2 / 200)
+    >>> round(w.std().item(), 2)
+    0.1
+    """
     if 0 in tensor.shape:
         warnings.warn("Initializing zero-element tensors is a no-op")
         return tensor

@@ -85,7 +85,11 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
 
 
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
-    """0.5 d^2 / beta where |d| < beta, else |d| - 0.5 beta (d = input - target)."""
+    """0.5 d^2 / beta where |d| < beta, else |d| - 0.5 beta (d = input - target), then the reduction.
+
+    >>> F.smooth_l1_loss(mt.tensor([0.5, 3.0]), mt.zeros(2), reduction="none")
+    tensor([0.1250, 2.5000])
+    """
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction, "smooth_l1_loss")
     if beta < 0:
@@ -98,7 +102,11 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0):
-    """0.5 d^2 where |d| < delta, else delta (|d| - 0.5 delta)."""
+    """0.5 d^2 where |d| < delta, else delta (|d| - 0.5 delta) (d = input - target), then the reduction.
+
+    >>> F.huber_loss(mt.tensor([0.5, 3.0]), mt.zeros(2), delta=2.0, reduction="none")
+    tensor([0.1250, 4.0000])
+    """
     _check_reduction(reduction, "huber_loss")
     if delta <= 0:
         raise ValueError(f"huber_loss: delta must be positive, got {delta}")
@@ -139,7 +147,11 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
 
 
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
-    """-[y log(x) + (1 - y) log(1 - x)] on probabilities x, each log clamped at -100 as PyTorch does."""
+    """-[y log(x) + (1 - y) log(1 - x)] on probabilities x, each log clamped at -100 as PyTorch does.
+
+    >>> F.binary_cross_entropy(mt.tensor([0.8, 0.4]), mt.tensor([1.0, 0.0]), reduction="none")
+    tensor([0.2231, 0.5108])
+    """
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction, "binary_cross_entropy")
     target = _as_float_target(input, target, "binary_cross_entropy", same_shape=True)

@@ -110,7 +110,18 @@ class BatchNorm1d(_BatchNorm):
 
 
 class BatchNorm2d(_BatchNorm):
-    """Batch normalization of (N, C, H, W) inputs over N, H and W, per channel."""
+    """Batch normalization of (N, C, H, W) inputs over N, H and W, per channel.
+
+    In training mode it normalizes with the batch statistics and updates
+    `running_mean`/`running_var`; in eval mode it uses those running statistics.
+
+    >>> bn = mt.nn.BatchNorm2d(3)
+    >>> y = bn(mt.randn(4, 3, 2, 2))
+    >>> y.shape, [round(v, 4) + 0.0 for v in y.mean(dim=(0, 2, 3)).tolist()]
+    ((4, 3, 2, 2), [0.0, 0.0, 0.0])
+    >>> bn.eval()(mt.zeros(1, 3, 2, 2)).shape
+    (1, 3, 2, 2)
+    """
 
     _expected_dims = (4,)
 
