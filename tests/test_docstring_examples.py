@@ -53,6 +53,12 @@ MODULES = [
     "minitorch.autograd.hooks",
     "minitorch.autograd.function",
     "minitorch.autograd.forwardprop",
+    "minitorch.optim.optimizer",
+    "minitorch.optim.adagrad",
+    "minitorch.optim.rmsprop",
+    "minitorch.nn.conv",
+    "minitorch.nn.embedding",
+    "minitorch.nn.parameter",
 ]
 
 

@@ -13,6 +13,15 @@ from .optimizer import Optimizer
 
 
 class Adagrad(Optimizer):
+    """Adagrad: each coordinate's step is lr / sqrt(sum of its squared gradients) (as torch.optim.Adagrad).
+
+    >>> w = mt.nn.Parameter(mt.tensor([1.0, -2.0]))
+    >>> optimizer = mt.optim.Adagrad([w], lr=0.1)
+    >>> (w * w).sum().backward()
+    >>> optimizer.step()
+    >>> [round(v, 4) for v in w.tolist()]  # the first step moves each weight by lr
+    [0.9, -1.9]
+    """
     def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10, *,
                  maximize=False):
         if not 0.0 <= lr:

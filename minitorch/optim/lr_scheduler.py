@@ -20,7 +20,23 @@ _EPOCH_DEPRECATION_WARNING = (
 
 
 class LRScheduler:
-    """Base class: sets `initial_lr` in each group, keeps `base_lrs`, `last_epoch` and the last lrs."""
+    """Base class of the schedulers: sets `initial_lr` in each group, keeps `base_lrs`, `last_epoch` and the last lrs.
+
+    A subclass implements `get_lr()`; `step()` (once per epoch, after `optimizer.step()`) writes its values into the param groups.
+
+    >>> class Halving(mt.optim.lr_scheduler.LRScheduler):
+    ...     def get_lr(self):
+    ...         return [base / 2 ** self.last_epoch for base in self.base_lrs]
+    >>> optimizer = mt.optim.SGD([mt.nn.Parameter(mt.zeros(1))], lr=1.0)
+    >>> scheduler = Halving(optimizer)
+    >>> lrs = []
+    >>> for epoch in range(3):
+    ...     optimizer.step()
+    ...     scheduler.step()
+    ...     lrs.append(round(optimizer.param_groups[0]["lr"], 4))
+    >>> lrs
+    [0.5, 0.25, 0.125]
+    """
 
     def __init__(self, optimizer, last_epoch=-1):
         if not isinstance(optimizer, Optimizer):
@@ -46,10 +62,25 @@ class LRScheduler:
         raise NotImplementedError(f"{type(self).__name__} must implement get_lr()")
 
     def get_last_lr(self):
-        """The lrs the last `step()` set."""
+        """The lrs the last `step()` set, one per param group.
+
+        >>> optimizer = mt.optim.SGD([mt.nn.Parameter(mt.zeros(1))], lr=1.0)
+        >>> scheduler = mt.optim.lr_scheduler.ExponentialLR(optimizer, gamma=0.5)
+        >>> optimizer.step(); scheduler.step()
+        >>> scheduler.get_last_lr()
+        [0.5]
+        """
         return self._last_lr
 
     def step(self, epoch=None):
+        """Advances one epoch and writes the new lrs into the optimizer's param groups (call it after `optimizer.step()`).
+
+        >>> optimizer = mt.optim.SGD([mt.nn.Parameter(mt.zeros(1))], lr=1.0)
+        >>> scheduler = mt.optim.lr_scheduler.ExponentialLR(optimizer, gamma=0.1)
+        >>> optimizer.step(); scheduler.step()
+        >>> optimizer.param_groups[0]["lr"]
+        0.1
+        """
         if self._step_count == 1 and not getattr(self.optimizer, "_opt_called", False):
             warnings.warn("Detected call of `lr_scheduler.step()` before `optimizer.step()`. Call them in the "
                           "opposite order, or the first value of the learning rate schedule is skipped.",
@@ -67,7 +98,13 @@ class LRScheduler:
         self._last_lr = [group["lr"] for group in self.optimizer.param_groups]
 
     def state_dict(self):
-        """Every attribute except the optimizer (as PyTorch)."""
+        """Every attribute except the optimizer (as PyTorch); `load_state_dict` restores it.
+
+        >>> optimizer = mt.optim.SGD([mt.nn.Parameter(mt.zeros(1))], lr=1.0)
+        >>> scheduler = mt.optim.lr_scheduler.StepLR(optimizer, step_size=2)
+        >>> scheduler.state_dict()["last_epoch"], scheduler.state_dict()["step_size"]
+        (0, 2)
+        """
         return {key: value for key, value in self.__dict__.items() if key != "optimizer"}
 
     def load_state_dict(self, state_dict):
@@ -106,7 +143,18 @@ class StepLR(LRScheduler):
 
 
 class MultiStepLR(LRScheduler):
-    """lr = initial_lr * gamma ** (number of milestones reached)."""
+    """lr = initial_lr * gamma ** (number of milestones reached).
+
+    >>> optimizer = mt.optim.SGD([mt.nn.Parameter(mt.zeros(1))], lr=1.0)
+    >>> scheduler = mt.optim.lr_scheduler.MultiStepLR(optimizer, milestones=[2, 4], gamma=0.1)
+    >>> lrs = []
+    >>> for epoch in range(5):
+    ...     optimizer.step()
+    ...     scheduler.step()
+    ...     lrs.append(round(optimizer.param_groups[0]["lr"], 4))
+    >>> lrs
+    [1.0, 0.1, 0.1, 0.01, 0.01]
+    """
 
     def __init__(self, optimizer, milestones, gamma=0.1, last_epoch=-1):
         self.milestones = Counter(milestones)
@@ -129,7 +177,18 @@ class MultiStepLR(LRScheduler):
 
 
 class ExponentialLR(LRScheduler):
-    """lr = initial_lr * gamma ** epoch."""
+    """lr = initial_lr * gamma ** epoch.
+
+    >>> optimizer = mt.optim.SGD([mt.nn.Parameter(mt.zeros(1))], lr=1.0)
+    >>> scheduler = mt.optim.lr_scheduler.ExponentialLR(optimizer, gamma=0.5)
+    >>> lrs = []
+    >>> for epoch in range(3):
+    ...     optimizer.step()
+    ...     scheduler.step()
+    ...     lrs.append(round(optimizer.param_groups[0]["lr"], 4))
+    >>> lrs
+    [0.5, 0.25, 0.125]
+    """
 
     def __init__(self, optimizer, gamma, last_epoch=-1):
         self.gamma = gamma
@@ -145,7 +204,18 @@ class ExponentialLR(LRScheduler):
 
 
 class CosineAnnealingLR(LRScheduler):
-    """lr = eta_min + (initial_lr - eta_min) * (1 + cos(pi * epoch / T_max)) / 2, computed recursively."""
+    """lr = eta_min + (initial_lr - eta_min) * (1 + cos(pi * epoch / T_max)) / 2, computed recursively.
+
+    >>> optimizer = mt.optim.SGD([mt.nn.Parameter(mt.zeros(1))], lr=1.0)
+    >>> scheduler = mt.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=4)
+    >>> lrs = []
+    >>> for epoch in range(4):
+    ...     optimizer.step()
+    ...     scheduler.step()
+    ...     lrs.append(round(optimizer.param_groups[0]["lr"], 4))
+    >>> lrs
+    [0.8536, 0.5, 0.1464, 0.0]
+    """
 
     def __init__(self, optimizer, T_max, eta_min=0.0, last_epoch=-1):
         self.T_max = T_max
@@ -176,7 +246,17 @@ class OneCycleLR(LRScheduler):
     """The 1cycle policy: warm up from max_lr/div_factor to max_lr, then anneal to a tiny min_lr.
 
     Momentum (or Adam's beta1) cycles the other way, between max_momentum and
-    base_momentum. Stepping past `total_steps` raises ValueError.
+    base_momentum. Stepping past `total_steps` raises ValueError. Step it after every batch.
+
+    >>> optimizer = mt.optim.SGD([mt.nn.Parameter(mt.zeros(1))], lr=1.0)
+    >>> scheduler = mt.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=1.0, total_steps=6)
+    >>> lrs = []
+    >>> for epoch in range(5):
+    ...     optimizer.step()
+    ...     scheduler.step()
+    ...     lrs.append(round(optimizer.param_groups[0]["lr"], 4))
+    >>> lrs  # it started at max_lr / 25 = 0.04
+    [0.9944, 0.8117, 0.4626, 0.1335, 0.0]
     """
 
     def __init__(self, optimizer, max_lr, total_steps=None, epochs=None, steps_per_epoch=None, pct_start=0.3,
@@ -279,6 +359,16 @@ class ReduceLROnPlateau(LRScheduler):
 
     `step(metric)` takes the monitored value. Not a subclass in spirit: it keeps
     no base_lrs and never calls get_lr (as in PyTorch).
+
+    >>> optimizer = mt.optim.SGD([mt.nn.Parameter(mt.zeros(1))], lr=1.0)
+    >>> scheduler = mt.optim.lr_scheduler.ReduceLROnPlateau(optimizer, patience=1, factor=0.5)
+    >>> lrs = []
+    >>> for epoch in range(5):
+    ...     optimizer.step()
+    ...     scheduler.step(1.0)  # the metric never improves
+    ...     lrs.append(round(optimizer.param_groups[0]["lr"], 4))
+    >>> lrs
+    [1.0, 1.0, 0.5, 0.5, 0.25]
     """
 
     def __init__(self, optimizer, mode="min", factor=0.1, patience=10, threshold=1e-4, threshold_mode="rel",

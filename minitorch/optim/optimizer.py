@@ -29,12 +29,16 @@ required = _RequiredParameter()
 
 
 class Optimizer:
-    """Base class: `Optimizer(params, defaults)`.
+    """Base class of the optimizers: `Optimizer(params, defaults)`.
 
     `params` is an iterable of Tensors, or of dicts with a "params" entry and
-    per-group options that override `defaults`:
+    per-group options that override `defaults`. A subclass implements
+    `_update(group)`, changing each parameter's data in place.
 
-        opt = SGD([{"params": [w]}, {"params": [b], "lr": 0.1}], lr=0.01)
+    >>> w, b = mt.nn.Parameter(mt.ones(2)), mt.nn.Parameter(mt.zeros(1))
+    >>> opt = mt.optim.SGD([{"params": [w]}, {"params": [b], "lr": 0.1}], lr=0.01)
+    >>> [group["lr"] for group in opt.param_groups]
+    [0.01, 0.1]
     """
 
     def __init_subclass__(cls, **kwargs):
@@ -58,7 +62,13 @@ class Optimizer:
             self.add_param_group(group)
 
     def add_param_group(self, param_group):
-        """Adds a group (a dict with "params" and optional per-group options)."""
+        """Adds a group of parameters (a dict with "params" and options; missing options take the defaults).
+
+        >>> opt = mt.optim.SGD([mt.nn.Parameter(mt.ones(1))], lr=0.01)
+        >>> opt.add_param_group({"params": [mt.nn.Parameter(mt.ones(1))], "lr": 0.5})
+        >>> [group["lr"] for group in opt.param_groups]
+        [0.01, 0.5]
+        """
         if not isinstance(param_group, dict):
             raise TypeError(f"param_group must be a dict, but got {type(param_group).__name__}")
         param_group = dict(param_group)
@@ -93,6 +103,13 @@ class Optimizer:
 
         A fresh tensor rather than zeroing in place, because one gradient tensor
         may be shared by several tensors (the tape hands out the same result).
+
+        >>> w = mt.nn.Parameter(mt.ones(2))
+        >>> opt = mt.optim.SGD([w], lr=0.1)
+        >>> w.sum().backward()
+        >>> opt.zero_grad()
+        >>> print(w.grad)
+        None
         """
         for group in self.param_groups:
             for p in group["params"]:
@@ -100,7 +117,18 @@ class Optimizer:
                     p.grad = None if set_to_none else Tensor._from_array(np.zeros_like(p.grad._data))
 
     def step(self, closure=None):
-        """Updates every parameter that has a gradient; returns closure() if given."""
+        """Updates every parameter that has a gradient; returns closure() if given.
+
+        >>> w = mt.nn.Parameter(mt.tensor([1.0]))
+        >>> opt = mt.optim.SGD([w], lr=0.25)
+        >>> def closure():
+        ...     opt.zero_grad()
+        ...     loss = (w * w).sum()
+        ...     loss.backward()
+        ...     return loss
+        >>> opt.step(closure).item(), w.item()
+        (1.0, 0.5)
+        """
         self._opt_called = True  # lets a scheduler warn when it is stepped before the optimizer
         loss = None
         if closure is not None:
@@ -151,6 +179,11 @@ class Optimizer:
 
         Parameters are numbered in group order. The state tensors are the live
         ones (as in PyTorch): save or copy them before stepping again.
+
+        >>> opt = mt.optim.SGD([mt.nn.Parameter(mt.ones(1))], lr=0.1, momentum=0.9)
+        >>> sd = opt.state_dict()
+        >>> sd["param_groups"][0]["params"], sd["param_groups"][0]["momentum"]
+        ([0], 0.9)
         """
         index_of = {}
         counter = itertools.count()
@@ -166,7 +199,15 @@ class Optimizer:
         return {"state": packed_state, "param_groups": packed_groups}
 
     def load_state_dict(self, state_dict):
-        """Loads a `state_dict()` (copies its tensors, cast to each parameter's float dtype)."""
+        """Loads a `state_dict()` (copies its tensors, cast to each parameter's float dtype).
+
+        >>> w = mt.nn.Parameter(mt.ones(1))
+        >>> opt = mt.optim.SGD([w], lr=0.1)
+        >>> other = mt.optim.SGD([w], lr=0.5)
+        >>> opt.load_state_dict(other.state_dict())
+        >>> opt.param_groups[0]["lr"]
+        0.5
+        """
         if not isinstance(state_dict, dict) or "state" not in state_dict or "param_groups" not in state_dict:
             raise ValueError("load_state_dict: expected a dict with 'state' and 'param_groups' entries")
         groups = self.param_groups

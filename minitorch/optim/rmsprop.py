@@ -14,6 +14,15 @@ from .optimizer import Optimizer
 
 
 class RMSprop(Optimizer):
+    """RMSprop: steps divided by a running root-mean-square of the gradient (as torch.optim.RMSprop).
+
+    >>> w = mt.nn.Parameter(mt.tensor([1.0, -2.0]))
+    >>> optimizer = mt.optim.RMSprop([w], lr=0.1)
+    >>> (w * w).sum().backward()
+    >>> optimizer.step()
+    >>> [round(v, 4) for v in w.tolist()]  # the first step is lr / sqrt(1 - alpha) against the gradient's sign
+    [0.0, -1.0]
+    """
     def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=False, *,
                  maximize=False):
         if not 0.0 <= lr:
