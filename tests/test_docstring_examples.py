@@ -59,6 +59,7 @@ MODULES = [
     "minitorch.nn.conv",
     "minitorch.nn.embedding",
     "minitorch.nn.parameter",
+    "minitorch.datasets.download",
 ]
 
 

@@ -37,14 +37,30 @@ _USER_AGENT = "minitorch-datasets/0.1 (+urllib)"
 
 
 class DownloadError(RuntimeError):
-    """A file could not be fetched from any mirror."""
+    """A file could not be fetched from any mirror (a RuntimeError).
+
+    >>> issubclass(mt.datasets.DownloadError, RuntimeError)
+    True
+    >>> mt.datasets.MNIST("data", download=True)  # doctest: +SKIP
+    """
 
 
 class ChecksumMismatchError(DownloadError):
-    """Downloaded bytes do not have the expected MD5; the file was discarded."""
+    """Downloaded bytes do not have the expected MD5; the file was discarded (a DownloadError).
+
+    >>> issubclass(mt.datasets.ChecksumMismatchError, mt.datasets.DownloadError)
+    True
+    """
 
 
 def file_md5(path: str | os.PathLike) -> str:
+    """The hex MD5 digest of the file at `path`, read in chunks.
+
+    >>> _ = open("empty.bin", "wb").write(b"")
+    >>> from minitorch.datasets.download import file_md5
+    >>> file_md5("empty.bin")
+    'd41d8cd98f00b204e9800998ecf8427e'
+    """
     digest = hashlib.md5()
     with open(path, "rb") as f:
         for chunk in iter(lambda: f.read(_CHUNK_BYTES), b""):

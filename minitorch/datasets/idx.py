@@ -33,7 +33,14 @@ _GZIP_MAGIC = b"\x1f\x8b"
 
 
 class IDXFormatError(ValueError):
-    """An IDX file is corrupt, truncated or not what the caller expected."""
+    """An IDX file is corrupt, truncated or not what the caller expected (a ValueError naming the file).
+
+    >>> _ = open("bad-idx1-ubyte", "wb").write(b"hello")
+    >>> mt.datasets.read_idx("bad-idx1-ubyte")
+    Traceback (most recent call last):
+        ...
+    minitorch.datasets.idx.IDXFormatError: bad-idx1-ubyte: not a valid IDX file: bad magic number 0x68656C6C (IDX files start with two zero bytes)
+    """
 
     def __init__(self, path: str | os.PathLike, problem: str):
         self.path = os.fspath(path)
@@ -65,9 +72,9 @@ def read_idx(
     ``expected_dtype`` let callers reject a file that is valid IDX but the
     wrong kind (e.g. a label file passed as images).
 
-    >>> images = mt.datasets.read_idx("train-images-idx3-ubyte.gz")  # doctest: +SKIP
-    >>> images.shape  # doctest: +SKIP
-    (60000, 28, 28)
+    >>> _ = mt.datasets.write_idx("labels-idx1-ubyte.gz", np.array([3, 1, 4], np.uint8))
+    >>> mt.datasets.read_idx("labels-idx1-ubyte.gz")
+    array([3, 1, 4], dtype=uint8)
     """
     path = Path(path)
     content = _read_bytes(path)
@@ -120,7 +127,10 @@ def write_idx(path: str | os.PathLike, array: np.ndarray, *, compress: bool | No
 
     Gzip output uses mtime 0 so the same array always gives the same bytes.
 
-    >>> mt.datasets.write_idx("labels-idx1-ubyte.gz", np.arange(10, dtype=np.uint8))  # doctest: +SKIP
+    >>> mt.datasets.write_idx("images-idx3-ubyte", np.zeros((2, 4, 4), np.uint8))
+    PosixPath('images-idx3-ubyte')
+    >>> mt.datasets.read_idx("images-idx3-ubyte").shape
+    (2, 4, 4)
     """
     path = Path(path)
     array = np.asarray(array)

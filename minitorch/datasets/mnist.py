@@ -48,7 +48,15 @@ def default_cache_dir() -> Path:
 
 
 class DatasetNotFoundError(FileNotFoundError):
-    """The files of a dataset split are in none of the places searched."""
+    """The files of a dataset split are in none of the places searched (a FileNotFoundError listing them).
+
+    >>> issubclass(mt.datasets.DatasetNotFoundError, FileNotFoundError)
+    True
+    >>> mt.datasets.MNIST("nowhere")  # doctest: +SKIP
+    Traceback (most recent call last):
+        ...
+    minitorch.datasets.mnist.DatasetNotFoundError: ...
+    """
 
 
 def _split_files(train: bool) -> tuple[str, str]:
@@ -65,7 +73,21 @@ def _find_file(directory: Path, name: str) -> Path | None:
 
 
 class MNIST(Dataset):
-    """The MNIST handwritten digits (60,000 train / 10,000 test images, 28x28 grey)."""
+    """The MNIST handwritten digits (60,000 train / 10,000 test images, 28x28 grey), as torchvision.datasets.MNIST.
+
+    Samples are (float32 image of shape (1, 28, 28) in [0, 1], int label). The
+    files are looked for under `root` (and the cache directories); `download=True`
+    fetches them.
+
+    >>> from minitorch.datasets import write_idx
+    >>> _ = write_idx("train-images-idx3-ubyte", np.zeros((3, 28, 28), np.uint8))  # a tiny stand-in split
+    >>> _ = write_idx("train-labels-idx1-ubyte", np.array([7, 2, 1], np.uint8))
+    >>> digits = mt.datasets.MNIST(".")
+    >>> image, label = digits[0]
+    >>> len(digits), image.shape, label, digits.classes[label]
+    (3, (1, 28, 28), 7, '7 - seven')
+    >>> mt.datasets.MNIST("data", download=True)  # doctest: +SKIP
+    """
 
     mirrors: list[str] = [
         "https://ossci-datasets.s3.amazonaws.com/mnist/",
@@ -109,7 +131,11 @@ class MNIST(Dataset):
 
     @classmethod
     def search_dirs(cls, root: str | os.PathLike | None = None) -> list[Path]:
-        """Every directory looked in, in order (see the module docstring)."""
+        """Every directory looked in, in order (see the module docstring).
+
+        >>> [d.as_posix() for d in mt.datasets.MNIST.search_dirs("data")][:3]
+        ['data', 'data/MNIST/raw', 'data/MNIST']
+        """
         name = cls.__name__
         dirs: list[Path] = []
         if root is not None:
@@ -124,7 +150,11 @@ class MNIST(Dataset):
 
     @classmethod
     def download_dir(cls, root: str | os.PathLike | None = None) -> Path:
-        """Where ``download=True`` puts the files (torchvision's ``<root>/<ClassName>/raw``)."""
+        """Where ``download=True`` puts the files (torchvision's ``<root>/<ClassName>/raw``).
+
+        >>> mt.datasets.KMNIST.download_dir("data").as_posix()
+        'data/KMNIST/raw'
+        """
         if root is not None:
             base = Path(root).expanduser()
         elif os.environ.get(DATA_ENV_VAR):
@@ -211,8 +241,12 @@ class MNIST(Dataset):
     def arrays(self) -> tuple[np.ndarray, np.ndarray]:
         """The whole split: float32 images (N, 1, 28, 28) in [0, 1] and int64 labels (N,).
 
-        Transforms are NOT applied (the DataLoader only uses this without them).
-        Computed once and cached while ``.data`` and ``.targets`` stay the same objects.
+        >>> from minitorch.datasets import write_idx
+        >>> _ = write_idx("train-images-idx3-ubyte", np.zeros((3, 28, 28), np.uint8))  # a tiny stand-in split
+        >>> _ = write_idx("train-labels-idx1-ubyte", np.array([7, 2, 1], np.uint8))
+        >>> images, labels = mt.datasets.MNIST(".").arrays()
+        >>> images.shape, labels.tolist()
+        ((3, 1, 28, 28), [7, 2, 1])
         """
         key = (id(self.data), id(self.targets))
         if self._arrays_cache is None or self._arrays_cache[0] != key:
@@ -239,6 +273,10 @@ class FashionMNIST(MNIST):
 
     ``FashionMNIST(embedded=True)`` loads the balanced subset shipped inside
     minitorch (600 train / 100 test images per class), with no file or network.
+
+    >>> test = mt.datasets.FashionMNIST(train=False, embedded=True)
+    >>> len(test), test.classes[:3]
+    (1000, ['T-shirt/top', 'Trouser', 'Pullover'])
     """
 
     mirrors = ["http://fashion-mnist.s3-website.eu-central-1.amazonaws.com/"]
@@ -288,7 +326,15 @@ class FashionMNIST(MNIST):
 
 
 class KMNIST(MNIST):
-    """Kuzushiji-MNIST: 10 classes of cursive Japanese characters, same format as MNIST."""
+    """Kuzushiji-MNIST: 10 classes of cursive Japanese characters, same format as MNIST.
+
+    >>> from minitorch.datasets import write_idx
+    >>> _ = write_idx("train-images-idx3-ubyte", np.zeros((3, 28, 28), np.uint8))  # a tiny stand-in split
+    >>> _ = write_idx("train-labels-idx1-ubyte", np.array([7, 2, 1], np.uint8))
+    >>> chars = mt.datasets.KMNIST(".")
+    >>> chars.classes[chars[1][1]]
+    'su'
+    """
 
     mirrors = ["http://codh.rois.ac.jp/kmnist/dataset/kmnist/"]
     resources = [

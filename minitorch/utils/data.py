@@ -84,7 +84,16 @@ def _global_rng() -> np.random.Generator:
 
 
 class Dataset:
-    """An indexable collection of samples: subclasses define ``__getitem__`` and ``__len__``."""
+    """An indexable collection of samples: subclasses define ``__getitem__`` and ``__len__``.
+
+    >>> class Squares(mt.utils.data.Dataset):
+    ...     def __getitem__(self, index):
+    ...         return index * index
+    ...     def __len__(self):
+    ...         return 4
+    >>> [x.tolist() for x in mt.utils.data.DataLoader(Squares(), batch_size=2)]
+    [[0, 1], [4, 9]]
+    """
 
     def __getitem__(self, index: int):
         raise NotImplementedError(f"{type(self).__name__} must implement __getitem__")
@@ -119,6 +128,12 @@ class TensorDataset(Dataset):
         return len(_as_numpy(self.tensors[0]))
 
     def arrays(self) -> tuple[np.ndarray, ...]:
+        """The underlying numpy arrays, one per tensor (what the DataLoader fancy-indexes to batch).
+
+        >>> ds = mt.utils.data.TensorDataset(mt.zeros(5, 2), mt.arange(5))
+        >>> [a.shape for a in ds.arrays()]
+        [(5, 2), (5,)]
+        """
         return tuple(_as_numpy(t) for t in self.tensors)
 
 
@@ -177,6 +192,10 @@ def supports_array_batching(dataset) -> bool:
     """Whether the DataLoader may batch ``dataset`` by fancy-indexing its ``arrays()``.
 
     Not when a per-sample transform is set: the arrays hold untransformed data.
+
+    >>> from minitorch.utils.data import supports_array_batching, TensorDataset
+    >>> supports_array_batching(TensorDataset(mt.zeros(4, 2))), supports_array_batching([1, 2, 3])
+    (True, False)
     """
     if isinstance(dataset, Subset):
         # A Subset always has arrays(), but it only works when its parent's does.
@@ -192,6 +211,13 @@ def default_collate(batch: list):
     Tensors and numpy arrays are stacked, Python ints become int64 and floats
     float64 tensors, strings stay a list, and tuples, lists, namedtuples and
     dicts are collated field by field.
+
+    >>> from minitorch.utils.data import default_collate
+    >>> default_collate([(mt.tensor([1.0, 2.0]), 0), (mt.tensor([3.0, 4.0]), 1)])
+    [tensor([[1., 2.],
+            [3., 4.]]), tensor([0, 1])]
+    >>> default_collate([{"x": 1.5, "name": "a"}, {"x": 2.5, "name": "b"}])
+    {'x': tensor([1.5000, 2.5000], dtype=minitorch.float64), 'name': ['a', 'b']}
     """
     if len(batch) == 0:
         raise ValueError("default_collate: empty batch")
