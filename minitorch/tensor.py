@@ -60,14 +60,29 @@ class Tensor:
 
     @property
     def shape(self):
+        """The size of each dimension, as a tuple.
+
+        >>> mt.zeros(2, 3).shape
+        (2, 3)
+        """
         return self._data.shape
 
     @property
     def dtype(self):
+        """The data type (`mt.float32`, `mt.int64`, ...).
+
+        >>> mt.tensor([1, 2]).dtype
+        minitorch.int64
+        """
         return dtypes.from_numpy_dtype(self._data.dtype)
 
     @property
     def ndim(self):
+        """The number of dimensions.
+
+        >>> mt.zeros(2, 3, 4).ndim
+        3
+        """
         return self._data.ndim
 
     def dim(self):
@@ -105,14 +120,29 @@ class Tensor:
 
     @property
     def T(self):
+        """All dimensions reversed. Runs the "Transpose" op.
+
+        >>> mt.zeros(2, 3, 4).T.shape
+        (4, 3, 2)
+        """
         return self.permute(*reversed(range(self.ndim)))
 
     @property
     def mT(self):
+        """The last two dimensions swapped (a batch of transposed matrices). Runs the "Transpose" op.
+
+        >>> mt.zeros(5, 2, 3).mT.shape
+        (5, 3, 2)
+        """
         return self.transpose(-2, -1)
 
     @property
     def data(self):
+        """The same values, detached from every tape (as PyTorch's `.data`).
+
+        >>> mt.tensor([1.0], requires_grad=True).data
+        tensor([1.])
+        """
         return self.detach()
 
     @property
@@ -121,6 +151,13 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, flag):
+        """True when the autograd tape records ops on this tensor (settable on leaves).
+
+        >>> x = mt.tensor([1.0])
+        >>> x.requires_grad = True
+        >>> x.requires_grad, (x * 2).requires_grad
+        (True, True)
+        """
         self.requires_grad_(flag)
 
     def requires_grad_(self, requires_grad=True):
@@ -141,11 +178,22 @@ class Tensor:
 
     @property
     def is_leaf(self):
+        """True for tensors no recorded op produced (user-made tensors, parameters).
+
+        >>> x = mt.tensor([1.0], requires_grad=True)
+        >>> x.is_leaf, (x * 2).is_leaf
+        (True, False)
+        """
         return not self._requires_grad or autograd_tape.AUTOGRAD_TAPE.tensor_tape.get(self._id, -1) == -1
 
     @property
     def grad_fn(self):
-        """The name of the op that made this tensor on the autograd tape (None for leaves)."""
+        """The name of the op that made this tensor on the autograd tape (None for leaves).
+
+        >>> x = mt.tensor([1.0], requires_grad=True)
+        >>> (x * 2).grad_fn, x.grad_fn
+        ('Mul', None)
+        """
         return autograd_tape.producer_name(self)
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):

@@ -21,6 +21,11 @@ class ReLU(Module):
 
 
 class LeakyReLU(Module):
+    """x where x > 0, else negative_slope * x, as a module.
+
+    >>> mt.nn.LeakyReLU(0.1)(mt.tensor([-2.0, 3.0]))
+    tensor([-0.2000, 3.0000])
+    """
     def __init__(self, negative_slope=0.01, inplace=False):
         super().__init__()
         self.negative_slope = negative_slope
@@ -54,11 +59,21 @@ class GELU(Module):
 
 
 class Sigmoid(Module):
+    """The logistic sigmoid, as a module. Runs the "Sigmoid" op.
+
+    >>> mt.nn.Sigmoid()(mt.tensor([0.0]))
+    tensor([0.5000])
+    """
     def forward(self, input):
         return F.sigmoid(input)
 
 
 class Tanh(Module):
+    """The hyperbolic tangent, as a module. Runs the "Tanh" op.
+
+    >>> mt.nn.Tanh()(mt.tensor([0.0, 1.0]))
+    tensor([0.0000, 0.7616])
+    """
     def forward(self, input):
         return F.tanh(input)
 
@@ -81,6 +96,11 @@ class Softmax(Module):
 
 
 class LogSoftmax(Module):
+    """log(softmax(x)) along `dim`, as a module. Runs the "LogSoftmax" op.
+
+    >>> mt.nn.LogSoftmax(dim=1)(mt.zeros(1, 2))
+    tensor([[-0.6931, -0.6931]])
+    """
     def __init__(self, dim=None):
         super().__init__()
         self.dim = dim

@@ -59,11 +59,21 @@ class MSELoss(_Loss):
 
 
 class L1Loss(_Loss):
+    """The mean (or sum, or none) of |input - target|, as a module.
+
+    >>> mt.nn.L1Loss()(mt.tensor([1.0, 4.0]), mt.tensor([2.0, 2.0]))
+    tensor(1.5000)
+    """
     def forward(self, input, target):
         return L.l1_loss(input, target, reduction=self.reduction)
 
 
 class SmoothL1Loss(_Loss):
+    """0.5 d^2 / beta where |d| < beta, else |d| - 0.5 beta (d = input - target), reduced, as a module.
+
+    >>> mt.nn.SmoothL1Loss()(mt.tensor([0.5, 3.0]), mt.zeros(2))
+    tensor(1.3125)
+    """
     def __init__(self, size_average=None, reduce=None, reduction="mean", beta=1.0):
         super().__init__(size_average, reduce, reduction)
         self.beta = beta
@@ -73,6 +83,11 @@ class SmoothL1Loss(_Loss):
 
 
 class HuberLoss(_Loss):
+    """0.5 d^2 where |d| < delta, else delta (|d| - 0.5 delta) (d = input - target), reduced, as a module.
+
+    >>> mt.nn.HuberLoss(delta=2.0)(mt.tensor([0.5, 3.0]), mt.zeros(2))
+    tensor(2.0625)
+    """
     def __init__(self, reduction="mean", delta=1.0):
         super().__init__(reduction=reduction)
         self.delta = delta
@@ -82,11 +97,21 @@ class HuberLoss(_Loss):
 
 
 class BCELoss(_WeightedLoss):
+    """Binary cross-entropy on probabilities, -[y log(x) + (1 - y) log(1 - x)], reduced, as a module.
+
+    >>> mt.nn.BCELoss()(mt.tensor([0.8, 0.4]), mt.tensor([1.0, 0.0]))
+    tensor(0.3670)
+    """
     def forward(self, input, target):
         return L.binary_cross_entropy(input, target, weight=self.weight, reduction=self.reduction)
 
 
 class BCEWithLogitsLoss(_Loss):
+    """Binary cross-entropy on logits (sigmoid folded in, numerically stable), reduced, as a module.
+
+    >>> mt.nn.BCEWithLogitsLoss()(mt.tensor([0.0, 0.0]), mt.tensor([1.0, 0.0]))
+    tensor(0.6931)
+    """
     def __init__(self, weight=None, size_average=None, reduce=None, reduction="mean", pos_weight=None):
         super().__init__(size_average, reduce, reduction)
         self.register_buffer("weight", weight)

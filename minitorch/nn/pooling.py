@@ -28,6 +28,11 @@ class MaxPool2d(Module):
 
 
 class AvgPool2d(Module):
+    """The mean over each kernel_size window of (N, C, H, W) inputs, as a module.
+
+    >>> mt.nn.AvgPool2d(2)(mt.arange(16.0).reshape(1, 1, 4, 4)).tolist()
+    [[[[2.5, 4.5], [10.5, 12.5]]]]
+    """
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None):
         super().__init__()
         self.kernel_size = kernel_size
@@ -46,6 +51,11 @@ class AvgPool2d(Module):
 
 
 class AdaptiveAvgPool2d(Module):
+    """Average pooling to a fixed output size, whatever the input size, as a module.
+
+    >>> mt.nn.AdaptiveAvgPool2d((1, 1))(mt.ones(2, 3, 5, 7)).shape
+    (2, 3, 1, 1)
+    """
     def __init__(self, output_size):
         super().__init__()
         self.output_size = output_size
