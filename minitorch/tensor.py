@@ -147,10 +147,6 @@ class Tensor:
 
     @property
     def requires_grad(self):
-        return self._requires_grad
-
-    @requires_grad.setter
-    def requires_grad(self, flag):
         """True when the autograd tape records ops on this tensor (settable on leaves).
 
         >>> x = mt.tensor([1.0])
@@ -158,6 +154,10 @@ class Tensor:
         >>> x.requires_grad, (x * 2).requires_grad
         (True, True)
         """
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, flag):
         self.requires_grad_(flag)
 
     def requires_grad_(self, requires_grad=True):
