@@ -39,16 +39,10 @@ class Tensor:
         if requires_grad:
             self.requires_grad_(True)
 
-    @classmethod
-    def _from_array(cls, array):
+    @staticmethod
+    def _from_array(array):
         """Wraps a numpy array without copying or checking: the fast path for op results."""
-        t = object.__new__(cls)
-        t._data = array
-        t._id = _next_id()
-        t._requires_grad = False
-        t.grad = None
-        t._on_tape = False
-        return t
+        return wrap_array(array)
 
     def __del__(self):
         # The tapes free what only this tensor kept alive (seed: DeleteTrace).
@@ -1017,6 +1011,20 @@ class Tensor:
         (2, 3)
         """
         return self.copy_(random.generator().normal(mean, std, self.shape))
+
+
+def wrap_array(array):
+    """A Tensor around `array`, no copy, no checks (execute calls this once per op result)."""
+    t = _new(Tensor)
+    t._data = array
+    t._id = _next_id()
+    t._requires_grad = False
+    t.grad = None
+    t._on_tape = False
+    return t
+
+
+_new = object.__new__
 
 
 class SavedTensor(Tensor):

@@ -9,7 +9,7 @@ import operator
 import numpy as np
 
 from ..ops.registry import KERNELS
-from ..tensor import Tensor, _next_id
+from ..tensor import wrap_array
 from .record import record_gradient
 
 _NO_ATTRS = {}
@@ -43,16 +43,7 @@ def execute(op_name, inputs, attrs=_NO_ATTRS):
 def _wrap(array):
     if type(array) is not np.ndarray:
         array = np.asarray(array)
-    t = _new(Tensor)  # Tensor._from_array, inlined: this runs once per op
-    t._data = array
-    t._id = _next_id()
-    t._requires_grad = False
-    t.grad = None
-    t._on_tape = False
-    return t
-
-
-_new = object.__new__
+    return wrap_array(array)
 
 
 def _explain(op_name, arrays, error):

@@ -16,7 +16,37 @@ def _index(idx, length, kind):
     return idx % length
 
 
-class Sequential(Module):
+class _NumberedModules(Module):
+    """What Sequential and ModuleList share: children named "0", "1", ... in order."""
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules.values())
+
+    def _renumber(self, modules):
+        self._modules.clear()
+        for i, module in enumerate(modules):
+            self.add_module(str(i), module)
+
+    def append(self, module):
+        self.add_module(str(len(self)), module)
+        return self
+
+    def extend(self, modules):
+        for module in modules:
+            self.append(module)
+        return self
+
+    def insert(self, index, module):
+        modules = list(self._modules.values())
+        modules.insert(index, module)
+        self._renumber(modules)
+        return self
+
+
+class Sequential(_NumberedModules):
     """Modules applied one after another.
 
     >>> model = mt.nn.Sequential(mt.nn.Linear(4, 8), mt.nn.ReLU(), mt.nn.Linear(8, 2))
@@ -53,36 +83,10 @@ class Sequential(Module):
         for key in (keys[idx] if isinstance(idx, slice) else [keys[_index(idx, len(keys), "Sequential")]]):
             del self._modules[key]
         # PyTorch renumbers the remaining children so the names stay 0..n-1.
-        remaining = list(self._modules.values())
-        self._modules.clear()
-        for i, module in enumerate(remaining):
-            self._modules[str(i)] = module
-
-    def __len__(self):
-        return len(self._modules)
-
-    def __iter__(self):
-        return iter(self._modules.values())
-
-    def append(self, module):
-        self.add_module(str(len(self)), module)
-        return self
-
-    def extend(self, modules):
-        for module in modules:
-            self.append(module)
-        return self
-
-    def insert(self, index, module):
-        modules = list(self._modules.values())
-        modules.insert(index, module)
-        self._modules.clear()
-        for i, m in enumerate(modules):
-            self.add_module(str(i), m)
-        return self
+        self._renumber(list(self._modules.values()))
 
 
-class ModuleList(Module):
+class ModuleList(_NumberedModules):
     """A list of modules that registers them (their parameters show up in parameters()).
 
     >>> layers = mt.nn.ModuleList([mt.nn.Linear(2, 2) for _ in range(3)])
@@ -107,34 +111,10 @@ class ModuleList(Module):
     def __delitem__(self, idx):
         modules = list(self._modules.values())
         del modules[idx]
-        self._modules.clear()
-        for i, module in enumerate(modules):
-            self._modules[str(i)] = module
-
-    def __len__(self):
-        return len(self._modules)
-
-    def __iter__(self):
-        return iter(self._modules.values())
+        self._renumber(modules)
 
     def __iadd__(self, modules):
         return self.extend(modules)
-
-    def append(self, module):
-        self.add_module(str(len(self)), module)
-        return self
-
-    def extend(self, modules):
-        for module in modules:
-            self.append(module)
-        return self
-
-    def insert(self, index, module):
-        modules = list(self._modules.values())
-        modules.insert(index, module)
-        self._modules.clear()
-        for i, m in enumerate(modules):
-            self.add_module(str(i), m)
 
     def forward(self, *args, **kwargs):
         raise NotImplementedError("ModuleList has no forward(); iterate over it and call its modules")

@@ -1,5 +1,4 @@
 """Conv2d (alias Conv2D), as torch.nn.Conv2d: weight (out, in/groups, kH, kW), PyTorch's default init."""
-import math
 
 from .. import creation
 from . import functional as F, init
@@ -47,13 +46,8 @@ class Conv2d(Module):
         self.reset_parameters()
 
     def reset_parameters(self):
-        """As PyTorch: W ~ kaiming_uniform(a=sqrt(5)), b ~ U(-1/sqrt(fan_in), 1/sqrt(fan_in))."""
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
-            if fan_in != 0:
-                bound = 1 / math.sqrt(fan_in)
-                init.uniform_(self.bias, -bound, bound)
+        """PyTorch's default: W ~ kaiming_uniform(a=sqrt(5)) = U(-1/sqrt(fan_in), 1/sqrt(fan_in)), b likewise."""
+        init.default_weight_and_bias_(self.weight, self.bias)
 
     def forward(self, input):
         return F.conv2d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)

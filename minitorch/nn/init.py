@@ -163,3 +163,20 @@ def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu"):
     fan = _calculate_correct_fan(tensor, mode)
     std = calculate_gain(nonlinearity, a) / math.sqrt(fan)
     return normal_(tensor, 0.0, std)
+
+
+def default_weight_and_bias_(weight, bias=None):
+    """Linear's and Conv2d's default initialisation in PyTorch: W ~ kaiming_uniform(a=sqrt(5)),
+    which is U(-1/sqrt(fan_in), 1/sqrt(fan_in)), and the bias from the same range.
+
+    >>> w, b = mt.empty(3, 4), mt.empty(3)
+    >>> _ = mt.nn.init.default_weight_and_bias_(w, b)
+    >>> bool((w.abs() <= 0.5).all()) and bool((b.abs() <= 0.5).all())
+    True
+    """
+    kaiming_uniform_(weight, a=math.sqrt(5))
+    if bias is not None:
+        fan_in, _ = _calculate_fan_in_and_fan_out(weight)
+        bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+        uniform_(bias, -bound, bound)
+    return weight

@@ -3,7 +3,6 @@
 Linear keeps PyTorch's weight layout (out_features, in_features) and its
 default initialisation, so state_dicts map one to one onto a PyTorch twin.
 """
-import math
 
 from .. import creation
 from . import functional as F, init
@@ -48,11 +47,7 @@ class Linear(Module):
 
     def reset_parameters(self):
         """PyTorch's default: W ~ kaiming_uniform(a=sqrt(5)) = U(-1/sqrt(fan_in), 1/sqrt(fan_in)), b likewise."""
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
-            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
-            init.uniform_(self.bias, -bound, bound)
+        init.default_weight_and_bias_(self.weight, self.bias)
 
     def forward(self, input):
         return F.linear(input, self.weight, self.bias)

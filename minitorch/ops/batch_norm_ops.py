@@ -10,13 +10,10 @@ The gradient reuses saved_mean and saved_inv_std instead of recomputing
 them, and is written with minitorch ops, so it is differentiable again
 (second-order terms reach x through those saved outputs, whose gradients
 this function also handles). Gradients of the four statistics outputs are
-usually unused and may arrive as None.
-
-While a tape records the backward pass (create_graph, nested tapes), the
-gradient recomputes mean and inv_std from x with minitorch ops instead of
-reading the saved outputs: the engine forgets how a saved output was made
-once the user drops it (saved_mean/saved_inv_std usually are dropped at
-once), and a copy the tapes cannot link would make second derivatives wrong.
+usually unused and may arrive as None. The saved statistics keep their
+link to the op on a tape that records the backward pass, even once the
+user drops them (tape.py). A plain first-order backward runs the single
+"FusedBatchNormGrad" kernel; a recorded one, the composed formula.
 """
 import numpy as np
 
@@ -80,11 +77,7 @@ def _fused_batch_norm_grad(op, grad_y, grad_mean, grad_var, grad_saved_mean, gra
         return (d_x if need_x else None), (d_scale if need_scale else None), (d_offset if need_offset else None)
     axes, shape = _channel_axes(x.ndim), _per_channel(x.ndim, x.shape[1])
     count = x.numel() // x.shape[1]
-    if is_recording():
-        mean = x.mean(dim=axes)
-        inv_std = ((x - mean.reshape(shape)).square().mean(dim=axes) + op.attrs["eps"]) ** -0.5
-    else:
-        mean, inv_std = op.outputs[3:]
+    mean, inv_std = op.outputs[3:]  # linked to this op on a recording tape, so second order sees through them
     d_x, d_scale, d_offset = _batch_norm_backward(grad_y, x, scale, mean, inv_std)
     if need_x:
         centered = x - mean.reshape(shape)

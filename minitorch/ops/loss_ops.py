@@ -7,18 +7,13 @@ stable through log-softmax with a logsumexp shift. The gradient reuses the
 saved `backprop` output instead of recomputing softmax, and accepts None for
 the gradient of `backprop` (the usual case). When `backprop` itself is used
 (second order, or a loss on it), its term is added from softmax(logits),
-exactly as TensorFlow does, so the ops are differentiable twice.
-
-While a tape records the backward pass (create_graph, nested tapes), the
-gradient rebuilds backprop from softmax(logits) instead of reading the saved
-output: the engine forgets how a saved output was made once the user drops
-it (it is usually dropped at once), and a saved copy the tapes cannot link
-would make the second derivative silently wrong.
+exactly as TensorFlow does, so the ops are differentiable twice. The saved
+`backprop` keeps its link to the op on any tape that records the backward
+pass, even after the user drops it (tape.py), so second derivatives see it.
 """
 import numpy as np
 
 from ..autograd.execute import ShapeError, execute
-from ..autograd.tape_set import is_recording
 from .registry import gradient, kernel
 
 
@@ -51,7 +46,7 @@ def _softmax_cross_entropy_grad(op, grad_loss, grad_backprop):
     grad_loss = grad_loss.unsqueeze(1)
     d_logits = None
     if need_logits:
-        backprop = softmax(logits, 1) - op.inputs[1] if is_recording() else op.outputs[1]
+        backprop = op.outputs[1]  # saved by the forward pass; a recording tape links it to this op
         d_logits = _logits_grad(logits, backprop, grad_loss, grad_backprop)
     d_labels = None
     if need_labels:
@@ -89,13 +84,8 @@ def _sparse_softmax_cross_entropy(logits, labels):
 @gradient("SparseSoftmaxCrossEntropyWithLogits", needs="both", accepts_none=(1,))
 def _sparse_softmax_cross_entropy_grad(op, grad_loss, grad_backprop):
     """As the dense op; integer class indices get no gradient."""
-    logits, labels = op.inputs
-    if is_recording():
-        one_hot = np.zeros(logits.shape, logits._data.dtype)
-        one_hot[np.arange(len(labels._data)), labels._data] = 1
-        backprop = softmax(logits, 1) - Tensor._from_array(one_hot)
-    else:
-        backprop = op.outputs[1]
+    logits = op.inputs[0]
+    backprop = op.outputs[1]  # saved by the forward pass; a recording tape links it to this op
     return _logits_grad(logits, backprop, grad_loss.unsqueeze(1), grad_backprop), None
 
 
