@@ -16,7 +16,7 @@ from .creation import (
 from .random import manual_seed, seed
 from .ops.math_ops import (
     abs, add, add_n, ceil, clamp, cos, div, eq, exp, floor, ge, gt, isfinite, isinf, isnan, le, log, logical_and,
-    logical_not, logical_or, lt, matmul, maximum, minimum, mul, ne, neg, pow, relu, round, sigmoid, sign, sin,
+    logical_not, logical_or, logical_xor, lt, matmul, maximum, minimum, mul, ne, neg, pow, relu, round, sigmoid, sign, sin,
     sqrt, square, sub, tanh, where,
 )
 from .ops.reduction_ops import (
@@ -42,6 +42,11 @@ detach = stop_gradient
 
 
 def is_tensor(obj):
+    """True for minitorch Tensors (and Parameters).
+
+    >>> mt.is_tensor(mt.ones(2)), mt.is_tensor([1.0])
+    (True, False)
+    """
     return isinstance(obj, Tensor)
 
 

@@ -309,6 +309,13 @@ class Tensor:
 
     __hash__ = object.__hash__
 
+    def __deepcopy__(self, memo):
+        """A new tensor with a copy of the data and a new id (tapes tell tensors apart by id)."""
+        copy = Tensor(self._data, requires_grad=self._requires_grad and self.is_leaf)  # Tensor() copies
+        copy.grad = None if self.grad is None else Tensor(self.grad._data)
+        memo[id(self)] = copy
+        return copy
+
     def __repr__(self):
         return format_tensor(self)
 

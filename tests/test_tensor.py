@@ -153,3 +153,15 @@ def test_in_place_ops_under_no_grad():
     with pytest.raises(RuntimeError, match="copy_"):
         with mt.no_grad():
             p.copy_(mt.ones(4))
+
+
+def test_deepcopy_gives_a_new_id_and_its_own_data():
+    import copy
+
+    t = mt.tensor([1.0, 2.0], requires_grad=True)
+    c = copy.deepcopy(t)
+    assert c._id != t._id and c.requires_grad and c.is_leaf
+    c.detach().numpy()[0] = 5.0
+    assert t.detach().numpy()[0] == 1.0
+    (c * c).sum().backward()
+    assert t.grad is None and c.grad.tolist() == [10.0, 4.0]

@@ -101,7 +101,7 @@ class GradientTape:
         >>> tape.watched_variables()[0] is x
         True
         """
-        return tuple(t for t in (ref() for ref in self._tape.watched.values()) if t is not None) if self._tape else ()
+        return tuple(t for t in (ref() for ref in self._tape.watched.values()) if t is not None) if self._tape is not None else ()
 
     @contextlib.contextmanager
     def stop_recording(self):
