@@ -78,7 +78,8 @@ def parse_args(description: str, recipe: Recipe, argv=None) -> argparse.Namespac
     parser.add_argument("--limit", type=int, default=None, help="train on the first N training samples only")
     parser.add_argument("--test-limit", type=int, default=None, help="evaluate on the first N test samples only")
     parser.add_argument("--plot", default=None, metavar="PATH", help="write a PNG of loss and accuracy per epoch")
-    parser.add_argument("--save", default=None, metavar="PATH", help="write a checkpoint after every epoch")
+    parser.add_argument("--save", default=None, metavar="PATH",
+                        help="write a checkpoint after every epoch (a '{epoch}' in PATH keeps one file per epoch)")
     parser.add_argument("--resume", default=None, metavar="PATH", help="continue from a checkpoint's next epoch")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
@@ -275,7 +276,8 @@ def run(name: str, build_model, recipe: Recipe, argv=None, description: str = ""
         print(f"epoch {epoch:>2}/{args.epochs}  train loss {train_loss:.4f}  train acc {train_acc:.4f}  "
               f"test loss {test_loss:.4f}  test acc {test_acc:.4f}  ({seconds:.1f} s)", flush=True)
         if args.save:
-            save_checkpoint(args.save, model, optimizer, scheduler, loader_generator, epoch, args, history)
+            path = args.save.replace("{epoch}", str(epoch))
+            save_checkpoint(path, model, optimizer, scheduler, loader_generator, epoch, args, history)
     if args.plot and history.train_loss:
         plot_history(history, args.plot, f"{name} on {args.dataset}")
     wall = time.perf_counter() - start
