@@ -261,9 +261,10 @@ def run(name: str, build_model, recipe: Recipe, argv=None, description: str = ""
         print(f"resumed from {args.resume} after epoch {done}")
 
     n_params = sum(p.numel() for p in model.parameters())
-    print(f"{name}: {n_params:,} parameters | {args.dataset}: {len(train_loader.dataset):,} train / "
-          f"{len(test_loader.dataset):,} test images, standardised with mean {mean:.4f} std {std:.4f} | "
-          f"Adam + OneCycleLR(max_lr={args.lr:g}), batch {args.batch_size}, {args.epochs} epochs, seed {args.seed}")
+    print(f"{name} ({n_params:,} parameters) on {args.dataset}: {len(train_loader.dataset):,} train / "
+          f"{len(test_loader.dataset):,} test images")
+    print(f"inputs standardised (mean {mean:.4f}, std {std:.4f}); Adam + OneCycleLR(max_lr={args.lr:g}) per batch, "
+          f"batch size {args.batch_size}, {args.epochs} epoch{'s' if args.epochs != 1 else ''}, seed {args.seed}")
     for epoch in range(done + 1, args.epochs + 1):
         epoch_start = time.perf_counter()
         with tqdm(total=len(train_loader.dataset), desc=f"epoch {epoch}/{args.epochs}", unit=" samples",
