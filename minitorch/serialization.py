@@ -40,6 +40,10 @@ def save(obj, f):
     crash mid-write never leaves a half-written checkpoint behind.
 
         mt.save({"model": model.state_dict(), "optim": opt.state_dict(), "epoch": 3}, "ckpt.safetensors")
+
+    >>> mt.save({"w": mt.ones(2), "step": 3}, "checkpoint.mt")  # doctest: +SKIP
+    >>> mt.load("checkpoint.mt")["step"]  # doctest: +SKIP
+    3
     """
     arrays = {}
     tree = _Encoder(arrays).encode(obj, ())
@@ -135,6 +139,9 @@ def load(f):
     """Reads a checkpoint written by `save`, or any safetensors file (then: a flat dict of Tensors).
 
     Raises CheckpointError, naming the file, for anything else; never executes code.
+
+    >>> state = mt.load("checkpoint.mt")  # doctest: +SKIP
+    >>> model.load_state_dict(state)  # doctest: +SKIP
     """
     if hasattr(f, "read"):
         name = getattr(f, "name", None) or repr(f)

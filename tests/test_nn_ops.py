@@ -183,6 +183,14 @@ def test_max_pool_gradient_goes_to_the_maximum_only():
         np.testing.assert_array_equal(grad[0, ch, 2 * i:2 * i + 2, 2 * j:2 * j + 2], expected)
 
 
+def test_max_pool_propagates_nan_and_points_at_it():
+    x = np.arange(16.0).reshape(1, 1, 4, 4)
+    x[0, 0, 0, 1] = np.nan
+    values, indices = max_pool2d(_t(x), 2, return_indices=True)
+    assert np.isnan(values.numpy()[0, 0, 0, 0]) and indices.numpy()[0, 0, 0, 0] == 1
+    assert values.numpy()[0, 0, 1, 1] == 15 and indices.numpy()[0, 0, 1, 1] == 15
+
+
 def test_max_pool_stride_defaults_to_kernel_and_unbatched_input_works():
     x = _distinct(np.random.default_rng(6), (3, 6, 6))
     out = max_pool2d(_t(x), 3)

@@ -17,6 +17,7 @@ from .tape import Tape
 
 class AutogradTape(Tape):
     marks_outputs = True
+    leaves_when_empty = True
 
     def __init__(self):
         super().__init__(persistent=True, watch_accessed_variables=True)
@@ -38,11 +39,10 @@ class AutogradTape(Tape):
             self.active = True
             tape_set.active_tapes.insert(0, self)
 
-    def tensor_died(self, tensor_id):
-        super().tensor_died(tensor_id)
-        if not self.tensor_tape and self.active:
-            # Nothing left that requires grad: leave the tape set, so that plain
-            # numpy-like work pays only record_gradient's early exit.
+    def leave(self):
+        # Nothing left that requires grad: leave the tape set, so that plain
+        # numpy-like work pays only record_gradient's early exit.
+        if self.active:
             self.active = False
             tape_set.pop_tape(self)
 

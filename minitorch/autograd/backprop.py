@@ -89,7 +89,7 @@ def compute_gradient(tape, targets, sources, output_gradients=None, release=Fals
 
 def _complete(pending, tensor_id):
     """The gradient of one tensor, summed and passed through its hooks."""
-    grad = _aggregate(pending, tensor_id)
+    grad = pending[0] if len(pending) == 1 else _aggregate(pending, tensor_id)
     if hooks.tensor_hooks or hooks.retaining:
         grad = hooks.apply(tensor_id, grad)
     return grad

@@ -4,6 +4,8 @@ Look up the op's numpy kernel by name, run it, wrap the results as Tensors,
 and hand everything to `record_gradient` (record.py). Shape ops, indexing and
 the gradient functions themselves all come this way, so any tape sees all.
 """
+import operator
+
 import numpy as np
 
 from ..ops.registry import KERNELS
@@ -11,6 +13,7 @@ from ..tensor import Tensor, _next_id
 from .record import record_gradient
 
 _NO_ATTRS = {}
+data_of = operator.attrgetter("_data")  # t -> t._data, without a Python frame per input
 check_anomalies = False  # set by anomaly.detect_anomaly()
 
 
@@ -21,7 +24,7 @@ class ShapeError(RuntimeError, ValueError):
 def execute(op_name, inputs, attrs=_NO_ATTRS):
     """Runs op `op_name` on the Tensors `inputs`; returns a Tensor or a tuple of Tensors."""
     try:
-        result = KERNELS[op_name](*[t._data for t in inputs], **attrs)
+        result = KERNELS[op_name](*map(data_of, inputs), **attrs)
     except (ValueError, IndexError) as error:
         raise _explain(op_name, [t._data for t in inputs], error) from None
     if type(result) is tuple:

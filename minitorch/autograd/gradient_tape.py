@@ -47,6 +47,16 @@ class GradientTape:
         tape_set.pop_tape(self._tape)
         self._recording = False
 
+    def __repr__(self):
+        ops = len(self._tape) if self._tape is not None else 0
+        return f"<GradientTape persistent={self._persistent} recording={self._recording} ops={ops}>"
+
+    def __str__(self):
+        """`print(tape)`: the recorded ops, one line each (minitorch.viz.listing)."""
+        from ..viz import listing
+
+        return listing(self)
+
     def watch(self, tensor):
         """Ensures `tensor` (or each tensor in a list/tuple/dict) is traced by this tape."""
         if self._tape is None:

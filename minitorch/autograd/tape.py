@@ -37,6 +37,7 @@ class Tape:
     """The data structure behind GradientTape and behind `requires_grad`."""
 
     marks_outputs = False  # the autograd tape sets requires_grad on what it records
+    leaves_when_empty = False  # the autograd tape leaves the tape set when it tracks nothing
 
     def __init__(self, persistent=False, watch_accessed_variables=True):
         self.persistent = persistent
@@ -103,10 +104,19 @@ class Tape:
         """The Tensor object is gone. A dead watched tensor is forgotten too
         (TensorFlow keeps it: its tapes are short-lived, while our autograd tape
         lives as long as the program)."""
-        if self.tensor_tape.get(tensor_id) == -1:
-            del self.tensor_tape[tensor_id]
+        tensor_tape = self.tensor_tape
+        op_id = tensor_tape.get(tensor_id)
+        if op_id is None:
+            return  # never on this tape
+        if op_id == -1:
+            del tensor_tape[tensor_id]
             self.watched.pop(tensor_id, None)
         self.delete_trace(tensor_id)
+        if self.leaves_when_empty and not tensor_tape:
+            self.leave()
+
+    def leave(self):
+        """Called when the tape tracks nothing any more (see leaves_when_empty)."""
 
     def delete_trace(self, tensor_id):
         """One use of `tensor_id` ended; drop what nobody can reach any more."""
@@ -136,9 +146,11 @@ class Tape:
             self.delete_trace(input_id)
 
     def _forget_outputs(self, entry, op_id):
+        """Drops the links of the op's dead outputs; live ones keep theirs."""
+        tensor_tape, usage = self.tensor_tape, self.tensor_usage
         for output_id in entry.output_ids:
-            if self.tensor_tape.get(output_id) == op_id and output_id not in self.tensor_usage:
-                del self.tensor_tape[output_id]
+            if output_id not in usage and tensor_tape.get(output_id) == op_id:
+                del tensor_tape[output_id]
 
     def release(self, entry, op_id):
         """Forget a consumed entry (non-persistent reverse pass): its inputs lose one use.
@@ -155,3 +167,9 @@ class Tape:
 
     def __len__(self):
         return len(self.op_tape)
+
+    def __str__(self):
+        """The recorded ops, one line each (minitorch.viz.listing)."""
+        from ..viz import listing
+
+        return listing(self)

@@ -10,30 +10,51 @@ ready-op stack runs the backward functions, with gradient norms.
         y.backward()
 
 Off by default; record_gradient and compute_gradient test one flag, after
-their own early exits.
+their own early exits. Besides printing, listeners (objects with `recorded`,
+`backward_call` and `aggregated` methods, see minitorch.viz.capture) can be
+told the same events; `enabled` is on while printing or while any listener is.
 """
 import contextlib
 import sys
 
 import numpy as np
 
-enabled = False
+enabled = False  # printing or any listener: the one flag the engine tests
+_printing = False
+_listeners = []
 _names = {}  # tensor id -> short name, stable within one tracing session
 _stream = None
 
 
 def set_tracing(flag, stream=None):
     """Turns tracing on or off (prints to `stream`, default sys.stdout)."""
-    global enabled, _stream
-    enabled = bool(flag)
+    global enabled, _printing, _stream
+    _printing = bool(flag)
+    enabled = _printing or bool(_listeners)
     _stream = stream
     _names.clear()
+
+
+def add_listener(listener):
+    """Tells `listener` every event from now on: listener.recorded(op_name, inputs,
+    results, tapes, keeps), .backward_call(entry, out_grads, in_grads, needs),
+    .aggregated(tensor_id, count)."""
+    global enabled
+    _listeners.append(listener)
+    enabled = True
+
+
+def remove_listener(listener):
+    global enabled
+    if listener in _listeners:
+        _listeners.remove(listener)
+    enabled = _printing or bool(_listeners)
 
 
 @contextlib.contextmanager
 def tracing(stream=None):
     """Traces the ops and backward calls in the block."""
-    previous = enabled, _stream
+    previous = _printing, _stream
     set_tracing(True, stream)
     try:
         yield
@@ -64,11 +85,19 @@ def _norm(grad):
 
 
 def recorded(op_name, inputs, results, tapes, keeps):
+    for listener in _listeners:
+        listener.recorded(op_name, inputs, results, tapes, keeps)
+    if not _printing:
+        return
     tape_names = ",".join(str(tape.serial) for tape in tapes)
     _emit(f"record   {op_name:<12} {_describe(inputs)} -> {_describe(results)}  tape {tape_names}  keeps {keeps}")
 
 
 def backward_call(entry, out_grads, in_grads, needs):
+    for listener in _listeners:
+        listener.backward_call(entry, out_grads, in_grads, needs)
+    if not _printing:
+        return
     incoming = ", ".join(
         f"{name(tid)} |{_norm(g):.4g}|" if g is not None else f"{name(tid)} None" for tid, g in zip(entry.output_ids, out_grads)
     )
@@ -81,4 +110,8 @@ def backward_call(entry, out_grads, in_grads, needs):
 
 
 def aggregated(tensor_id, count):
+    for listener in _listeners:
+        listener.aggregated(tensor_id, count)
+    if not _printing:
+        return
     _emit(f"sum      {count} gradients of {name(tensor_id)}")

@@ -64,6 +64,10 @@ def read_idx(
     The result has native byte order and is writable. ``expected_ndim`` and
     ``expected_dtype`` let callers reject a file that is valid IDX but the
     wrong kind (e.g. a label file passed as images).
+
+    >>> images = mt.datasets.read_idx("train-images-idx3-ubyte.gz")  # doctest: +SKIP
+    >>> images.shape  # doctest: +SKIP
+    (60000, 28, 28)
     """
     path = Path(path)
     content = _read_bytes(path)
@@ -115,6 +119,8 @@ def write_idx(path: str | os.PathLike, array: np.ndarray, *, compress: bool | No
     """Write ``array`` as an IDX file; gzip it when ``compress`` (default: name ends in .gz).
 
     Gzip output uses mtime 0 so the same array always gives the same bytes.
+
+    >>> mt.datasets.write_idx("labels-idx1-ubyte.gz", np.arange(10, dtype=np.uint8))  # doctest: +SKIP
     """
     path = Path(path)
     array = np.asarray(array)

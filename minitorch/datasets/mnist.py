@@ -303,5 +303,10 @@ class KMNIST(MNIST):
 def embedded_fashion_mnist(
     train: bool = True, transform: Callable | None = None, target_transform: Callable | None = None
 ) -> FashionMNIST:
-    """The balanced Fashion-MNIST subset shipped inside minitorch (6,000 train / 1,000 test images)."""
+    """The balanced Fashion-MNIST subset shipped inside minitorch (6,000 train / 1,000 test images).
+
+    >>> train = mt.datasets.embedded_fashion_mnist()
+    >>> len(train), train[0][0].shape, train.classes[train[0][1]]
+    (6000, (1, 28, 28), 'T-shirt/top')
+    """
     return FashionMNIST(train=train, transform=transform, target_transform=target_transform, embedded=True)

@@ -4,6 +4,11 @@ from .module import Module
 
 
 class ReLU(Module):
+    """Applies max(x, 0) elementwise.
+
+    >>> mt.nn.ReLU()(mt.tensor([-2.0, 3.0])).tolist()
+    [0.0, 3.0]
+    """
     def __init__(self, inplace=False):
         super().__init__()
         self.inplace = inplace
@@ -55,6 +60,11 @@ class Tanh(Module):
 
 
 class Softmax(Module):
+    """Applies softmax along `dim`.
+
+    >>> mt.nn.Softmax(dim=1)(mt.zeros(1, 4)).tolist()
+    [[0.25, 0.25, 0.25, 0.25]]
+    """
     def __init__(self, dim=None):
         super().__init__()
         self.dim = dim

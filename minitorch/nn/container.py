@@ -83,7 +83,12 @@ class Sequential(Module):
 
 
 class ModuleList(Module):
-    """A list of modules that registers them (their parameters show up in parameters())."""
+    """A list of modules that registers them (their parameters show up in parameters()).
+
+    >>> layers = mt.nn.ModuleList([mt.nn.Linear(2, 2) for _ in range(3)])
+    >>> len(layers), len(list(layers.parameters()))
+    (3, 6)
+    """
 
     def __init__(self, modules=None):
         super().__init__()
@@ -136,7 +141,12 @@ class ModuleList(Module):
 
 
 class ModuleDict(Module):
-    """A dict of modules (insertion ordered) that registers them under their keys."""
+    """A dict of modules (insertion ordered) that registers them under their keys.
+
+    >>> heads = mt.nn.ModuleDict({"a": mt.nn.Linear(2, 1), "b": mt.nn.Linear(2, 3)})
+    >>> list(heads.keys()), heads["b"](mt.ones(1, 2)).shape
+    (['a', 'b'], (1, 3))
+    """
 
     def __init__(self, modules=None):
         super().__init__()

@@ -4,6 +4,12 @@ from .module import Module
 
 
 class Dropout(Module):
+    """Zeroes elements with probability p while training, scaling the rest by 1/(1-p); the identity in eval().
+
+    >>> drop = mt.nn.Dropout(p=0.5).eval()
+    >>> drop(mt.ones(3)).tolist()
+    [1.0, 1.0, 1.0]
+    """
     def __init__(self, p=0.5, inplace=False):
         super().__init__()
         if not 0.0 <= p <= 1.0:

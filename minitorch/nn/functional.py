@@ -21,7 +21,12 @@ from ..tensor import Tensor
 # ----- linear and convolution -----
 
 def linear(input, weight, bias=None):
-    """y = x W^T + b, with x of shape (*, in_features) and W of shape (out_features, in_features)."""
+    """y = x W^T + b, with x of shape (*, in_features) and W of shape (out_features, in_features).
+
+    >>> F = mt.nn.functional
+    >>> F.linear(mt.ones(2, 3), mt.ones(4, 3), mt.zeros(4)).shape
+    (2, 4)
+    """
     if input.ndim == 0 or weight.ndim != 2 or input.shape[-1] != weight.shape[1]:
         raise ShapeError(
             f"linear: input of shape {tuple(input.shape)} cannot be multiplied by weight of shape {tuple(weight.shape)}^T "
@@ -35,11 +40,21 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """2-D convolution (cross-correlation) of (N, C_in, H, W) with (C_out, C_in/groups, kH, kW).
 
     padding: an int, a pair, 'valid' or 'same' (stride 1), as PyTorch.
+
+    >>> image, kernel = mt.ones(1, 1, 4, 4), mt.ones(1, 1, 3, 3)
+    >>> mt.nn.functional.conv2d(image, kernel, padding=1)[0, 0].tolist()[0]
+    [4.0, 6.0, 6.0, 4.0]
     """
     return conv_ops.conv2d(input, weight, bias, stride=stride, padding=padding, dilation=dilation, groups=groups)
 
 
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    """Max over each kernel_size window of (N, C, H, W) inputs, as torch.nn.functional.max_pool2d.
+
+    >>> x = mt.arange(16.0).reshape(1, 1, 4, 4)
+    >>> mt.nn.functional.max_pool2d(x, 2).tolist()
+    [[[[5.0, 7.0], [13.0, 15.0]]]]
+    """
     return pool_ops.max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
 
 
@@ -97,7 +112,12 @@ def _batch_norm_training(input, running_mean, running_var, weight, bias, momentu
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
-    """Normalizes over the last len(normalized_shape) dimensions (biased variance), then scales and shifts."""
+    """Normalizes over the last len(normalized_shape) dimensions (biased variance), then scales and shifts.
+
+    >>> y = mt.nn.functional.layer_norm(mt.tensor([[1.0, 3.0]]), (2,))
+    >>> [round(v, 3) for v in y[0].tolist()]
+    [-1.0, 1.0]
+    """
     normalized_shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
     k = len(normalized_shape)
     if k == 0 or input.ndim < k or tuple(input.shape[input.ndim - k:]) != normalized_shape:
@@ -124,6 +144,12 @@ def dropout(input, p=0.5, training=True, inplace=False):
 
     The mask comes from the global generator (mt.manual_seed). `inplace` is
     accepted for compatibility; the result is always a new tensor.
+
+    >>> x = mt.ones(4)
+    >>> mt.nn.functional.dropout(x, p=0.5, training=False).tolist()  # identity outside training
+    [1.0, 1.0, 1.0, 1.0]
+    >>> sorted(set(mt.nn.functional.dropout(x, p=0.5).tolist())) in ([0.0], [2.0], [0.0, 2.0])
+    True
     """
     if not 0.0 <= p <= 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
@@ -139,6 +165,11 @@ def dropout(input, p=0.5, training=True, inplace=False):
 # ----- activations -----
 
 def relu(input, inplace=False):
+    """max(x, 0), elementwise.
+
+    >>> mt.nn.functional.relu(mt.tensor([-1.0, 0.5])).tolist()
+    [0.0, 0.5]
+    """
     return math_ops.relu(input)
 
 
@@ -177,12 +208,22 @@ def _softmax_dim(name, ndim):
 
 
 def softmax(input, dim=None, dtype=None):
+    """exp(x) / sum(exp(x)) along `dim`.
+
+    >>> mt.nn.functional.softmax(mt.tensor([0.0, 0.0]), dim=0).tolist()
+    [0.5, 0.5]
+    """
     if dim is None:
         dim = _softmax_dim("softmax", input.ndim)
     return reduction_ops.softmax(input, dim, dtype)
 
 
 def log_softmax(input, dim=None, dtype=None):
+    """log(softmax(x)) along `dim`, computed stably.
+
+    >>> round(mt.nn.functional.log_softmax(mt.tensor([0.0, 0.0]), dim=0)[0].item(), 4)
+    -0.6931
+    """
     if dim is None:
         dim = _softmax_dim("log_softmax", input.ndim)
     return reduction_ops.log_softmax(input, dim, dtype)
@@ -194,6 +235,10 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
     """Rows of `weight` picked by the integer tensor `input`; output shape input.shape + (embedding_dim,).
 
     Rows looked up at padding_idx get no gradient, as in PyTorch.
+
+    >>> weight = mt.tensor([[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]])
+    >>> mt.nn.functional.embedding(mt.tensor([2, 0]), weight).tolist()
+    [[2.0, 2.0], [0.0, 0.0]]
     """
     if max_norm is not None or scale_grad_by_freq or sparse:
         raise NotImplementedError("embedding: max_norm, scale_grad_by_freq and sparse are not supported")
@@ -213,7 +258,11 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
 
 
 def one_hot(tensor, num_classes=-1):
-    """int64 one-hot encoding with a new last dimension of size num_classes (max + 1 if -1)."""
+    """int64 one-hot encoding with a new last dimension of size num_classes (max + 1 if -1).
+
+    >>> mt.nn.functional.one_hot(mt.tensor([0, 2]), 3).tolist()
+    [[1, 0, 0], [0, 0, 1]]
+    """
     if tensor._data.dtype.kind not in "iu":
         raise TypeError(f"one_hot is only applicable to index tensor of integer dtype, got {tensor.dtype}")
     if num_classes == -1:

@@ -65,6 +65,11 @@ def normal_(tensor, mean=0.0, std=1.0):
 
 
 def constant_(tensor, val):
+    """Fills `tensor` with `val`, in place; returns it.
+
+    >>> mt.nn.init.constant_(mt.empty(2), 0.5).tolist()
+    [0.5, 0.5]
+    """
     with no_grad():
         return tensor.fill_(val)
 
@@ -74,6 +79,11 @@ def ones_(tensor):
 
 
 def zeros_(tensor):
+    """Fills `tensor` with zeros, in place; returns it.
+
+    >>> mt.nn.init.zeros_(mt.ones(2)).tolist()
+    [0.0, 0.0]
+    """
     return constant_(tensor, 0.0)
 
 
@@ -93,7 +103,12 @@ def xavier_normal_(tensor, gain=1.0):
 
 
 def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu"):
-    """U(-bound, bound) with bound = gain * sqrt(3 / fan) (He et al., 2015)."""
+    """U(-bound, bound) with bound = gain * sqrt(3 / fan) (He et al., 2015).
+
+    >>> w = mt.nn.init.kaiming_uniform_(mt.empty(64, 100), nonlinearity="relu")
+    >>> bool(w.abs().max().item() <= (6 / 100) ** 0.5)
+    True
+    """
     if 0 in tensor.shape:
         warnings.warn("Initializing zero-element tensors is a no-op")
         return tensor

@@ -12,7 +12,11 @@ from .parameter import Parameter
 
 
 class Identity(Module):
-    """Returns its input; accepts and ignores any constructor arguments."""
+    """Returns its input; accepts and ignores any constructor arguments.
+
+    >>> mt.nn.Identity(54, unused="ignored")(mt.ones(2)).tolist()
+    [1.0, 1.0]
+    """
 
     def __init__(self, *args, **kwargs):
         super().__init__()

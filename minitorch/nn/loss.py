@@ -35,6 +35,11 @@ class CrossEntropyLoss(_WeightedLoss):
 
 
 class NLLLoss(_WeightedLoss):
+    """Negative log-likelihood of class targets under log-probabilities (see functional.nll_loss).
+
+    >>> mt.nn.NLLLoss()(mt.tensor([[-0.25, -2.0]]), mt.tensor([0])).item()
+    0.25
+    """
     def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
         super().__init__(weight, size_average, reduce, reduction)
         self.ignore_index = ignore_index
@@ -44,6 +49,11 @@ class NLLLoss(_WeightedLoss):
 
 
 class MSELoss(_Loss):
+    """Mean squared error, as a module (see functional.mse_loss).
+
+    >>> mt.nn.MSELoss()(mt.tensor([0.0, 2.0]), mt.tensor([0.0, 0.0])).item()
+    2.0
+    """
     def forward(self, input, target):
         return L.mse_loss(input, target, reduction=self.reduction)
 

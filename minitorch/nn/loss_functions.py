@@ -62,7 +62,11 @@ def _as_float_target(input, target, name, same_shape=False):
 # ----- regression losses -----
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
-    """(input - target)^2, reduced."""
+    """(input - target)^2, reduced.
+
+    >>> mt.nn.functional.mse_loss(mt.tensor([1.0, 2.0]), mt.tensor([1.0, 4.0])).item()
+    2.0
+    """
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction, "mse_loss")
     diff = input - _as_float_target(input, target, "mse_loss")
@@ -70,7 +74,11 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
 
 
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
-    """|input - target|, reduced."""
+    """|input - target|, reduced.
+
+    >>> mt.nn.functional.l1_loss(mt.tensor([1.0, 2.0]), mt.tensor([1.0, 4.0]), reduction="sum").item()
+    2.0
+    """
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction, "l1_loss")
     return _reduce((input - _as_float_target(input, target, "l1_loss")).abs(), reduction)
@@ -109,6 +117,10 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     l = 1 + (pos_weight - 1) y): no exp of a large positive number, no log of 0, and the small
     log1p term added last so it survives. max and -|x| are written with one `where`, so the
     derivative at x = 0 is sigmoid(0) - y, not a one-sided value.
+
+    >>> loss = mt.nn.functional.binary_cross_entropy_with_logits(mt.tensor([0.0]), mt.tensor([1.0]))
+    >>> round(loss.item(), 4)  # -log sigmoid(0) = log 2
+    0.6931
     """
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction, "binary_cross_entropy_with_logits")
@@ -190,7 +202,12 @@ def _check_class_input(input, weight, name):
 
 
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
-    """-weight[t] * input[n, t] for log-probabilities input (N, C, d1, ...) and class targets t (N, d1, ...)."""
+    """-weight[t] * input[n, t] for log-probabilities input (N, C, d1, ...) and class targets t (N, d1, ...).
+
+    >>> log_probs = mt.tensor([[-0.5, -1.0], [-2.0, -0.1]])
+    >>> round(mt.nn.functional.nll_loss(log_probs, mt.tensor([0, 1])).item(), 4)  # (0.5 + 0.1) / 2
+    0.3
+    """
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction, "nll_loss")
     _check_class_input(input, weight, "nll_loss")

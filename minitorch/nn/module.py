@@ -6,13 +6,23 @@ like BatchNorm's running mean) and submodules. Everything else walks them
 in that order: parameters(), state_dict() (PyTorch's keys and key order:
 each module's parameters, then its persistent buffers, then its children,
 recursively), load_state_dict(), train()/eval(), to(dtype), repr.
+
+Module hooks follow PyTorch: forward pre-hooks, forward hooks and full
+backward (pre-)hooks, with removable handles. The backward ones are tensor
+gradients seen through an identity op (BackwardHookFunction, as PyTorch's
+torch.utils.hooks.BackwardHook) wrapped around the forward's inputs and
+outputs. A module without hooks pays one flag test per call.
 """
+import itertools
+import weakref
 from collections import OrderedDict, namedtuple
 
 import numpy as np
 
 from .. import dtypes
-from ..autograd.tape_set import no_grad
+from ..autograd.function import Function
+from ..autograd.hooks import RemovableHandle
+from ..autograd.tape_set import no_grad, thread_state
 from ..tensor import Tensor
 from .parameter import Parameter
 
@@ -42,13 +52,131 @@ class Module:
         object.__setattr__(self, "_buffers", OrderedDict())
         object.__setattr__(self, "_non_persistent_buffers_set", set())
         object.__setattr__(self, "_modules", OrderedDict())
+        object.__setattr__(self, "_forward_pre_hooks", OrderedDict())
+        object.__setattr__(self, "_forward_hooks", OrderedDict())
+        object.__setattr__(self, "_backward_pre_hooks", OrderedDict())
+        object.__setattr__(self, "_backward_hooks", OrderedDict())
+        object.__setattr__(self, "_hooks_with_kwargs", set())  # handle ids of hooks that also get kwargs
+
+    _has_hooks = False  # the one test __call__ makes; set while any hook is registered
 
     def forward(self, *args, **kwargs):
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
 
     def __call__(self, *args, **kwargs):
-        # Forward hooks (register_forward_hook, ...) will wrap this call.
-        return self.forward(*args, **kwargs)
+        if not self._has_hooks:
+            return self.forward(*args, **kwargs)
+        return self._call_with_hooks(args, kwargs)
+
+    def _call_with_hooks(self, args, kwargs):
+        """PyTorch's order: pre-hooks, the input side of the backward hooks, forward, forward hooks, the output side."""
+        with_kwargs = self._hooks_with_kwargs
+        for key, hook in list(self._forward_pre_hooks.items()):
+            if key in with_kwargs:
+                result = hook(self, args, kwargs)
+                if result is not None:
+                    if not (isinstance(result, tuple) and len(result) == 2):
+                        raise RuntimeError(f"forward pre-hook must return None or a tuple of (new_args, new_kwargs), but got {result}.")
+                    args, kwargs = result
+            else:
+                result = hook(self, args)
+                if result is not None:
+                    args = result if isinstance(result, tuple) else (result,)
+        backward_hook = None
+        if (self._backward_hooks or self._backward_pre_hooks) and thread_state.recording:
+            backward_hook = _BackwardHook(self)
+            args = backward_hook.setup_input_hook(args)
+        result = self.forward(*args, **kwargs)
+        for key, hook in list(self._forward_hooks.items()):
+            hook_result = hook(self, args, kwargs, result) if key in with_kwargs else hook(self, args, result)
+            if hook_result is not None:
+                result = hook_result
+        if backward_hook is not None:
+            result = backward_hook.setup_output_hook(result)
+        return result
+
+    # ----- hooks -----
+
+    def _add_hook(self, registry, hook, prepend, with_kwargs=False):
+        if not callable(hook):
+            raise TypeError(f"hook must be callable, got {type(hook).__name__}")
+        handle = _ModuleHookHandle(self, registry)
+        registry[handle.id] = hook
+        if prepend:
+            registry.move_to_end(handle.id, last=False)
+        if with_kwargs:
+            self._hooks_with_kwargs.add(handle.id)
+        object.__setattr__(self, "_has_hooks", True)
+        return handle
+
+    def _hooks_changed(self):
+        any_hooks = bool(self._forward_pre_hooks or self._forward_hooks or self._backward_pre_hooks or self._backward_hooks)
+        object.__setattr__(self, "_has_hooks", any_hooks)
+
+    def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
+        """Calls `hook(module, args)` before each forward; a returned value replaces args.
+
+        A returned non-tuple is wrapped into a 1-tuple. With `with_kwargs=True`
+        the hook is `hook(module, args, kwargs)` and returns None or (args, kwargs).
+        Returns a handle; `handle.remove()` unregisters the hook.
+
+        >>> layer = mt.nn.Linear(2, 1)
+        >>> handle = layer.register_forward_pre_hook(lambda module, args: (args[0] * 0,))
+        >>> layer(mt.ones(1, 2)).tolist() == [[layer.bias.item()]]
+        True
+        >>> handle.remove()
+        """
+        return self._add_hook(self._forward_pre_hooks, hook, prepend, with_kwargs)
+
+    def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False):
+        """Calls `hook(module, args, output)` after each forward; a returned value replaces the output.
+
+        With `with_kwargs=True` the hook is `hook(module, args, kwargs, output)`.
+
+        >>> shapes = []
+        >>> layer = mt.nn.Linear(3, 2)
+        >>> handle = layer.register_forward_hook(lambda module, args, out: shapes.append(tuple(out.shape)))
+        >>> _ = layer(mt.ones(4, 3))
+        >>> shapes
+        [(4, 2)]
+        >>> handle.remove()
+        """
+        return self._add_hook(self._forward_hooks, hook, prepend, with_kwargs)
+
+    def register_full_backward_pre_hook(self, hook, *, prepend=False):
+        """Calls `hook(module, grad_output)` when the gradients of the module's outputs are known.
+
+        `grad_output` is a tuple, one entry per output (None for outputs that
+        do not require grad); a returned tuple replaces it before it flows
+        into the module.
+
+        >>> layer = mt.nn.Linear(2, 1)
+        >>> handle = layer.register_full_backward_pre_hook(lambda module, grad_output: (grad_output[0] * 0,))
+        >>> layer(mt.ones(1, 2)).sum().backward()
+        >>> layer.weight.grad.tolist()
+        [[0.0, 0.0]]
+        """
+        return self._add_hook(self._backward_pre_hooks, hook, prepend)
+
+    def register_full_backward_hook(self, hook, *, prepend=False):
+        """Calls `hook(module, grad_input, grad_output)` during backward, PyTorch's semantics.
+
+        `grad_output` holds the gradients with respect to the module's outputs,
+        `grad_input` those with respect to its positional tensor inputs (None
+        where an argument is not a tensor requiring grad). The hook runs once
+        the input gradients are known; a returned tuple replaces grad_input.
+        Gradients of the parameters are not part of grad_input.
+
+        >>> layer = mt.nn.Linear(2, 1)
+        >>> seen = []
+        >>> handle = layer.register_full_backward_hook(
+        ...     lambda module, grad_input, grad_output: seen.append((grad_input[0].shape, grad_output[0].shape)))
+        >>> x = mt.ones(3, 2, requires_grad=True)
+        >>> layer(x).sum().backward()
+        >>> seen
+        [((3, 2), (3, 1))]
+        """
+        return self._add_hook(self._backward_hooks, hook, prepend)
 
     # ----- registration -----
 
@@ -387,6 +515,129 @@ class Module:
         if not self._modules:
             return f"{self._get_name()}({extra})"
         return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
+
+
+class _ModuleHookHandle(RemovableHandle):
+    """A RemovableHandle that also tells the module when its last hook is gone."""
+
+    def __init__(self, module, hooks):
+        super().__init__(hooks, next(_hook_ids))
+        self._module = weakref.ref(module)
+
+    def remove(self):
+        super().remove()
+        module = self._module()
+        if module is not None:
+            module._hooks_with_kwargs.discard(self.id)
+            module._hooks_changed()
+
+
+class BackwardHookFunction(Function):
+    """The identity, as one op over several tensors: its backward sees all their gradients at once."""
+
+    @staticmethod
+    def forward(ctx, on_backward, *tensors):
+        ctx.on_backward = on_backward
+        return tensors
+
+    @staticmethod
+    def backward(ctx, *grads):
+        return (None,) + tuple(ctx.on_backward(grads))
+
+
+class _BackwardHook:
+    """One forward call's backward hooks, as torch.utils.hooks.BackwardHook.
+
+    The outputs pass through BackwardHookFunction: its backward has the
+    gradients of the outputs (grad_output), runs the backward pre-hooks and
+    keeps them. The inputs that require grad pass through another one: its
+    backward has the gradients of the inputs (grad_input) and runs the full
+    backward hooks. When no input requires grad, those run on the output side
+    with grad_input all None.
+    """
+
+    def __init__(self, module):
+        self.module = module
+        self.grad_outputs = None
+        self.n_inputs = 0
+        self.input_index = None  # positions of the wrapped inputs, None when none requires grad
+
+    def setup_input_hook(self, args):
+        self.n_inputs = len(args)
+        index = [i for i, a in enumerate(args) if isinstance(a, Tensor) and a._requires_grad]
+        if not index:
+            return args
+        self.input_index = index
+        wrapped = BackwardHookFunction.apply(self._on_input_grads, *[args[i] for i in index])
+        args = list(args)
+        for i, tensor in zip(index, wrapped):
+            args[i] = tensor
+        return tuple(args)
+
+    def setup_output_hook(self, result):
+        single = isinstance(result, Tensor)
+        outputs = [result] if single else list(result) if isinstance(result, (tuple, list)) else None
+        if outputs is None:
+            return result  # PyTorch also sees only tensors and tuples of them
+        index = [i for i, o in enumerate(outputs) if isinstance(o, Tensor) and o._requires_grad]
+        if not index:
+            return result
+        self.n_outputs, self.output_index = len(outputs), index
+        wrapped = BackwardHookFunction.apply(self._on_output_grads, *[outputs[i] for i in index])
+        for i, tensor in zip(index, wrapped):
+            outputs[i] = tensor
+        if single:
+            return outputs[0]
+        return type(result)(outputs)
+
+    @staticmethod
+    def _pack(index, grads, size):
+        packed = [None] * size
+        for i, g in zip(index, grads):
+            packed[i] = g
+        return tuple(packed)
+
+    def _on_output_grads(self, grads):
+        module = self.module
+        grad_outputs = self._pack(self.output_index, grads, self.n_outputs)
+        for hook in list(module._backward_pre_hooks.values()):
+            result = hook(module, grad_outputs)
+            if result is not None:
+                result = result if isinstance(result, tuple) else (result,)
+                if len(result) != len(grad_outputs):
+                    raise RuntimeError(f"Backward pre hook returned an invalid number of grad_output, got {len(result)}, "
+                                       f"but expected {len(grad_outputs)}")
+                grad_outputs = result
+        self.grad_outputs = grad_outputs
+        if self.input_index is None:
+            grad_inputs = (None,) * self.n_inputs
+            for hook in list(module._backward_hooks.values()):
+                result = hook(module, grad_inputs, grad_outputs)
+                if result is not None and not all(g is None for g in result):
+                    raise RuntimeError("Backward hook for Modules where no input requires gradient should always return None "
+                                       "or None for all gradients.")
+            self.grad_outputs = None
+        return [grad_outputs[i] for i in self.output_index]
+
+    def _on_input_grads(self, grads):
+        module = self.module
+        grad_inputs = self._pack(self.input_index, grads, self.n_inputs)
+        grad_outputs = self.grad_outputs
+        if grad_outputs is None:  # the gradient reached the inputs without passing through the outputs
+            grad_outputs = (None,) * getattr(self, "n_outputs", 1)
+        for hook in list(module._backward_hooks.values()):
+            result = hook(module, grad_inputs, grad_outputs)
+            if result is not None:
+                result = result if isinstance(result, tuple) else (result,)
+                if len(result) != len(grad_inputs):
+                    raise RuntimeError(f"Backward hook returned an invalid number of grad_input, got {len(result)}, "
+                                       f"but expected {len(grad_inputs)}")
+                grad_inputs = result
+        self.grad_outputs = None
+        return [grad_inputs[i] for i in self.input_index]
+
+
+_hook_ids = itertools.count()
 
 
 def _size(shape):

@@ -96,7 +96,15 @@ class _BatchNorm(Module):
 
 
 class BatchNorm1d(_BatchNorm):
-    """Batch normalization of (N, C) or (N, C, L) inputs over N (and L)."""
+    """Batch normalization of (N, C) or (N, C, L) inputs over N (and L).
+
+    >>> bn = mt.nn.BatchNorm1d(2)
+    >>> y = bn(mt.tensor([[1.0, 10.0], [3.0, 30.0]]))
+    >>> [[round(v, 3) for v in row] for row in y.tolist()]
+    [[-1.0, -1.0], [1.0, 1.0]]
+    >>> [round(v, 2) for v in bn.running_mean.tolist()]  # momentum 0.1 towards the batch mean
+    [0.2, 2.0]
+    """
 
     _expected_dims = (2, 3)
 
@@ -108,7 +116,12 @@ class BatchNorm2d(_BatchNorm):
 
 
 class LayerNorm(Module):
-    """Normalizes over the last dimensions given by normalized_shape, with optional elementwise affine."""
+    """Normalizes over the last dimensions given by normalized_shape, with optional elementwise affine.
+
+    >>> norm = mt.nn.LayerNorm(3)
+    >>> [round(v, 3) for v in norm(mt.tensor([[1.0, 2.0, 3.0]]))[0].tolist()]
+    [-1.225, 0.0, 1.225]
+    """
 
     def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, bias=True, device=None, dtype=None):
         super().__init__()

@@ -4,6 +4,11 @@ from .module import Module
 
 
 class MaxPool2d(Module):
+    """Max pooling over (N, C, H, W) inputs (see functional.max_pool2d).
+
+    >>> mt.nn.MaxPool2d(2)(mt.arange(16.0).reshape(1, 1, 4, 4)).shape
+    (1, 1, 2, 2)
+    """
     def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False):
         super().__init__()
         self.kernel_size = kernel_size

@@ -13,7 +13,15 @@ def _with_grads(parameters):
 
 
 def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):
-    """Scales all gradients together so their joint norm is at most max_norm; returns the norm before clipping."""
+    """Scales all gradients together so their joint norm is at most max_norm; returns the norm before clipping.
+
+    >>> p = mt.nn.Parameter(mt.zeros(2))
+    >>> p.grad = mt.tensor([3.0, 4.0])
+    >>> mt.nn.utils.clip_grad_norm_([p], max_norm=1.0).item()
+    5.0
+    >>> [round(g, 3) for g in p.grad.tolist()]
+    [0.6, 0.8]
+    """
     params = _with_grads(parameters)
     norm_type = float(norm_type)
     if not params:
@@ -35,6 +43,13 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
 
 
 def clip_grad_value_(parameters, clip_value, foreach=None):
-    """Clamps every gradient element into [-clip_value, clip_value]."""
+    """Clamps every gradient element into [-clip_value, clip_value].
+
+    >>> p = mt.nn.Parameter(mt.zeros(2))
+    >>> p.grad = mt.tensor([-3.0, 0.5])
+    >>> mt.nn.utils.clip_grad_value_([p], clip_value=1.0)
+    >>> p.grad.tolist()
+    [-1.0, 0.5]
+    """
     for p in _with_grads(parameters):
         p.grad = Tensor._from_array(np.clip(p.grad._data, -clip_value, clip_value))

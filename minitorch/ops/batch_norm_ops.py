@@ -21,7 +21,7 @@ once), and a copy the tapes cannot link would make second derivatives wrong.
 import numpy as np
 
 from ..autograd.execute import ShapeError, execute
-from ..autograd.tape_set import is_recording
+from ..autograd.tape_set import enable_grad, is_recording
 from .registry import gradient, kernel
 
 
@@ -34,15 +34,31 @@ def _per_channel(ndim, channels):
     return (1, channels) + (1,) * (ndim - 2)
 
 
+def _planes(x):
+    """x (N, C, *) as (N, C, L): every channel's values of one sample in one contiguous run."""
+    return x.reshape(x.shape[0], x.shape[1], -1)
+
+
+def _channel_sum(x):
+    """Per-channel sum in one pass (einsum sums each contiguous run in SIMD lanes)."""
+    return np.einsum("ncl->c", _planes(x))
+
+
+def _channel_dot(a, b):
+    """Per-channel sum of a * b, without the product array."""
+    return np.einsum("ncl,ncl->nc", _planes(a), _planes(b)).sum(axis=0)
+
+
 @kernel("FusedBatchNorm")
 def _fused_batch_norm(x, scale, offset, eps):
-    axes, shape = _channel_axes(x.ndim), _per_channel(x.ndim, x.shape[1])
+    shape = _per_channel(x.ndim, x.shape[1])
     count = x.size // x.shape[1]
-    mean = x.mean(axis=axes)
-    centered = x - mean.reshape(shape)
-    var = np.square(centered).mean(axis=axes)
+    mean = _channel_sum(x) / count
+    y = x - mean.reshape(shape)  # centered, then scaled and shifted in place
+    var = _channel_dot(y, y) / count
     inv_std = (1 / np.sqrt(var + eps)).astype(x.dtype, copy=False)
-    y = centered * (inv_std * scale).reshape(shape) + offset.reshape(shape)
+    y *= (inv_std * scale).reshape(shape)
+    y += offset.reshape(shape)
     return y, mean, var * (count / (count - 1)), mean.copy(), inv_std
 
 
@@ -51,9 +67,17 @@ def _fused_batch_norm_grad(op, grad_y, grad_mean, grad_var, grad_saved_mean, gra
     """With x_hat = (x - mean) inv_std and m values per channel:
     doffset = sum(dy), dscale = sum(dy x_hat),
     dx = scale inv_std / m (m dy - doffset - x_hat dscale)
-         + (dmean + dsaved_mean) / m + dvar 2 (x - mean) / (m - 1) - dinv_std inv_std^3 (x - mean) / m."""
+         + (dmean + dsaved_mean) / m + dvar 2 (x - mean) / (m - 1) - dinv_std inv_std^3 (x - mean) / m.
+
+    The usual case (only dy, nothing recording the backward pass) runs the fused
+    FusedBatchNormGrad kernel on the saved statistics; otherwise the formula is
+    written with minitorch ops so that it is differentiable again."""
     x, scale, _ = op.inputs
     need_x, need_scale, need_offset = op.needs_input_grad
+    statistics_grads = (grad_mean, grad_var, grad_saved_mean, grad_inv_std)
+    if not is_recording() and all(g is None for g in statistics_grads):
+        d_x, d_scale, d_offset = execute("FusedBatchNormGrad", (grad_y, x, scale, *op.outputs[3:]))
+        return (d_x if need_x else None), (d_scale if need_scale else None), (d_offset if need_offset else None)
     axes, shape = _channel_axes(x.ndim), _per_channel(x.ndim, x.shape[1])
     count = x.numel() // x.shape[1]
     if is_recording():
@@ -61,15 +85,9 @@ def _fused_batch_norm_grad(op, grad_y, grad_mean, grad_var, grad_saved_mean, gra
         inv_std = ((x - mean.reshape(shape)).square().mean(dim=axes) + op.attrs["eps"]) ** -0.5
     else:
         mean, inv_std = op.outputs[3:]
-    centered = x - mean.reshape(shape)
-    x_hat = centered * inv_std.reshape(shape)
-    d_offset = grad_y.sum(dim=axes)
-    d_scale = (grad_y * x_hat).sum(dim=axes)
-    d_x = None
+    d_x, d_scale, d_offset = _batch_norm_backward(grad_y, x, scale, mean, inv_std)
     if need_x:
-        d_x = (scale * inv_std).reshape(shape) * (
-            grad_y - d_offset.reshape(shape) / count - x_hat * d_scale.reshape(shape) / count
-        )
+        centered = x - mean.reshape(shape)
         mean_grads = [g for g in (grad_mean, grad_saved_mean) if g is not None]
         if mean_grads:
             d_x = d_x + (mean_grads[0] if len(mean_grads) == 1 else mean_grads[0] + mean_grads[1]).reshape(shape) / count
@@ -77,7 +95,54 @@ def _fused_batch_norm_grad(op, grad_y, grad_mean, grad_var, grad_saved_mean, gra
             d_x = d_x + grad_var.reshape(shape) * centered * (2 / (count - 1))
         if grad_inv_std is not None:
             d_x = d_x - (grad_inv_std * inv_std * inv_std * inv_std).reshape(shape) * centered / count
-    return d_x, (d_scale if need_scale else None), (d_offset if need_offset else None)
+    return (d_x if need_x else None), (d_scale if need_scale else None), (d_offset if need_offset else None)
+
+
+def _batch_norm_backward(grad_y, x, scale, mean, inv_std):
+    """(dx, dscale, doffset) of y = (x - mean) inv_std scale + offset through the batch
+    statistics, with minitorch ops: FusedBatchNormGrad's formula, differentiable."""
+    axes, shape = _channel_axes(x.ndim), _per_channel(x.ndim, x.shape[1])
+    count = x.numel() // x.shape[1]
+    x_hat = (x - mean.reshape(shape)) * inv_std.reshape(shape)
+    d_offset = grad_y.sum(dim=axes)
+    d_scale = (grad_y * x_hat).sum(dim=axes)
+    d_x = (scale * inv_std).reshape(shape) * (
+        grad_y - d_offset.reshape(shape) / count - x_hat * d_scale.reshape(shape) / count
+    )
+    return d_x, d_scale, d_offset
+
+
+# ----- FusedBatchNormGrad: the fused first-order backward -----
+
+
+@kernel("FusedBatchNormGrad")
+def _fused_batch_norm_grad_kernel(grad_y, x, scale, mean, inv_std):
+    """dx = k (dy - doffset / m - x_hat dscale / m), k = scale inv_std, in a few in-place passes."""
+    shape = _per_channel(x.ndim, x.shape[1])
+    count = x.size // x.shape[1]
+    centered = x - mean.reshape(shape)
+    d_offset = _channel_sum(grad_y)
+    d_scale = _channel_dot(grad_y, centered) * inv_std
+    k = scale * inv_std
+    centered *= (k * inv_std * d_scale / count).reshape(shape)  # now x_hat dscale k / m
+    centered += (k * d_offset / count).reshape(shape)
+    d_x = grad_y * k.reshape(shape)
+    d_x -= centered
+    return d_x, d_scale.astype(x.dtype, copy=False), d_offset.astype(x.dtype, copy=False)
+
+
+@gradient("FusedBatchNormGrad", needs="inputs")
+def _fused_batch_norm_grad_grad(op, grad_d_x, grad_d_scale, grad_d_offset):
+    """The vector-Jacobian product of the composed formula (_batch_norm_backward),
+    recorded for the tapes outside when they record this backward pass."""
+    output_grads = [
+        g if g is not None else full(tuple(shape), 0.0, dtype=op.inputs[1].dtype)
+        for g, shape in zip((grad_d_x, grad_d_scale, grad_d_offset), (op.inputs[1].shape, op.inputs[2].shape, op.inputs[2].shape))
+    ]
+    create_graph = is_recording()
+    with enable_grad():  # the private tape of vjp must record even under no_grad (a plain .backward())
+        _, grads = vjp(_batch_norm_backward, tuple(op.inputs), tuple(output_grads), create_graph=create_graph)
+    return grads
 
 
 def fused_batch_norm(x, scale, offset, eps=1e-5):
@@ -107,5 +172,6 @@ def fused_batch_norm(x, scale, offset, eps=1e-5):
     return execute(op_name, (x, scale, offset), {"eps": float(eps)})
 
 
+from ..autograd.functional import vjp  # noqa: E402
 from ..creation import full  # noqa: E402
 from .math_ops import cast  # noqa: E402

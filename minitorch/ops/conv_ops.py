@@ -8,8 +8,9 @@ gradient penalty through a CNN (double backward) works.
 
 The kernels never loop over batch, channels or pixels: windows are a strided
 view of the padded input, copied once into im2col columns, and each call is
-one matmul (groups are a batch dimension of it). Conv2DBackpropInput is
-col2im: one matmul, then one strided add per kernel offset (kH * kW adds).
+one GEMM over the whole batch (groups are a batch dimension of it).
+Conv2DBackpropInput is col2im: one GEMM, then one add per kernel offset
+(kH * kW adds); with stride 1 each add runs over whole flattened planes.
 
 Attrs: stride (sh, sw), padding ((top, bottom), (left, right)) of zeros --
 pairs so that padding="same" with an even kernel can pad one more on the
@@ -47,30 +48,47 @@ def conv_output_size(in_size, kernel_size, stride, padding, dilation):
 def _pad(x, padding):
     if not any(lo or hi for lo, hi in padding):
         return x
-    return np.pad(x, ((0, 0), (0, 0), *padding))
+    (top, bottom), (left, right) = padding
+    n, c, h, w = x.shape
+    padded = np.zeros((n, c, h + top + bottom, w + left + right), dtype=x.dtype)  # cheaper than np.pad
+    padded[:, :, top:top + h, left:left + w] = x
+    return padded
 
 
 # ----- Conv2D -----
 #
-# Matrices are laid out so that every copy moves whole image rows and every
-# result is already NCHW: the im2col copy puts (C, kH, kW) before the pixels,
-# and groups become a batch dimension of the one matmul call.
+# Every kernel makes ONE BLAS call (per group): the matrices put the batch
+# next to the pixels, (C kH kW, N Ho Wo), so the whole batch is one GEMM.
+# A matmul batched over samples would make N small calls, and multi-threaded
+# OpenBLAS pays a thread hand-off per call -- on a busy machine, 100 times
+# the arithmetic. The im2col copy moves whole image rows; the channel-major
+# result (O, N, Ho, Wo) is transposed back to NCHW in one copy.
 
 
-def _columns(x, kernel_size, stride, padding, dilation, out_size, axes):
-    """im2col: the windows of padded x, copied in the axis order `axes` of (N, C, Ho, Wo, kH, kW)."""
+def _columns(x, kernel_size, stride, padding, dilation, out_size):
+    """im2col: the windows of padded x as a contiguous (C, kH, kW, N, Ho, Wo) array."""
     view = windows(_pad(x, padding), kernel_size, stride, dilation, out_size)
-    return np.ascontiguousarray(view.transpose(axes))
+    return np.ascontiguousarray(view.transpose(1, 4, 5, 0, 2, 3))
+
+
+def _channels_first(a, groups):
+    """(N, C, H, W) -> contiguous (G, C / G, N H W): the batch joins the pixels."""
+    n, c = a.shape[:2]
+    return np.ascontiguousarray(a.transpose(1, 0, 2, 3)).reshape(groups, c // groups, -1)
+
+
+def _to_nchw(channel_major):
+    """(C, N, H, W) -> contiguous (N, C, H, W)."""
+    return np.ascontiguousarray(channel_major.transpose(1, 0, 2, 3))
 
 
 @kernel("Conv2D")
 def _conv2d(x, w, stride, padding, dilation, groups):
     n, o = x.shape[0], w.shape[0]
     out_size = conv_output_size(x.shape[2:], w.shape[2:], stride, padding, dilation)
-    cols = _columns(x, w.shape[2:], stride, padding, dilation, out_size, (0, 1, 4, 5, 2, 3))
-    cols = cols.reshape(n, groups, -1, out_size[0] * out_size[1])  # (N, G, Cg kH kW, Ho Wo)
-    out = np.matmul(w.reshape(groups, o // groups, -1), cols)  # (N, G, Og, Ho Wo)
-    return out.reshape(n, o, *out_size)
+    cols = _columns(x, w.shape[2:], stride, padding, dilation, out_size).reshape(groups, -1, n * out_size[0] * out_size[1])
+    out = np.matmul(w.reshape(groups, o // groups, -1), cols)  # (G, Og, N Ho Wo)
+    return _to_nchw(out.reshape(o, n, *out_size))
 
 
 @gradient("Conv2D", needs="inputs")
@@ -88,19 +106,49 @@ def _conv2d_grad(op, grad):
 
 @kernel("Conv2DBackpropInput")
 def _conv2d_backprop_input(w, dy, input_shape, stride, padding, dilation, groups):
+    dy = np.ascontiguousarray(dy)  # may be a stride-0 broadcast (the gradient of a sum): BLAS needs real strides
     n, c, h, wd = input_shape
     o, _, k_h, k_w = w.shape
-    out_h, out_w = dy.shape[2:]
-    w_t = w.reshape(groups, o // groups, -1).transpose(0, 2, 1)  # (G, Cg kH kW, Og)
-    cols = np.matmul(w_t, dy.reshape(n, groups, o // groups, out_h * out_w))  # (N, G, Cg kH kW, Ho Wo)
-    cols = cols.reshape(n, c, k_h, k_w, out_h, out_w)
     (top, bottom), (left, right) = padding
-    padded = np.zeros((n, c, h + top + bottom, wd + left + right), dtype=cols.dtype)
-    (s_h, s_w), (d_h, d_w) = stride, dilation
-    for i in range(k_h):  # col2im: every kernel offset adds its column block at once
+    padded_shape = (c, n, h + top + bottom, wd + left + right)  # channel-major, like the columns
+    w_t = w.reshape(groups, o // groups, -1).transpose(0, 2, 1)  # (G, Cg kH kW, Og)
+    if stride == (1, 1):
+        padded = _col2im_unit_stride(w_t, dy, padded_shape, (k_h, k_w), dilation, groups)
+    else:
+        padded = _col2im_strided(w_t, dy, padded_shape, (k_h, k_w), stride, dilation, groups)
+    return _to_nchw(padded[:, :, top:top + h, left:left + wd])
+
+
+def _col2im_unit_stride(w_t, dy, padded_shape, kernel_size, dilation, groups):
+    """col2im for stride 1 in long runs: dy's rows are widened with zeros to the padded width,
+    so each kernel offset adds one contiguous run per (c, n) plane, shifted by its flat offset
+    (the zero columns make the wrap into the next row harmless)."""
+    c, n, padded_h, padded_w = padded_shape
+    (k_h, k_w), (d_h, d_w) = kernel_size, dilation
+    o, out_h, out_w = dy.shape[1:]
+    wide = np.zeros((o, n, out_h, padded_w), dtype=dy.dtype)  # also the transpose to channel-major
+    wide[..., :out_w] = dy.transpose(1, 0, 2, 3)
+    run = out_h * padded_w
+    cols = np.matmul(w_t, wide.reshape(groups, o // groups, n * run)).reshape(c, k_h, k_w, n, run)
+    flat = np.zeros((c, n, padded_h * padded_w + (k_w - 1) * d_w), dtype=cols.dtype)
+    for i in range(k_h):
         for j in range(k_w):
-            padded[:, :, i * d_h:i * d_h + s_h * (out_h - 1) + 1:s_h, j * d_w:j * d_w + s_w * (out_w - 1) + 1:s_w] += cols[:, :, i, j]
-    return np.ascontiguousarray(padded[:, :, top:top + h, left:left + wd])
+            start = i * d_h * padded_w + j * d_w
+            flat[:, :, start:start + run] += cols[:, i, j]
+    return flat[:, :, :padded_h * padded_w].reshape(padded_shape)
+
+
+def _col2im_strided(w_t, dy, padded_shape, kernel_size, stride, dilation, groups):
+    """col2im: one matmul, then every kernel offset adds its column block at once (a strided add)."""
+    c = padded_shape[0]
+    (k_h, k_w), (s_h, s_w), (d_h, d_w) = kernel_size, stride, dilation
+    n, o, out_h, out_w = dy.shape
+    cols = np.matmul(w_t, _channels_first(dy, groups)).reshape(c, k_h, k_w, n, out_h, out_w)
+    padded = np.zeros(padded_shape, dtype=cols.dtype)
+    for i in range(k_h):
+        for j in range(k_w):
+            padded[:, :, i * d_h:i * d_h + s_h * (out_h - 1) + 1:s_h, j * d_w:j * d_w + s_w * (out_w - 1) + 1:s_w] += cols[:, i, j]
+    return padded
 
 
 @gradient("Conv2DBackpropInput", needs="inputs")
@@ -120,11 +168,9 @@ def _conv2d_backprop_input_grad(op, grad):
 
 @kernel("Conv2DBackpropFilter")
 def _conv2d_backprop_filter(x, dy, filter_shape, stride, padding, dilation, groups):
-    n, o = dy.shape[:2]
-    cols = _columns(x, filter_shape[2:], stride, padding, dilation, dy.shape[2:], (1, 4, 5, 0, 2, 3))
-    cols = cols.reshape(groups, -1, cols[0, 0, 0].size)  # (G, Cg kH kW, N Ho Wo)
-    dy_rows = np.ascontiguousarray(dy.transpose(1, 0, 2, 3)).reshape(groups, o // groups, -1)  # (G, Og, N Ho Wo)
-    return np.matmul(dy_rows, cols.transpose(0, 2, 1)).reshape(filter_shape)
+    dy = np.ascontiguousarray(dy)  # may be a stride-0 broadcast: BLAS needs real strides
+    cols = _columns(x, filter_shape[2:], stride, padding, dilation, dy.shape[2:]).reshape(groups, -1, dy.size // dy.shape[1])
+    return np.matmul(_channels_first(dy, groups), cols.transpose(0, 2, 1)).reshape(filter_shape)  # (G, Og, Cg kH kW)
 
 
 @gradient("Conv2DBackpropFilter", needs="inputs")

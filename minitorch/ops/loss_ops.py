@@ -16,22 +16,31 @@ it (it is usually dropped at once), and a saved copy the tapes cannot link
 would make the second derivative silently wrong.
 """
 import numpy as np
-from scipy.special import logsumexp
 
 from ..autograd.execute import ShapeError, execute
 from ..autograd.tape_set import is_recording
 from .registry import gradient, kernel
 
 
-def _log_probs(logits):
-    return logits - logsumexp(logits, axis=1, keepdims=True)
+def _shifted_and_normalizer(logits):
+    """logits - rowmax, exp of that, and each row's sum of exps: log_softmax = shifted - log(total).
+
+    Plain numpy (scipy's logsumexp costs more in argument checks than in
+    arithmetic at these sizes); exp is taken once and serves the softmax too.
+    """
+    shifted = logits - logits.max(axis=1, keepdims=True)
+    exp = np.exp(shifted)
+    return shifted, exp, exp.sum(axis=1, keepdims=True)
 
 
 @kernel("SoftmaxCrossEntropyWithLogits")
 def _softmax_cross_entropy(logits, labels):
-    log_probs = _log_probs(logits)
+    shifted, exp, total = _shifted_and_normalizer(logits)
+    log_probs = shifted - np.log(total)
     loss = -np.sum(labels * log_probs, axis=1)
-    return loss, np.exp(log_probs) - labels
+    exp /= total
+    exp -= labels
+    return loss, exp
 
 
 @gradient("SoftmaxCrossEntropyWithLogits", needs="both", accepts_none=(1,))
@@ -69,11 +78,12 @@ def _sparse_softmax_cross_entropy(logits, labels):
             f"SparseSoftmaxCrossEntropyWithLogits: target index {int(labels[bad][0])} is out of bounds "
             f"for {classes} classes (logits shape {logits.shape})"
         )
-    log_probs = _log_probs(logits)
+    shifted, backprop, total = _shifted_and_normalizer(logits)
     rows = np.arange(n)
-    backprop = np.exp(log_probs)
+    loss = np.log(total[:, 0]) - shifted[rows, labels]
+    backprop /= total
     backprop[rows, labels] -= 1
-    return -log_probs[rows, labels], backprop
+    return loss, backprop
 
 
 @gradient("SparseSoftmaxCrossEntropyWithLogits", needs="both", accepts_none=(1,))

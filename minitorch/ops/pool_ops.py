@@ -53,30 +53,110 @@ def _out_size(shape, kernel_size, stride, padding, dilation, ceil_mode):
 # ----- MaxPool -----
 
 
+def _tiles_input(shape, out_size, kernel_size, stride, padding, dilation):
+    """True when the windows tile the input without overlap or padding (kernel == stride, the usual 2x2 pool)."""
+    return (
+        tuple(kernel_size) == tuple(stride) and not any(padding) and tuple(dilation) == (1, 1)
+        and all(o * k <= n for n, o, k in zip(shape[2:], out_size, kernel_size))
+    )
+
+
+def _windows_are_disjoint(kernel_size, stride, dilation):
+    """No input element lies in two windows, so the gradient scatter may assign instead of add."""
+    return all(s >= d * (k - 1) + 1 for k, s, d in zip(kernel_size, stride, dilation))
+
+
+def _first_maximum(views):
+    """Elementwise maximum of same-shaped views and the position of the first view holding it.
+
+    A running maximum over a few strided views, in plain ufunc passes: an
+    argmax over a short trailing window axis would need a copy and a slow
+    reduction, and numpy's masked writes (where=, boolean indexing) are
+    slower still. Positions are bytes (a bool array viewed as uint8 for two
+    views) to keep the passes light. NaN propagates into the maximum
+    (np.maximum), not into the position; the caller checks for it.
+    """
+    best = views[0]
+    position = np.zeros(best.shape, np.uint8)
+    for i, view in enumerate(views[1:], 1):
+        better = view > best  # strict: ties keep the first maximum, as PyTorch
+        best = np.maximum(best, view)
+        if i == 1:
+            position = better.view(np.uint8)
+        else:
+            position += better * (i - position)  # uint8 stays exact: i < 256
+    return (best.copy() if len(views) == 1 else best), position
+
+
+def _max_pool_tiles(x, kernel_size, out_size):
+    """MaxPool of non-overlapping tiles: first the maximum along each tile row, then down the
+    rows -- in that order, so that ties go to the first maximum in row-major order, as PyTorch.
+
+    None when NaN is present (the general path gives NaN its position)."""
+    (k_h, k_w), (out_h, out_w), w = kernel_size, out_size, x.shape[3]
+    if max(kernel_size) > 255:
+        return None
+    h_end, w_end = out_h * k_h, out_w * k_w
+    row_max, col = _first_maximum([x[:, :, :h_end, j:w_end:k_w] for j in range(k_w)])
+    values, row = _first_maximum([row_max[:, :, i::k_h] for i in range(k_h)])
+    if np.isnan(values).any():
+        return None
+    col_of_row = col[:, :, 0::k_h]
+    for i in range(1, k_h):  # the column in the row that won; uint8 wraps back exactly
+        col_of_row = col_of_row + (row == i) * (col[:, :, i::k_h] - col[:, :, 0::k_h])
+    index = np.multiply(row, w, dtype=np.int64)
+    index += col_of_row
+    index += np.arange(out_h)[:, None] * (k_h * w) + np.arange(out_w)[None, :] * k_w  # each tile's top-left corner
+    return values, index
+
+
 @kernel("MaxPool")
 def _max_pool(x, kernel_size, stride, padding, dilation, ceil_mode):
     n, c, h, w = x.shape
     out_h, out_w = out_size = _out_size(x.shape, kernel_size, stride, padding, dilation, ceil_mode)
+    if _tiles_input(x.shape, out_size, kernel_size, stride, padding, dilation):
+        pooled = _max_pool_tiles(x, kernel_size, out_size)
+        if pooled is not None:
+            return pooled
     padded, _ = _pad_for_windows(x, out_size, kernel_size, stride, padding, dilation, -np.inf)
-    flat = windows(padded, kernel_size, stride, dilation, out_size).reshape(n, c, out_h, out_w, -1)
-    offset = flat.argmax(axis=-1)  # first maximum, as PyTorch
-    values = np.take_along_axis(flat, offset[..., None], axis=-1)[..., 0]
-    k_row, k_col = np.divmod(offset, kernel_size[1])
-    row = np.arange(out_h)[:, None] * stride[0] - padding[0] + k_row * dilation[0]
-    col = np.arange(out_w)[None, :] * stride[1] - padding[1] + k_col * dilation[1]
-    return values, (row * w + col).astype(np.int64)
+    view = windows(padded, kernel_size, stride, dilation, out_size)
+    # A running maximum over the kH * kW kernel offsets (each step is vectorised over
+    # every window); a strict '>' keeps the first maximum and NaN wins, as in PyTorch.
+    values = view[..., 0, 0].copy()
+    shift = np.zeros(values.shape, np.int64)  # flat-index shift of the winning offset from the window's corner
+    better, step = np.empty(values.shape, bool), np.empty(values.shape, np.int64)
+    for k in range(1, kernel_size[0] * kernel_size[1]):
+        k_row, k_col = divmod(k, kernel_size[1])
+        candidate = view[..., k_row, k_col]
+        np.greater(candidate, values, out=better)
+        better |= np.isnan(candidate)
+        np.maximum(values, candidate, out=values)  # NaN propagates, as PyTorch
+        # shift = this offset's shift where better (arithmetic: masked copies are slow)
+        np.subtract(k_row * dilation[0] * w + k_col * dilation[1], shift, out=step)
+        step *= better
+        shift += step
+    corner_row = np.arange(out_h)[:, None] * stride[0] - padding[0]
+    corner_col = np.arange(out_w)[None, :] * stride[1] - padding[1]
+    return values, shift + (corner_row * w + corner_col)
 
 
 @gradient("MaxPool", needs="outputs", accepts_none=(1,))
 def _max_pool_grad(op, grad, _grad_argmax):
     """dx: dy scattered to where each window's maximum was (the argmax has no gradient)."""
-    return execute("MaxPoolGrad", (op.outputs[1], grad), {"input_shape": op.input_shapes[0]})
+    attrs = op.attrs
+    disjoint = _windows_are_disjoint(attrs["kernel_size"], attrs["stride"], attrs["dilation"])
+    return execute("MaxPoolGrad", (op.outputs[1], grad), {"input_shape": op.input_shapes[0], "disjoint": disjoint})
 
 
 @kernel("MaxPoolGrad")
-def _max_pool_grad_kernel(argmax, grad, input_shape):
+def _max_pool_grad_kernel(argmax, grad, input_shape, disjoint=False):
+    """Scatter-add of dy at the argmax; a plain scatter when no two windows share an element."""
     n, c, h, w = input_shape
     plane_start = (np.arange(n * c, dtype=np.int64) * (h * w)).reshape(n, c, 1, 1)
+    if disjoint:  # one flat index array: cheaper than put_along_axis's broadcast index pair
+        dx = np.zeros(n * c * h * w, dtype=grad.dtype)
+        dx[(argmax + plane_start).ravel()] = grad.ravel()
+        return dx.reshape(input_shape)
     summed = np.bincount((argmax + plane_start).ravel(), weights=grad.ravel(), minlength=n * c * h * w)
     return summed.reshape(input_shape).astype(grad.dtype, copy=False)
 
@@ -85,11 +165,11 @@ def _max_pool_grad_kernel(argmax, grad, input_shape):
 def _max_pool_grad_grad(op, grad):
     """MaxPoolGrad is linear in dy; its adjoint gathers at the argmax."""
     argmax = op.inputs[0]
-    return None, execute("MaxPoolGradGrad", (argmax, grad), {"input_shape": op.attrs["input_shape"]})
+    return None, execute("MaxPoolGradGrad", (argmax, grad), op.attrs)
 
 
 @kernel("MaxPoolGradGrad")
-def _max_pool_grad_grad_kernel(argmax, grad, input_shape):
+def _max_pool_grad_grad_kernel(argmax, grad, input_shape, disjoint=False):
     n, c = argmax.shape[:2]
     picked = np.take_along_axis(grad.reshape(n, c, -1), argmax.reshape(n, c, -1), axis=2)
     return picked.reshape(argmax.shape)
@@ -99,7 +179,7 @@ def _max_pool_grad_grad_kernel(argmax, grad, input_shape):
 def _max_pool_grad_grad_grad(op, grad):
     """The gather's adjoint is the scatter, MaxPoolGrad."""
     argmax = op.inputs[0]
-    return None, execute("MaxPoolGrad", (argmax, grad), {"input_shape": op.attrs["input_shape"]})
+    return None, execute("MaxPoolGrad", (argmax, grad), op.attrs)
 
 
 # ----- AvgPool -----
@@ -124,13 +204,25 @@ def _avg_divisor(shape, out_size, kernel_size, stride, padding, count_include_pa
     return rows[:, None] * cols[None, :]
 
 
+def _offset_views(padded, kernel_size, stride, out_size):
+    """For each kernel offset (i, j), the (N, C, Ho, Wo) strided view of the elements it sees."""
+    (k_h, k_w), (s_h, s_w), (out_h, out_w) = kernel_size, stride, out_size
+    return [
+        padded[:, :, i:i + s_h * (out_h - 1) + 1:s_h, j:j + s_w * (out_w - 1) + 1:s_w]
+        for i in range(k_h) for j in range(k_w)
+    ]
+
+
 @kernel("AvgPool")
 def _avg_pool(x, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
     out_size = _out_size(x.shape, kernel_size, stride, padding, (1, 1), ceil_mode)
     padded, _ = _pad_for_windows(x, out_size, kernel_size, stride, padding, (1, 1), 0)
-    total = windows(padded, kernel_size, stride, (1, 1), out_size).sum(axis=(4, 5))
-    divisor = _avg_divisor(x.shape, out_size, kernel_size, stride, padding, count_include_pad, divisor_override)
-    return (total / divisor).astype(x.dtype, copy=False)
+    views = _offset_views(padded, kernel_size, stride, out_size)
+    total = views[0].copy()
+    for view in views[1:]:  # kH kW contiguous adds: a sum over small window axes is far slower
+        total += view
+    total /= np.asarray(_avg_divisor(x.shape, out_size, kernel_size, stride, padding, count_include_pad, divisor_override), x.dtype)
+    return total
 
 
 @gradient("AvgPool", needs="nothing")
@@ -142,15 +234,23 @@ def _avg_pool_grad(op, grad):
 def _avg_pool_grad_kernel(grad, input_shape, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
     n, c, h, w = input_shape
     out_h, out_w = out_size = grad.shape[2:]
-    share = grad / _avg_divisor(input_shape, out_size, kernel_size, stride, padding, count_include_pad, divisor_override)
+    divisor = _avg_divisor(input_shape, out_size, kernel_size, stride, padding, count_include_pad, divisor_override)
+    share = grad / np.asarray(divisor, grad.dtype)
+    if _tiles_input(input_shape, out_size, kernel_size, stride, padding, (1, 1)):
+        # Each input element lies in one tile: the shares, repeated over each tile, in one copy.
+        (k_h, k_w) = kernel_size
+        tiled = np.broadcast_to(share[:, :, :, None, :, None], (n, c, out_h, k_h, out_w, k_w)).reshape(n, c, out_h * k_h, out_w * k_w)
+        if tiled.shape == tuple(input_shape):
+            return tiled
+        dx = np.zeros(input_shape, dtype=grad.dtype)
+        dx[:, :, :out_h * k_h, :out_w * k_w] = tiled
+        return dx
     rows, cols = (
         (p, max((o - 1) * s + k - n - p, 0)) for n, o, k, s, p in zip((h, w), out_size, kernel_size, stride, padding)
     )
     padded = np.zeros((n, c, h + sum(rows), w + sum(cols)), dtype=grad.dtype)
-    (s_h, s_w) = stride
-    for i in range(kernel_size[0]):  # every kernel offset adds its share at once
-        for j in range(kernel_size[1]):
-            padded[:, :, i:i + s_h * (out_h - 1) + 1:s_h, j:j + s_w * (out_w - 1) + 1:s_w] += share
+    for view in _offset_views(padded, kernel_size, stride, out_size):  # every kernel offset adds its share at once
+        view += share
     return np.ascontiguousarray(padded[:, :, rows[0]:rows[0] + h, cols[0]:cols[0] + w])
 
 

@@ -15,6 +15,15 @@ from .optimizer import Optimizer
 
 
 class Adam(Optimizer):
+    """Adam (Kingma and Ba, 2014) with PyTorch's defaults and update rule; optional amsgrad and L2 weight decay.
+
+    >>> w = mt.nn.Parameter(mt.tensor([1.0, -2.0]))
+    >>> optimizer = mt.optim.Adam([w], lr=0.1)
+    >>> (w * w).sum().backward()
+    >>> optimizer.step()
+    >>> [round(v, 4) for v in w.tolist()]  # the first step moves each weight by lr against its gradient's sign
+    [0.9, -1.9]
+    """
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *,
                  maximize=False, decoupled_weight_decay=False):
         _check_adam_options(lr, betas, eps, weight_decay)
@@ -65,7 +74,15 @@ class Adam(Optimizer):
 
 
 class AdamW(Adam):
-    """Adam with decoupled weight decay: p shrinks by lr * weight_decay before the Adam step."""
+    """Adam with decoupled weight decay: p shrinks by lr * weight_decay before the Adam step.
+
+    >>> w = mt.nn.Parameter(mt.tensor([1.0]))
+    >>> optimizer = mt.optim.AdamW([w], lr=0.1, weight_decay=0.5)
+    >>> w.grad = mt.tensor([0.0])
+    >>> optimizer.step()
+    >>> round(w.item(), 4)  # only the decay: 1 - 0.1 * 0.5
+    0.95
+    """
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False, *,
                  maximize=False):

@@ -78,7 +78,18 @@ class LRScheduler:
 
 
 class StepLR(LRScheduler):
-    """lr = initial_lr * gamma ** (epoch // step_size)."""
+    """lr = initial_lr * gamma ** (epoch // step_size).
+
+    >>> optimizer = mt.optim.SGD([mt.nn.Parameter(mt.zeros(1))], lr=1.0)
+    >>> scheduler = mt.optim.lr_scheduler.StepLR(optimizer, step_size=2, gamma=0.5)
+    >>> lrs = []
+    >>> for epoch in range(5):
+    ...     optimizer.step()
+    ...     scheduler.step()
+    ...     lrs.append(optimizer.param_groups[0]["lr"])
+    >>> lrs
+    [1.0, 0.5, 0.5, 0.25, 0.25]
+    """
 
     def __init__(self, optimizer, step_size, gamma=0.1, last_epoch=-1):
         self.step_size = step_size

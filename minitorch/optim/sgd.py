@@ -14,6 +14,15 @@ from .optimizer import Optimizer
 
 
 class SGD(Optimizer):
+    """Stochastic gradient descent with optional momentum, dampening, Nesterov and weight decay (PyTorch's update rule).
+
+    >>> w = mt.nn.Parameter(mt.tensor([1.0, -2.0]))
+    >>> optimizer = mt.optim.SGD([w], lr=0.1)
+    >>> (w * w).sum().backward()
+    >>> optimizer.step()
+    >>> [round(v, 4) for v in w.tolist()]  # w - 0.1 * 2w
+    [0.8, -1.6]
+    """
     def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=False, *,
                  maximize=False):
         if lr < 0.0:

@@ -94,7 +94,12 @@ class Dataset:
 
 
 class TensorDataset(Dataset):
-    """Samples are slices along the first dimension of the given tensors (or arrays)."""
+    """Samples are slices along the first dimension of the given tensors (or arrays).
+
+    >>> ds = mt.utils.data.TensorDataset(mt.arange(6.0).reshape(3, 2), mt.tensor([0, 1, 0]))
+    >>> len(ds), ds[1][0].tolist(), ds[1][1].item()
+    (3, [2.0, 3.0], 1)
+    """
 
     def __init__(self, *tensors):
         if not tensors:
@@ -118,7 +123,12 @@ class TensorDataset(Dataset):
 
 
 class Subset(Dataset):
-    """The samples of ``dataset`` at ``indices``, in that order."""
+    """The samples of ``dataset`` at ``indices``, in that order.
+
+    >>> ds = mt.utils.data.TensorDataset(mt.arange(5.0))
+    >>> [s[0].item() for s in mt.utils.data.Subset(ds, [4, 0])]
+    [4.0, 0.0]
+    """
 
     def __init__(self, dataset, indices: Sequence[int]):
         self.dataset = dataset
@@ -139,7 +149,12 @@ class Subset(Dataset):
 
 
 def random_split(dataset, lengths: Sequence[int | float], generator: np.random.Generator | int | None = None):
-    """Split ``dataset`` into non-overlapping random Subsets of the given lengths (or fractions)."""
+    """Split ``dataset`` into non-overlapping random Subsets of the given lengths (or fractions).
+
+    >>> train, test = mt.utils.data.random_split(mt.utils.data.TensorDataset(mt.arange(10.0)), [0.8, 0.2])
+    >>> len(train), len(test)
+    (8, 2)
+    """
     n = len(dataset)
     lengths = list(lengths)
     if lengths and all(isinstance(x, float) for x in lengths) and math.isclose(sum(lengths), 1.0):
@@ -218,6 +233,10 @@ class DataLoader:
     reproducible; each new epoch (each ``iter(loader)``) draws a new order.
     With neither, shuffling draws from minitorch's global generator, which
     ``minitorch.manual_seed`` seeds (as PyTorch's does).
+
+    >>> ds = mt.utils.data.TensorDataset(mt.arange(10.0).reshape(5, 2), mt.arange(5))
+    >>> [(tuple(x.shape), y.tolist()) for x, y in mt.utils.data.DataLoader(ds, batch_size=2)]
+    [((2, 2), [0, 1]), ((2, 2), [2, 3]), ((1, 2), [4])]
     """
 
     def __init__(

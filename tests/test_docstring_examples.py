@@ -1,0 +1,60 @@
+"""The `>>>` examples in the public API's docstrings run and print what they show.
+
+Modules are listed explicitly: these are the ones whose examples are meant to
+run (`F` is minitorch.nn.functional, as in PyTorch code). Examples that need files or the network are marked `# doctest: +SKIP`
+in the docstring itself.
+"""
+import doctest
+import importlib
+import os
+
+import numpy as np
+import pytest
+
+import minitorch
+
+MODULES = [
+    "minitorch.viz",
+    "minitorch.nn.module",
+    "minitorch.nn.functional",
+    "minitorch.nn.loss_functions",
+    "minitorch.nn.utils",
+    "minitorch.nn.init",
+    "minitorch.nn.activation",
+    "minitorch.nn.container",
+    "minitorch.nn.dropout",
+    "minitorch.nn.flatten",
+    "minitorch.nn.linear",
+    "minitorch.nn.loss",
+    "minitorch.nn.normalization",
+    "minitorch.nn.pooling",
+    "minitorch.optim.sgd",
+    "minitorch.optim.adam",
+    "minitorch.optim.lr_scheduler",
+    "minitorch.utils.data",
+    "minitorch.serialization",
+    "minitorch.datasets.mnist",
+    "minitorch.datasets.idx",
+    "minitorch.autograd.tape_set",
+]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples_run(name, tmp_path):
+    module = importlib.import_module(name)
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        minitorch.manual_seed(0)
+        result = doctest.testmod(module, extraglobs={"mt": minitorch, "np": np, "F": minitorch.nn.functional},
+                                 optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE, verbose=False)
+    finally:
+        os.chdir(cwd)
+    assert result.failed == 0, f"{result.failed} of {result.attempted} examples in {name} failed (output above)"
+
+
+def test_the_listed_modules_have_examples():
+    finder = doctest.DocTestFinder()
+    for name in MODULES:
+        tests = finder.find(importlib.import_module(name), extraglobs={"mt": minitorch})
+        assert any(t.examples for t in tests), f"{name} has no >>> example"

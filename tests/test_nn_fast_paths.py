@@ -1,0 +1,133 @@
+"""The fast paths of the nn kernels give exactly what their general paths give.
+
+MaxPool/AvgPool over non-overlapping tiles, the plain-scatter MaxPoolGrad,
+stride-1 col2im in Conv2DBackpropInput and the fused FusedBatchNormGrad are
+shortcuts (minitorch/ops/pool_ops.py, conv_ops.py, batch_norm_ops.py); each
+test runs the shortcut and the general code on the same data, including the
+awkward values (ties, NaN) where a shortcut could pick a different answer.
+"""
+import numpy as np
+import pytest
+
+import minitorch as mt
+from minitorch.ops import batch_norm_ops, conv_ops, pool_ops
+
+TILE_CASES = [((2, 3, 8, 8), (2, 2)), ((2, 3, 7, 9), (2, 2)), ((1, 2, 6, 6), (3, 2)), ((1, 2, 5, 4), (1, 2))]
+
+
+def _general_path(monkeypatch):
+    monkeypatch.setattr(pool_ops, "_tiles_input", lambda *args: False)
+
+
+def _awkward(rng, shape, dtype):
+    """Small integers: many ties inside a window."""
+    return rng.integers(-2, 3, size=shape).astype(dtype)
+
+
+@pytest.mark.parametrize("shape,kernel", TILE_CASES, ids=str)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_max_pool_tiles_match_the_general_path_with_ties(monkeypatch, shape, kernel, dtype):
+    x = _awkward(np.random.default_rng(0), shape, dtype)
+    x.flat[3] = -np.inf
+    out = pool_ops._out_size(shape, kernel, kernel, (0, 0), (1, 1), False)
+    assert pool_ops._tiles_input(shape, out, kernel, kernel, (0, 0), (1, 1))
+    fast = pool_ops._max_pool(x, kernel, kernel, (0, 0), (1, 1), False)
+    _general_path(monkeypatch)
+    general = pool_ops._max_pool(x, kernel, kernel, (0, 0), (1, 1), False)
+    np.testing.assert_array_equal(fast[0], general[0])
+    np.testing.assert_array_equal(fast[1], general[1])  # the first maximum of each window, as PyTorch
+    assert fast[0].dtype == dtype and fast[1].dtype == np.int64
+
+
+def test_max_pool_tiles_give_nan_its_own_position(monkeypatch):
+    x = _awkward(np.random.default_rng(1), (2, 2, 4, 4), np.float32)
+    x[0, 0, 1, 1] = np.nan  # second row of the first window
+    x[1, 1, 2, 3] = np.nan
+    values, indices = pool_ops._max_pool(x, (2, 2), (2, 2), (0, 0), (1, 1), False)
+    assert np.isnan(values[0, 0, 0, 0]) and indices[0, 0, 0, 0] == 1 * 4 + 1
+    assert np.isnan(values[1, 1, 1, 1]) and indices[1, 1, 1, 1] == 2 * 4 + 3
+    _general_path(monkeypatch)
+    general = pool_ops._max_pool(x, (2, 2), (2, 2), (0, 0), (1, 1), False)
+    np.testing.assert_array_equal(values, general[0])
+    np.testing.assert_array_equal(indices, general[1])
+
+
+@pytest.mark.parametrize("shape,kernel", TILE_CASES, ids=str)
+def test_max_pool_grad_plain_scatter_matches_the_scatter_add(shape, kernel):
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal(shape)
+    values, argmax = pool_ops._max_pool(x, kernel, kernel, (0, 0), (1, 1), False)
+    grad = rng.standard_normal(values.shape)
+    assert pool_ops._windows_are_disjoint(kernel, kernel, (1, 1))
+    np.testing.assert_array_equal(
+        pool_ops._max_pool_grad_kernel(argmax, grad, shape, disjoint=True),
+        pool_ops._max_pool_grad_kernel(argmax, grad, shape, disjoint=False),
+    )
+
+
+def test_overlapping_windows_are_not_disjoint():
+    assert not pool_ops._windows_are_disjoint((3, 3), (2, 2), (1, 1))
+    assert not pool_ops._windows_are_disjoint((2, 2), (2, 2), (2, 1))
+    assert pool_ops._windows_are_disjoint((2, 2), (3, 2), (1, 1))
+
+
+@pytest.mark.parametrize("shape,kernel", TILE_CASES, ids=str)
+def test_avg_pool_grad_tiles_match_the_general_path(monkeypatch, shape, kernel):
+    grad = np.random.default_rng(3).standard_normal(pool_ops._out_size(shape, kernel, kernel, (0, 0), (1, 1), False))
+    grad = np.broadcast_to(grad, shape[:2] + grad.shape).copy()
+    args = (shape, kernel, kernel, (0, 0), False, True, None)
+    fast = pool_ops._avg_pool_grad_kernel(grad, *args)
+    _general_path(monkeypatch)
+    np.testing.assert_allclose(fast, pool_ops._avg_pool_grad_kernel(grad, *args), rtol=1e-15)
+
+
+def test_avg_pool_keeps_float32():
+    x = np.random.default_rng(4).standard_normal((1, 2, 5, 5)).astype(np.float32)
+    out = pool_ops._avg_pool(x, (3, 3), (2, 2), (1, 1), True, False, None)
+    assert out.dtype == np.float32
+    assert pool_ops._avg_pool_grad_kernel(out, x.shape, (3, 3), (2, 2), (1, 1), True, False, None).dtype == np.float32
+
+
+CONV_CASES = [
+    dict(padding=((1, 1), (1, 1))),
+    dict(padding=((0, 1), (2, 0)), dilation=(2, 1)),
+    dict(padding=((1, 1), (1, 1)), groups=2),
+    dict(padding=((0, 0), (0, 0)), dilation=(1, 2)),
+]
+
+
+@pytest.mark.parametrize("config", CONV_CASES, ids=str)
+def test_unit_stride_col2im_matches_the_strided_col2im(config):
+    rng = np.random.default_rng(5)
+    attrs = {"stride": (1, 1), "dilation": (1, 1), "groups": 1, **config}
+    groups = attrs["groups"]
+    x, w = rng.standard_normal((2, 4, 6, 7)), rng.standard_normal((6, 4 // groups, 3, 2))
+    dy = rng.standard_normal(conv_ops._conv2d(x, w, **attrs).shape)
+    fast = conv_ops._conv2d_backprop_input(w, dy, x.shape, **attrs)
+    (top, bottom), (left, right) = attrs["padding"]
+    padded_shape = (4, 2, 6 + top + bottom, 7 + left + right)
+    w_t = w.reshape(groups, 6 // groups, -1).transpose(0, 2, 1)
+    general = conv_ops._col2im_strided(w_t, dy, padded_shape, (3, 2), (1, 1), attrs["dilation"], groups)
+    general = general[:, :, top:top + 6, left:left + 7].transpose(1, 0, 2, 3)
+    np.testing.assert_allclose(fast, general, rtol=1e-12, atol=1e-12)
+    probe = rng.standard_normal(x.shape)  # and both are the adjoint of Conv2D in x
+    assert (fast * probe).sum() == pytest.approx((conv_ops._conv2d(probe, w, **attrs) * dy).sum(), rel=1e-10)
+
+
+def test_fused_batch_norm_grad_kernel_matches_the_composed_formula():
+    rng = np.random.default_rng(6)
+    dy, x = rng.standard_normal((3, 2, 4, 5)), rng.standard_normal((3, 2, 4, 5)) * 3 + 5
+    scale = rng.standard_normal(2)
+    _, _, _, mean, inv_std = batch_norm_ops._fused_batch_norm(x, scale, np.zeros(2), 1e-5)
+    fused = batch_norm_ops._fused_batch_norm_grad_kernel(dy, x, scale, mean, inv_std)
+    composed = batch_norm_ops._batch_norm_backward(*(mt.tensor(a) for a in (dy, x, scale, mean, inv_std)))
+    for mine, reference in zip(fused, composed):
+        np.testing.assert_allclose(mine, reference.numpy(), rtol=1e-10, atol=1e-12)
+
+
+def test_fused_batch_norm_keeps_float32():
+    x = np.random.default_rng(7).standard_normal((4, 3, 2, 2)).astype(np.float32)
+    outputs = batch_norm_ops._fused_batch_norm(x, np.ones(3, np.float32), np.zeros(3, np.float32), 1e-5)
+    assert all(o.dtype == np.float32 for o in outputs)
+    grads = batch_norm_ops._fused_batch_norm_grad_kernel(x, x, np.ones(3, np.float32), outputs[3], outputs[4])
+    assert all(g.dtype == np.float32 for g in grads)
