@@ -60,17 +60,18 @@ def test_a_seed_makes_two_runs_identical_and_another_seed_differs(capsys):
 def test_resuming_continues_exactly_where_the_checkpoint_stopped(tmp_path, capsys):
     # --save with {epoch} keeps one checkpoint per epoch of an uninterrupted 3-epoch run.
     template = str(tmp_path / "ckpt-{epoch}.safetensors")
-    uninterrupted = cnn.main([*SMALL, "--limit", "96", "--test-limit", "64", "--epochs", "3", "--save", template])
+    run = [*SMALL, "--limit", "96", "--test-limit", "64", "--epochs", "3"]
+    uninterrupted = cnn.main([*run, "--save", template])
     saved_after_1 = mt.load(tmp_path / "ckpt-1.safetensors")
     assert saved_after_1["epoch"] == 1
     capsys.readouterr()
 
     # Resuming from a finished run trains nothing: the model is exactly the saved one.
-    finished = cnn.main([*SMALL, "--limit", "96", "--test-limit", "64", "--epochs", "3", "--resume", str(tmp_path / "ckpt-3.safetensors")])
+    finished = cnn.main([*run, "--resume", str(tmp_path / "ckpt-3.safetensors")])
     assert finished.start_epoch == 3
     assert_same_weights(weights(finished.model), weights(uninterrupted.model))
 
-    resumed = cnn.main([*SMALL, "--limit", "96", "--test-limit", "64", "--epochs", "3", "--resume", str(tmp_path / "ckpt-1.safetensors")])
+    resumed = cnn.main([*run, "--resume", str(tmp_path / "ckpt-1.safetensors")])
     out = capsys.readouterr().out
     assert resumed.start_epoch == 1
     assert "resumed from" in out and "epoch  1/3" not in out and "epoch  2/3" in out and "epoch  3/3" in out

@@ -99,9 +99,11 @@ def parse_args(description: str, recipe: Recipe, argv=None) -> argparse.Namespac
 def load_arrays(dataset: str, data_dir=None, download: bool = False):
     """(train_images, train_labels, test_images, test_labels): float32 (N, 1, 28, 28) in [0, 1], int64 (N,)."""
     if dataset == "embedded":
-        train, test = mt.datasets.FashionMNIST(train=True, embedded=True), mt.datasets.FashionMNIST(train=False, embedded=True)
+        train = mt.datasets.FashionMNIST(train=True, embedded=True)
+        test = mt.datasets.FashionMNIST(train=False, embedded=True)
     else:
-        cls = {"fashion-mnist": mt.datasets.FashionMNIST, "mnist": mt.datasets.MNIST, "kmnist": mt.datasets.KMNIST}[dataset]
+        classes = {"fashion-mnist": mt.datasets.FashionMNIST, "mnist": mt.datasets.MNIST, "kmnist": mt.datasets.KMNIST}
+        cls = classes[dataset]
         train = cls(data_dir, train=True, download=download)
         test = cls(data_dir, train=False, download=download)
     return (*train.arrays(), *test.arrays())
