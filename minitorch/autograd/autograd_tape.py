@@ -24,14 +24,12 @@ class AutogradTape(Tape):
         self.active = False
 
     def should_record(self, inputs):
-        # Paused on this thread while a GradientTape computes a gradient: like
-        # PyTorch without create_graph, gradients do not require grad themselves.
-        if tape_set.thread_state.autograd_tape_paused:
-            return False
         tensor_tape = self.tensor_tape
         for t in inputs:  # it watches whatever requires grad: one flag to test
             if t._requires_grad or t._id in tensor_tape:
-                return True
+                # Paused on this thread while a GradientTape computes a gradient: like
+                # PyTorch without create_graph, gradients do not require grad themselves.
+                return not tape_set.thread_state.autograd_tape_paused
         return False
 
     def activate(self):

@@ -3,16 +3,11 @@
 Seed 002 moved TensorFlow's `RecordGradient` into one flat C function; this
 is ours, in the same order of steps. Every op ends here (see execute.py).
 """
-import operator
-
 from ..ops.registry import NOT_DIFFERENTIABLE, OPS_WITHOUT_INPUTS, OPS_WITHOUT_OUTPUTS
 from . import anomaly, trace
 from . import execute as execute_module
 from .backward_function import BackwardFunction
 from .tape_set import active_accumulators, active_tapes, thread_state
-
-shape_of = operator.attrgetter("_data.shape")
-dtype_of = operator.attrgetter("_data.dtype")
 
 
 def record_gradient(op_name, inputs, attrs, results):
@@ -36,7 +31,7 @@ def record_gradient(op_name, inputs, attrs, results):
     op_outputs = None if op_name in OPS_WITHOUT_OUTPUTS else results
 
     # 4. The backward function, from the gradient registry by op name.
-    input_info = list(zip(map(shape_of, inputs), map(dtype_of, inputs)))  # [(shape, dtype)] per input
+    input_info = [(t._data.shape, t._data.dtype) for t in inputs]
     backward_function = BackwardFunction(op_name, attrs, input_info, op_inputs, op_outputs)
     if execute_module.check_anomalies:
         backward_function.created_at = anomaly.user_stack()
