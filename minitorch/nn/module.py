@@ -181,7 +181,7 @@ class Module:
     # ----- registration -----
 
     def register_parameter(self, name, param):
-        """Adds a parameter (or None, a declared but absent parameter like a missing bias)."""
+
         self._check_new_name(name, "parameter", self._parameters)
         if param is not None and not isinstance(param, Parameter):
             raise TypeError(
@@ -190,7 +190,13 @@ class Module:
         self._parameters[name] = param
 
     def register_buffer(self, name, tensor, persistent=True):
-        """Adds a buffer: state saved in the state_dict (if persistent) but not trained."""
+        """Adds a buffer: state saved in the state_dict (if persistent) but not trained.
+
+        >>> m = mt.nn.Module()
+        >>> m.register_buffer("running_total", mt.zeros(3))
+        >>> list(m.state_dict()), list(m.parameters())
+        (['running_total'], [])
+        """
         self._check_new_name(name, "buffer", self._buffers)
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError(f"cannot assign '{type(tensor).__name__}' object to buffer '{name}' (minitorch Tensor or None required)")
@@ -201,6 +207,13 @@ class Module:
             self._non_persistent_buffers_set.add(name)
 
     def add_module(self, name, module):
+        """Registers a child module under `name` (what attribute assignment does).
+
+        >>> m = mt.nn.Module()
+        >>> m.add_module("fc", mt.nn.Linear(2, 3))
+        >>> [name for name, _ in m.named_children()]
+        ['fc']
+        """
         if module is not None and not isinstance(module, Module):
             raise TypeError(f"{type(module).__name__} is not a Module subclass")
         self._check_new_name(name, "module", self._modules)
@@ -293,7 +306,12 @@ class Module:
     # ----- iteration over the registries -----
 
     def named_modules(self, memo=None, prefix="", remove_duplicate=True):
-        """(name, module) for this module and every descendant, depth first, each module once."""
+        """(name, module) for this module and every descendant, depth first, each module once.
+
+        >>> model = mt.nn.Sequential(mt.nn.Linear(2, 2), mt.nn.ReLU())
+        >>> [name for name, _ in model.named_modules()]
+        ['', '0', '1']
+        """
         if memo is None:
             memo = set()
         if remove_duplicate:
@@ -307,10 +325,20 @@ class Module:
             yield from module.named_modules(memo, prefix + ("." if prefix else "") + name, remove_duplicate)
 
     def modules(self):
+        """This module and every descendant.
+
+        >>> len(list(mt.nn.Sequential(mt.nn.Linear(2, 2), mt.nn.ReLU()).modules()))
+        3
+        """
         for _, module in self.named_modules():
             yield module
 
     def named_children(self):
+        """(name, module) for the direct children.
+
+        >>> [name for name, _ in mt.nn.Sequential(mt.nn.Linear(2, 2), mt.nn.ReLU()).named_children()]
+        ['0', '1']
+        """
         seen = set()
         for name, module in self._modules.items():
             if module is not None and id(module) not in seen:
@@ -318,6 +346,11 @@ class Module:
                 yield name, module
 
     def children(self):
+        """The direct children.
+
+        >>> [type(m).__name__ for m in mt.nn.Sequential(mt.nn.Linear(2, 2), mt.nn.ReLU()).children()]
+        ['Linear', 'ReLU']
+        """
         for _, module in self.named_children():
             yield module
 
@@ -332,24 +365,48 @@ class Module:
                 yield module_prefix + ("." if module_prefix else "") + name, value
 
     def named_parameters(self, prefix="", recurse=True, remove_duplicate=True):
-        """(name, parameter) in registration order, shared parameters once."""
+        """(name, parameter) in registration order, shared parameters once.
+
+        >>> [(name, p.shape) for name, p in mt.nn.Linear(3, 2).named_parameters()]
+        [('weight', (2, 3)), ('bias', (2,))]
+        """
         yield from self._named_members("_parameters", prefix, recurse, remove_duplicate)
 
     def parameters(self, recurse=True):
+        """The parameters, for an optimizer.
+
+        >>> sum(p.numel() for p in mt.nn.Linear(3, 2).parameters())
+        8
+        """
         for _, param in self.named_parameters(recurse=recurse):
             yield param
 
     def named_buffers(self, prefix="", recurse=True, remove_duplicate=True):
+        """(name, buffer) in registration order.
+
+        >>> [name for name, _ in mt.nn.BatchNorm1d(4).named_buffers()]
+        ['running_mean', 'running_var', 'num_batches_tracked']
+        """
         yield from self._named_members("_buffers", prefix, recurse, remove_duplicate)
 
     def buffers(self, recurse=True):
+        """The buffers (state that is saved but not trained).
+
+        >>> [b.shape for b in mt.nn.BatchNorm1d(4).buffers()]
+        [(4,), (4,), ()]
+        """
         for _, buffer in self.named_buffers(recurse=recurse):
             yield buffer
 
     # ----- modes and gradients -----
 
     def train(self, mode=True):
-        """Sets training mode here and in every descendant (Dropout, BatchNorm behave differently)."""
+        """Sets training mode here and in every descendant (Dropout, BatchNorm behave differently).
+
+        >>> model = mt.nn.Sequential(mt.nn.Dropout(0.5))
+        >>> model.train().training, model[0].training
+        (True, True)
+        """
         if not isinstance(mode, bool):
             raise ValueError("training mode is expected to be boolean")
         for module in self.modules():
@@ -357,14 +414,33 @@ class Module:
         return self
 
     def eval(self):
+        """Evaluation mode: train(False).
+
+        >>> mt.nn.Dropout(0.5).eval().training
+        False
+        """
         return self.train(False)
 
     def requires_grad_(self, requires_grad=True):
+        """Sets requires_grad on every parameter (freezing a model with False).
+
+        >>> layer = mt.nn.Linear(2, 2).requires_grad_(False)
+        >>> layer.weight.requires_grad
+        False
+        """
         for param in self.parameters():
             param.requires_grad_(requires_grad)
         return self
 
     def zero_grad(self, set_to_none=True):
+        """Clears the parameters' gradients (to None, or to zeros with set_to_none=False).
+
+        >>> layer = mt.nn.Linear(2, 1)
+        >>> layer(mt.ones(1, 2)).sum().backward()
+        >>> layer.zero_grad()
+        >>> layer.weight.grad is None
+        True
+        """
         for param in self.parameters():
             if param.grad is None:
                 continue
@@ -374,7 +450,13 @@ class Module:
                 param.grad = Tensor._from_array(np.zeros_like(param.grad._data))
 
     def apply(self, fn):
-        """Calls fn on every child (recursively) and then on self, like PyTorch; used for custom init."""
+        """Calls fn on every child (recursively) and then on self, like PyTorch; used for custom init.
+
+        >>> model = mt.nn.Sequential(mt.nn.Linear(2, 2), mt.nn.Linear(2, 2))
+        >>> _ = model.apply(lambda m: mt.nn.init.zeros_(m.bias) if isinstance(m, mt.nn.Linear) else None)
+        >>> model[1].bias.tolist()
+        [0.0, 0.0]
+        """
         for module in self.children():
             module.apply(fn)
         fn(self)
@@ -383,7 +465,11 @@ class Module:
     # ----- dtype conversion (one device: the CPU) -----
 
     def to(self, *args, **kwargs):
-        """Converts floating parameters and buffers in place: module.to(mt.float64); devices are ignored."""
+        """Converts floating parameters and buffers in place: module.to(mt.float64); devices are ignored.
+
+        >>> mt.nn.Linear(2, 2).to(mt.float64).weight.dtype
+        minitorch.float64
+        """
         dtype = kwargs.get("dtype")
         for arg in args:
             if isinstance(arg, dtypes.DType):
@@ -406,9 +492,19 @@ class Module:
         return self
 
     def float(self):
+        """Floating parameters and buffers to float32, in place.
+
+        >>> mt.nn.Linear(2, 2).double().float().weight.dtype
+        minitorch.float32
+        """
         return self._convert_floats(np.float32)
 
     def double(self):
+        """Floating parameters and buffers to float64, in place (for gradcheck).
+
+        >>> mt.nn.Linear(2, 2).double().bias.dtype
+        minitorch.float64
+        """
         return self._convert_floats(np.float64)
 
     def half(self):
@@ -431,7 +527,11 @@ class Module:
                 destination[prefix + name] = buffer if keep_vars else buffer.detach()
 
     def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
-        """An OrderedDict name -> detached tensor (sharing memory), in PyTorch's key order."""
+        """An OrderedDict name -> detached tensor (sharing memory), in PyTorch's key order.
+
+        >>> list(mt.nn.Sequential(mt.nn.Linear(2, 2), mt.nn.BatchNorm1d(2)).state_dict())
+        ['0.weight', '0.bias', '1.weight', '1.bias', '1.running_mean', '1.running_var', '1.num_batches_tracked']
+        """
         if args:  # PyTorch's old positional form state_dict(destination, prefix, keep_vars)
             destination, prefix, keep_vars = (list(args) + [destination, prefix, keep_vars][len(args):])[:3]
         if destination is None:
@@ -475,6 +575,12 @@ class Module:
 
         Missing or unexpected keys raise RuntimeError when `strict`; shape
         mismatches always do. Returns (missing_keys, unexpected_keys).
+
+        >>> source, target = mt.nn.Linear(2, 2), mt.nn.Linear(2, 2)
+        >>> target.load_state_dict(source.state_dict())
+        IncompatibleKeys(missing_keys=[], unexpected_keys=[])
+        >>> bool((target.weight == source.weight).all())
+        True
         """
         if not hasattr(state_dict, "keys"):
             raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict).__name__}.")
