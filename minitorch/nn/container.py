@@ -31,15 +31,31 @@ class _NumberedModules(Module):
             self.add_module(str(i), module)
 
     def append(self, module):
+        """Adds a module at the end, named by its position.
+
+        >>> len(mt.nn.Sequential(mt.nn.ReLU()).append(mt.nn.Tanh()))
+        2
+        """
         self.add_module(str(len(self)), module)
         return self
 
     def extend(self, modules):
+        """Appends each module of an iterable.
+
+        >>> len(mt.nn.ModuleList().extend([mt.nn.ReLU(), mt.nn.Tanh()]))
+        2
+        """
         for module in modules:
             self.append(module)
         return self
 
     def insert(self, index, module):
+        """Inserts a module before `index`; later ones are renumbered.
+
+        >>> model = mt.nn.Sequential(mt.nn.ReLU(), mt.nn.Tanh()).insert(1, mt.nn.Sigmoid())
+        >>> [type(m).__name__ for m in model]
+        ['ReLU', 'Sigmoid', 'Tanh']
+        """
         modules = list(self._modules.values())
         modules.insert(index, module)
         self._renumber(modules)

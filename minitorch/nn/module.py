@@ -181,7 +181,13 @@ class Module:
     # ----- registration -----
 
     def register_parameter(self, name, param):
+        """Adds a parameter (or None, a declared but absent parameter like a missing bias).
 
+        >>> m = mt.nn.Module()
+        >>> m.register_parameter("scale", mt.nn.Parameter(mt.ones(2)))
+        >>> [name for name, _ in m.named_parameters()]
+        ['scale']
+        """
         self._check_new_name(name, "parameter", self._parameters)
         if param is not None and not isinstance(param, Parameter):
             raise TypeError(
