@@ -270,7 +270,7 @@ def run(name: str, build_model, recipe: Recipe, argv=None, description: str = ""
     for epoch in range(done + 1, args.epochs + 1):
         epoch_start = time.perf_counter()
         with tqdm(total=len(train_loader.dataset), desc=f"epoch {epoch}/{args.epochs}", unit=" samples",
-                  leave=False, disable=True if args.no_progress else None, dynamic_ncols=True) as progress:
+                  leave=True, disable=True if args.no_progress else None, dynamic_ncols=True) as progress:
             train_loss, train_acc = train_one_epoch(model, train_loader, loss_fn, optimizer, scheduler, progress)
         test_loss, test_acc = evaluate(model, test_loader, loss_fn)
         seconds = time.perf_counter() - epoch_start
