@@ -6,6 +6,7 @@ eager's tape autodiff. See docs/ARCHITECTURE.md for the map of the engine.
     (x * x).sum().backward()
     x.grad          # tensor([2., 4.])
 """
+from . import nest
 from .tensor import Tensor
 from .dtypes import bool_ as bool, double, float, float16, float32, float64, half, int8, int16, int32, int64, long, uint8
 from .dtypes import DType as dtype
@@ -25,13 +26,15 @@ from .ops.reduction_ops import (
 from .ops.array_ops import (
     broadcast_to, cat, clone, flatten, permute, reshape, squeeze, stack, stop_gradient, transpose, unsqueeze,
 )
-from .ops import batch_norm_ops, conv_ops, loss_ops, pool_ops, special_ops  # noqa: F401  (registers the ops)
+from .ops import batch_norm_ops, conv_ops, loss_ops, pool_ops, special_ops  # noqa: F401  (fills the op table)
+from . import tensor_methods  # noqa: F401  (binds Tensor's operators and methods)
 from . import autograd, datasets, nn, optim, utils, viz
 from .serialization import CheckpointError, load, save
-from .autograd import GradientTape, enable_grad, is_grad_enabled, no_grad, set_grad_enabled, stop_recording
-from .autograd.execute import ShapeError
-from .autograd.forwardprop import ForwardAccumulator
-from .autograd.custom_gradient import custom_gradient
+from .autograd import (
+    ForwardAccumulator, GradientTape, custom_gradient, enable_grad, is_grad_enabled, no_grad, set_grad_enabled,
+    stop_recording,
+)
+from .errors import ShapeError
 
 clip = clamp
 concat = concatenate = cat

@@ -1,13 +1,16 @@
 """Functions that make new tensors: tensor(), zeros(), arange(), randn(), ...
 
 They take PyTorch's arguments and defaults (float32 for floating values,
-int64 for integers). No op runs here, so nothing is recorded.
+int64 for integers). No op runs here, so nothing is recorded. `as_operand`
+is the ops' own door: it turns the Python numbers and arrays handed to an
+op into tensors.
 """
 import builtins
 
 import numpy as np
 
 from . import dtypes, random
+from .engine.execute import execute
 from .tensor import Tensor
 
 
@@ -46,7 +49,7 @@ def from_numpy(array):
     if not isinstance(array, np.ndarray):
         raise TypeError(f"from_numpy expected a numpy.ndarray, got {type(array).__name__}")
     dtypes.from_numpy_dtype(array.dtype)
-    return Tensor._from_array(array)
+    return Tensor._make(array)
 
 
 def _shape(size):
@@ -55,8 +58,8 @@ def _shape(size):
     return tuple(int(n) for n in size)
 
 
-def _make(array, requires_grad):
-    t = Tensor._from_array(array)
+def _new(array, requires_grad):
+    t = Tensor._make(array)
     if requires_grad:
         t.requires_grad_(True)
     return t
@@ -75,7 +78,7 @@ def zeros(*size, dtype=None, requires_grad=False):
     >>> mt.zeros((2,), dtype=mt.int64)
     tensor([0, 0])
     """
-    return _make(np.zeros(_shape(size), _float_dtype(dtype)), requires_grad)
+    return _new(np.zeros(_shape(size), _float_dtype(dtype)), requires_grad)
 
 
 def ones(*size, dtype=None, requires_grad=False):
@@ -85,7 +88,7 @@ def ones(*size, dtype=None, requires_grad=False):
     tensor([[1., 1.],
             [1., 1.]])
     """
-    return _make(np.ones(_shape(size), _float_dtype(dtype)), requires_grad)
+    return _new(np.ones(_shape(size), _float_dtype(dtype)), requires_grad)
 
 
 empty = zeros
@@ -107,7 +110,7 @@ def full(size, fill_value, dtype=None, requires_grad=False):
             else dtypes.default_float.numpy
         )
     shape = (size,) if isinstance(size, int) else tuple(size)
-    return _make(np.full(shape, fill_value, dtypes.to_numpy_dtype(dtype)), requires_grad)
+    return _new(np.full(shape, fill_value, dtypes.to_numpy_dtype(dtype)), requires_grad)
 
 
 def _like_dtype(t, dtype):
@@ -120,7 +123,7 @@ def zeros_like(t, dtype=None, requires_grad=False):
     >>> mt.zeros_like(mt.tensor([[1, 2]]))
     tensor([[0, 0]])
     """
-    return _make(np.zeros(t.shape, _like_dtype(t, dtype)), requires_grad)
+    return _new(np.zeros(t.shape, _like_dtype(t, dtype)), requires_grad)
 
 
 def ones_like(t, dtype=None, requires_grad=False):
@@ -129,7 +132,7 @@ def ones_like(t, dtype=None, requires_grad=False):
     >>> mt.ones_like(mt.tensor([1.0, 2.0, 3.0]))
     tensor([1., 1., 1.])
     """
-    return _make(np.ones(t.shape, _like_dtype(t, dtype)), requires_grad)
+    return _new(np.ones(t.shape, _like_dtype(t, dtype)), requires_grad)
 
 
 def full_like(t, fill_value, dtype=None, requires_grad=False):
@@ -138,7 +141,7 @@ def full_like(t, fill_value, dtype=None, requires_grad=False):
     >>> mt.full_like(mt.zeros(2), 3.5)
     tensor([3.5000, 3.5000])
     """
-    return _make(np.full(t.shape, fill_value, _like_dtype(t, dtype)), requires_grad)
+    return _new(np.full(t.shape, fill_value, _like_dtype(t, dtype)), requires_grad)
 
 
 empty_like = zeros_like
@@ -157,7 +160,7 @@ def arange(start, end=None, step=1, dtype=None, requires_grad=False):
     if dtype is None:
         integral = builtins.all(isinstance(v, (int, np.integer)) for v in (start, end, step))
         dtype = np.int64 if integral else dtypes.default_float.numpy
-    return _make(np.arange(start, end, step, dtype=dtypes.to_numpy_dtype(dtype)), requires_grad)
+    return _new(np.arange(start, end, step, dtype=dtypes.to_numpy_dtype(dtype)), requires_grad)
 
 
 def linspace(start, end, steps, dtype=None, requires_grad=False):
@@ -166,7 +169,7 @@ def linspace(start, end, steps, dtype=None, requires_grad=False):
     >>> mt.linspace(0, 1, 5)
     tensor([0.0000, 0.2500, 0.5000, 0.7500, 1.0000])
     """
-    return _make(np.linspace(start, end, int(steps), dtype=_float_dtype(dtype)), requires_grad)
+    return _new(np.linspace(start, end, int(steps), dtype=_float_dtype(dtype)), requires_grad)
 
 
 def eye(n, m=None, dtype=None, requires_grad=False):
@@ -176,7 +179,7 @@ def eye(n, m=None, dtype=None, requires_grad=False):
     tensor([[1., 0.],
             [0., 1.]])
     """
-    return _make(np.eye(n, m, dtype=_float_dtype(dtype)), requires_grad)
+    return _new(np.eye(n, m, dtype=_float_dtype(dtype)), requires_grad)
 
 
 def rand(*size, dtype=None, requires_grad=False):
@@ -187,7 +190,7 @@ def rand(*size, dtype=None, requires_grad=False):
     >>> x.shape, bool(((x >= 0) & (x < 1)).all())
     ((2, 3), True)
     """
-    return _make(random.generator().random(_shape(size)).astype(_float_dtype(dtype)), requires_grad)
+    return _new(random.generator().random(_shape(size)).astype(_float_dtype(dtype)), requires_grad)
 
 
 def randn(*size, dtype=None, requires_grad=False):
@@ -200,7 +203,7 @@ def randn(*size, dtype=None, requires_grad=False):
     >>> _ = mt.manual_seed(1); bool((a == mt.randn(2)).all())  # the same seed, the same numbers
     True
     """
-    return _make(random.generator().standard_normal(_shape(size)).astype(_float_dtype(dtype)), requires_grad)
+    return _new(random.generator().standard_normal(_shape(size)).astype(_float_dtype(dtype)), requires_grad)
 
 
 def randint(low, high=None, size=None, dtype=None):
@@ -216,7 +219,7 @@ def randint(low, high=None, size=None, dtype=None):
     if size is None:
         raise TypeError("randint() missing required argument 'size'")
     dtype = np.int64 if dtype is None else dtypes.to_numpy_dtype(dtype)
-    return Tensor._from_array(random.generator().integers(low, high, size=tuple(size)).astype(dtype))
+    return Tensor._make(random.generator().integers(low, high, size=tuple(size)).astype(dtype))
 
 
 def rand_like(t, dtype=None, requires_grad=False):
@@ -244,4 +247,32 @@ def randperm(n, dtype=None):
     >>> sorted(mt.randperm(5).tolist())
     [0, 1, 2, 3, 4]
     """
-    return Tensor._from_array(random.generator().permutation(n).astype(np.int64 if dtype is None else dtypes.to_numpy_dtype(dtype)))
+    return Tensor._make(random.generator().permutation(n).astype(np.int64 if dtype is None else dtypes.to_numpy_dtype(dtype)))
+
+
+_scalar_cache = {}
+
+
+def as_operand(value, like=None, dtype=None):
+    """`value` as a Tensor an op can take. A Python number next to a tensor
+    `like` takes that tensor's dtype when it is of the same or a lower
+    category (PyTorch's 'wrapped numbers': `x * 2` stays float32); numpy
+    arrays are wrapped without a copy; tensors pass through (cast to `dtype`)."""
+    if isinstance(value, Tensor):
+        if dtype is None or value._data.dtype == dtypes.to_numpy_dtype(dtype):
+            return value
+        return execute("Cast", (value,), {"dtype": dtypes.to_numpy_dtype(dtype)})
+    if dtype is None and like is not None and isinstance(value, (int, float, bool)):
+        ref = like._data.dtype
+        kind = 0 if isinstance(value, bool) else 1 if isinstance(value, int) else 2
+        np_dtype = ref if kind <= dtypes.category(ref) else (np.dtype(np.int64) if kind == 1 else dtypes.default_float.numpy)
+        key = (type(value), value, np_dtype)
+        t = _scalar_cache.get(key)
+        if t is None:
+            if len(_scalar_cache) > 4096:
+                _scalar_cache.clear()
+            t = _scalar_cache[key] = Tensor._make(np.array(value, dtype=np_dtype))
+        return t
+    if isinstance(value, np.ndarray) and dtype is None:
+        return Tensor._make(value)
+    return Tensor(value, dtype=dtype)

@@ -281,4 +281,4 @@ def _tensor_from(array, name, key):
     except TypeError:
         raise CheckpointError(f"{name}: tensor {key!r} has dtype {array.dtype}, which minitorch does not "
                               f"support") from None
-    return Tensor._from_array(_writable(array))
+    return Tensor._make(_writable(array))

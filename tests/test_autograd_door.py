@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import minitorch as mt
-from minitorch.autograd.autograd_tape import AUTOGRAD_TAPE
+from minitorch.engine.autograd_tape import AUTOGRAD_TAPE
 
 
 def test_backward_accumulates_into_leaves():

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import minitorch as mt
-from minitorch.autograd import tape_set
+from minitorch.engine import state as tape_set
 
 
 def f64(values):

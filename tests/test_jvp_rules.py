@@ -3,15 +3,15 @@
 For each case, with random tangents v and cotangents u (float64):
   <u, J v> (ForwardAccumulator)  ==  <J^T u, v> (GradientTape)
 and J v agrees with central differences of the function along v. Each case
-runs twice: with the JVP table (ops/jvp_rules.py), and with the table
-emptied, so that every op goes through the fallback that transposes its
-backward function (seed 001's ForwardpropFromTape).
+runs twice: with the op table's forward rules, and with every rule swapped
+for the fallback that transposes the op's backward function (TensorFlow's
+ForwardpropFromTape, tensorflow/c/eager/tape.h).
 """
 import numpy as np
 import pytest
 
 import minitorch as mt
-from minitorch.ops.registry import GRADIENTS, JVPS, KERNELS
+from minitorch.engine.registry import OPS, TRANSPOSE
 
 from op_cases import all_cases
 
@@ -84,16 +84,20 @@ def test_jvp_by_rule_or_fallback_is_the_transpose_of_the_vjp(case):
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id())
 def test_jvp_by_fallback_is_the_transpose_of_the_vjp(case, monkeypatch):
-    for name in list(JVPS):
-        monkeypatch.delitem(JVPS, name)
+    for row in OPS.values():
+        monkeypatch.setattr(row, "jvp", TRANSPOSE)
     _check_case(case, seed=1)
+
+
+def _rules():
+    return {name: row.jvp for name, row in OPS.items() if row.jvp is not None and row.jvp is not TRANSPOSE}
 
 
 def test_every_rule_belongs_to_a_registered_differentiable_op_with_a_case():
     covered = {case.op for case in CASES}
-    for name in JVPS:
-        assert name in KERNELS and name in GRADIENTS, name
-    untested = sorted(name for name in JVPS if name not in covered)
+    for name in _rules():
+        assert OPS[name].kernel is not None and OPS[name].grad is not None, name
+    untested = sorted(name for name in _rules() if name not in covered)
     assert untested == []
 
 
@@ -101,7 +105,7 @@ def test_rules_cover_the_ops_of_a_training_step():
     for name in ("Add", "Sub", "Mul", "RealDiv", "Neg", "Exp", "Log", "Sqrt", "Tanh", "Sigmoid", "Relu", "MatMul",
                  "Sum", "Mean", "Reshape", "Transpose", "BroadcastTo", "StridedSlice", "GatherNd", "ConcatV2",
                  "Pack", "Cast", "Identity", "AddN", "Softmax", "LogSoftmax", "ReluGrad"):
-        assert name in JVPS, name
+        assert name in _rules(), name
 
 
 def test_fallback_is_used_for_an_op_without_a_rule(monkeypatch):
@@ -113,7 +117,7 @@ def test_fallback_is_used_for_an_op_without_a_rule(monkeypatch):
         return original(self, op_name, *args)
 
     monkeypatch.setattr(mt.ForwardAccumulator, "_forwardprop_from_tape", spy)
-    assert "Pow" not in JVPS
+    assert "Pow" not in _rules()
     x = mt.tensor([1.5, 2.0], dtype=mt.float64)
     with mt.ForwardAccumulator(x, mt.tensor([1.0, -1.0], dtype=mt.float64)) as acc:
         y = x ** 3

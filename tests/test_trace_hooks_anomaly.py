@@ -14,7 +14,7 @@ def test_trace_of_a_small_expression_matches_the_transcript():
     with mt.autograd.tracing(out):
         y = (x * w + x).sum()
         y.backward()
-    tape = mt.autograd.autograd_tape.AUTOGRAD_TAPE.serial
+    tape = mt.engine.autograd_tape.AUTOGRAD_TAPE.serial
     assert out.getvalue().splitlines() == [
         f"record   Mul          t0(2,) t1(2,) -> t2(2,)  tape {tape}  keeps inputs",
         f"record   Add          t2(2,) t0(2,) -> t3(2,)  tape {tape}  keeps nothing",

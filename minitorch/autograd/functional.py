@@ -24,8 +24,12 @@ How each is computed, here, with the engine's two modes:
 """
 import numpy as np
 
-from . import tape_set
-from .forwardprop import ForwardAccumulator
+from ..creation import ones_like, zeros, zeros_like
+from ..engine import state
+from ..engine.backprop import compute_gradient
+from ..engine.forwardprop import ForwardAccumulator
+from ..ops.array_ops import stack, stop_gradient
+from ..tensor import Tensor
 from .gradient_tape import GradientTape
 
 
@@ -71,7 +75,7 @@ def _grad_postprocess(tensors, create_graph):
 
 def _recording(create_graph):
     """Outer tapes record the derivative computation only when a graph is asked for."""
-    return tape_set.enable_grad() if create_graph else tape_set.stop_recording()
+    return state.enable_grad() if create_graph else state.stop_recording()
 
 
 def _validate_v(v, others, other_name, fn_name):
@@ -250,7 +254,7 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
         n_in, n_out = sum(t.numel() for t in inputs), sum(o.numel() for o in outputs)
         if strategy == "reverse-mode" or n_in >= n_out:
             with _recording(create_graph):
-                rows = [tape.jacobian(out, list(inputs), _pause_autograd_tape=False) for out in outputs]
+                rows = [tape.jacobian_seen_by_autograd(out, list(inputs)) for out in outputs]
         else:
             del tape  # a tall Jacobian: cheaper one forward pass per input element
             rows, outputs, is_outputs_tuple = _forward_jacobian(func, inputs, create_graph)
@@ -277,7 +281,7 @@ def _forward_jacobian(func, inputs, create_graph):
         for k in range(inp.numel()):
             basis = np.zeros(inp.numel(), inp._data.dtype)
             basis[k] = 1
-            tangent = Tensor._from_array(basis.reshape(inp.shape))
+            tangent = Tensor._make(basis.reshape(inp.shape))
             with ForwardAccumulator(inp, tangent) as acc:
                 result = func(*inputs)
             is_outputs_tuple, result = _as_tuple(result, "outputs of the user-provided function", "jacobian")
@@ -324,8 +328,3 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False, out
     result = jacobian(gradient_func, inputs, create_graph=create_graph, strict=strict, vectorize=vectorize, strategy=outer_jacobian_strategy)
     return _tuple_postprocess(result, (is_inputs_tuple, is_inputs_tuple))
 
-
-from ..creation import ones_like, zeros, zeros_like  # noqa: E402
-from .backprop import compute_gradient  # noqa: E402
-from ..ops.array_ops import stack, stop_gradient  # noqa: E402
-from ..tensor import Tensor  # noqa: E402

@@ -6,6 +6,10 @@ function itself (second order), as PyTorch's checks of the same names do.
 """
 import numpy as np
 
+from ..nest import flatten
+from ..tensor import Tensor
+from .backward import grad
+
 
 class GradcheckError(RuntimeError):
     """Raised by gradcheck when analytical and numerical Jacobians differ (or inputs are not float64).
@@ -19,16 +23,12 @@ class GradcheckError(RuntimeError):
     pass
 
 
-def _as_tuple(x):
-    return tuple(x) if isinstance(x, (tuple, list)) else (x,)
-
-
 def _differentiable(inputs):
     return [i for i, t in enumerate(inputs) if isinstance(t, Tensor) and t._requires_grad]
 
 
 def _flat_outputs(func, inputs):
-    return [o for o in _as_tuple(func(*inputs)) if isinstance(o, Tensor) and o.is_floating_point()]
+    return [o for o in flatten(func(*inputs)) if isinstance(o, Tensor) and o.is_floating_point()]
 
 
 def numerical_jacobian(func, inputs, eps=1e-6):
@@ -80,7 +80,7 @@ def analytical_jacobian(func, inputs):
             seed = np.zeros(out.numel(), out._data.dtype)
             seed[k] = 1
             if out._requires_grad:
-                grads = grad(out, wrt, grad_outputs=Tensor._from_array(seed.reshape(out.shape)),
+                grads = grad(out, wrt, grad_outputs=Tensor._make(seed.reshape(out.shape)),
                              retain_graph=True, allow_unused=True)
                 for j, g in enumerate(grads):
                     if g is not None:
@@ -96,7 +96,7 @@ def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True
     >>> mt.autograd.gradcheck(mt.exp, (x,))
     True
     """
-    inputs = _as_tuple(inputs)
+    inputs = flatten(inputs)
     for i in _differentiable(inputs):
         if inputs[i]._data.dtype != np.float64:
             raise GradcheckError(f"gradcheck: input {i} is {inputs[i].dtype}; finite differences need float64 inputs")
@@ -120,13 +120,13 @@ def gradgradcheck(func, inputs, grad_outputs=None, eps=1e-6, atol=1e-5, rtol=1e-
     >>> mt.autograd.gradgradcheck(mt.tanh, (x,))
     True
     """
-    inputs = _as_tuple(inputs)
+    inputs = flatten(inputs)
     wrt = [inputs[i] for i in _differentiable(inputs)]
     outputs = [o for o in _flat_outputs(func, inputs) if o._requires_grad]
     if grad_outputs is None:
         rng = np.random.default_rng(seed)
         grad_outputs = [Tensor(rng.standard_normal(o.shape), dtype=o.dtype, requires_grad=True) for o in outputs]
-    grad_outputs = list(_as_tuple(grad_outputs))
+    grad_outputs = list(flatten(grad_outputs))
     n = len(inputs)
 
     def first_derivatives(*args):
@@ -137,6 +137,3 @@ def gradgradcheck(func, inputs, grad_outputs=None, eps=1e-6, atol=1e-5, rtol=1e-
 
     return gradcheck(first_derivatives, tuple(inputs) + tuple(grad_outputs), eps, atol, rtol, raise_exception)
 
-
-from ..tensor import Tensor  # noqa: E402
-from .autograd_tape import grad  # noqa: E402

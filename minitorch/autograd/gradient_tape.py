@@ -5,18 +5,23 @@
         y = x * x
     tape.gradient(y, x)          # 2x
 
-Entering the context pushes a Tape onto the global tape set (tape_set.py);
-ops whose inputs it watches are recorded on it by record_gradient; gradient()
-runs compute_gradient (backprop.py). Tapes nest: a gradient computed while an
+Entering the context pushes a Tape onto the global tape set
+(engine/state.py); ops whose inputs it watches are recorded on it by
+record_gradient; gradient() runs compute_gradient (engine/backprop.py). Tapes nest: a gradient computed while an
 outer tape records is recorded on that tape, which gives higher derivatives.
 """
 import contextlib
 
 import numpy as np
 
-from . import tape_set
-from .backprop import compute_gradient
-from .tape import Tape
+from ..creation import as_operand, zeros, zeros_like
+from ..engine import state
+from ..engine.backprop import compute_gradient
+from ..engine.tape import Tape
+from ..nest import flatten, pack_like
+from ..ops.array_ops import stack
+from ..tensor import Tensor
+from .graph import from_tape, listing
 
 
 class GradientTape:
@@ -56,11 +61,11 @@ class GradientTape:
     def _push_tape(self):
         if self._tape is None:
             self._tape = Tape(self._persistent, self._watch_accessed_variables)
-        tape_set.push_tape(self._tape)
+        state.push_tape(self._tape)
         self._recording = True
 
     def _pop_tape(self):
-        tape_set.pop_tape(self._tape)
+        state.pop_tape(self._tape)
         self._recording = False
 
     def __repr__(self):
@@ -69,9 +74,9 @@ class GradientTape:
 
     def __str__(self):
         """`print(tape)`: the recorded ops, one line each (minitorch.viz.listing)."""
-        from ..viz import listing
-
-        return listing(self)
+        if self._tape is None:
+            return "GradientTape: nothing recorded (a non-persistent tape is cleared by gradient())"
+        return listing(from_tape(self._tape, f"GradientTape (tape {self._tape.serial})"))
 
     def watch(self, tensor):
         """Ensures `tensor` (or each tensor in a list/tuple/dict) is traced by this tape.
@@ -85,7 +90,7 @@ class GradientTape:
         """
         if self._tape is None:
             self._tape = Tape(self._persistent, self._watch_accessed_variables)
-        for t in _flatten(tensor):
+        for t in flatten(tensor):
             if not isinstance(t, Tensor):
                 raise ValueError(f"GradientTape.watch expects Tensors, got {type(t).__name__}")
             if t._data.dtype.kind == "f":
@@ -118,7 +123,7 @@ class GradientTape:
         """
         if not self._recording:
             raise RuntimeError("Tape must be recording to stop recording.")
-        with tape_set.stop_recording():
+        with state.stop_recording():
             yield
 
     def reset(self):
@@ -159,28 +164,27 @@ class GradientTape:
             raise ValueError(f"Unknown value for unconnected_gradients: {unconnected_gradients!r}")
         if self._recording and not self._persistent:
             self._pop_tape()  # a non-persistent tape must not record its own gradient
-        targets = _flatten(target)
-        flat_sources = _flatten(sources)
+        targets = flatten(target)
+        flat_sources = flatten(sources)
         for s in flat_sources:
             if not isinstance(s, Tensor):
                 raise ValueError(f"GradientTape.gradient: sources must be Tensors, got {type(s).__name__}")
         if output_gradients is not None:
-            output_gradients = [None if g is None else as_tensor(g, like=t) for g, t in zip(_flatten(output_gradients), targets)]
-        state = tape_set.thread_state
-        paused, state.autograd_tape_paused = state.autograd_tape_paused, True
+            output_gradients = [None if g is None else as_operand(g, like=t) for g, t in zip(flatten(output_gradients), targets)]
+        thread = state.thread_state
+        paused, thread.autograd_tape_paused = thread.autograd_tape_paused, True
         try:
             grads = compute_gradient(self._tape, targets, flat_sources, output_gradients, release=not self._persistent)
         finally:
-            state.autograd_tape_paused = paused
+            thread.autograd_tape_paused = paused
         if not self._persistent:
             self._tape.clear()
             self._tape = None
         if unconnected_gradients == "zero":
             grads = [zeros_like(s) if g is None else g for g, s in zip(grads, flat_sources)]
-        return _pack_like(sources, iter(grads))
+        return pack_like(sources, iter(grads))
 
-    def jacobian(self, target, sources, unconnected_gradients="none", parallel_iterations=None, experimental_use_pfor=True,
-                 _pause_autograd_tape=True):
+    def jacobian(self, target, sources, unconnected_gradients="none", parallel_iterations=None, experimental_use_pfor=True):
         """d target / d sources: per source a Tensor of shape target.shape + source.shape.
 
         One reverse pass per element of `target`, each seeded with a one-hot
@@ -196,17 +200,22 @@ class GradientTape:
         tensor([[2., 0.],
                 [0., 4.]])
         """
-        if self._tape is None:
-            raise RuntimeError("A non-persistent GradientTape can only be used to compute one set of gradients (or jacobians)")
         if not experimental_use_pfor and not self._persistent:
             raise ValueError("GradientTape must be created with persistent=True to compute the jacobian with while_loop")
+        return self.jacobian_seen_by_autograd(target, sources, unconnected_gradients, seen=False)
+
+    def jacobian_seen_by_autograd(self, target, sources, unconnected_gradients="none", seen=True):
+        """`jacobian`, with its reverse passes recorded by the autograd tape when `seen`
+        (autograd.functional's create_graph); `jacobian` hides them, as `gradient` does."""
+        if self._tape is None:
+            raise RuntimeError("A non-persistent GradientTape can only be used to compute one set of gradients (or jacobians)")
         flat_sources = self._check_jacobian_args(target, sources, unconnected_gradients)
         rows = self._gradient_rows(target, flat_sources, _one_hot_rows(target._data.shape, target._data.dtype),
-                                   pause_autograd_tape=_pause_autograd_tape)
+                                   pause_autograd_tape=not seen)
         jacobians = []
         for s, row in zip(flat_sources, rows):
             jacobians.append(_assemble(row, tuple(target.shape) + tuple(s.shape), s, unconnected_gradients, leading_axis=0))
-        return _pack_like(sources, iter(jacobians))
+        return pack_like(sources, iter(jacobians))
 
     def batch_jacobian(self, target, source, unconnected_gradients="none", parallel_iterations=None, experimental_use_pfor=True):
         """Per-example Jacobians: result[i] = d target[i] / d source[i], shape
@@ -246,7 +255,7 @@ class GradientTape:
             raise ValueError(f"Unknown value for unconnected_gradients: {unconnected_gradients!r}")
         if not isinstance(target, Tensor):
             raise ValueError(f"GradientTape.jacobian: target must be a Tensor, got {type(target).__name__}")
-        flat_sources = _flatten(sources)
+        flat_sources = flatten(sources)
         for s in flat_sources:
             if not isinstance(s, Tensor):
                 raise ValueError(f"GradientTape.jacobian: sources must be Tensors, got {type(s).__name__}")
@@ -260,36 +269,20 @@ class GradientTape:
         Like `gradient`, the passes are hidden from the autograd tape unless
         the caller (autograd.functional with create_graph) asks otherwise."""
         rows = [[] for _ in flat_sources]
-        state = tape_set.thread_state
-        paused = state.autograd_tape_paused
-        state.autograd_tape_paused = paused or pause_autograd_tape
+        thread = state.thread_state
+        paused = thread.autograd_tape_paused
+        thread.autograd_tape_paused = paused or pause_autograd_tape
         try:
             for seed in seeds:
-                grads = compute_gradient(self._tape, [target], flat_sources, [Tensor._from_array(seed)], release=False)
+                grads = compute_gradient(self._tape, [target], flat_sources, [Tensor._make(seed)], release=False)
                 for row, g in zip(rows, grads):
                     row.append(g)
         finally:
-            state.autograd_tape_paused = paused
+            thread.autograd_tape_paused = paused
         if not self._persistent:
             self._tape.clear()
             self._tape = None
         return rows
-
-
-def _flatten(structure):
-    if isinstance(structure, dict):
-        return [t for key in structure for t in _flatten(structure[key])]
-    if isinstance(structure, (list, tuple)):
-        return [t for item in structure for t in _flatten(item)]
-    return [structure]
-
-
-def _pack_like(structure, flat):
-    if isinstance(structure, dict):
-        return {key: _pack_like(value, flat) for key, value in structure.items()}
-    if isinstance(structure, (list, tuple)):
-        return type(structure)(_pack_like(item, flat) for item in structure)
-    return next(flat)
 
 
 def _one_hot_rows(shape, dtype):
@@ -310,7 +303,3 @@ def _assemble(row, shape, source, unconnected_gradients, leading_axis):
         return zeros(shape, dtype=source.dtype)
     return stack(row, dim=leading_axis).reshape(shape)
 
-
-from ..creation import zeros, zeros_like  # noqa: E402
-from ..ops.array_ops import stack  # noqa: E402
-from ..tensor import Tensor, as_tensor  # noqa: E402

@@ -1,6 +1,6 @@
 """Embedding, as torch.nn.Embedding: a lookup table of rows, initialised N(0, 1), padding row zero."""
 from .. import creation
-from ..autograd.tape_set import no_grad
+from ..engine.state import no_grad
 from . import functional as F, init
 from .module import Module
 from .parameter import Parameter

@@ -12,8 +12,8 @@ import warnings
 import numpy as np
 
 from .. import dtypes, random
-from ..autograd.execute import ShapeError
-from ..autograd.tape_set import no_grad
+from ..errors import ShapeError
+from ..engine.state import no_grad
 from ..ops import array_ops, batch_norm_ops, conv_ops, math_ops, pool_ops, reduction_ops, special_ops
 from ..tensor import Tensor
 
@@ -181,7 +181,7 @@ def dropout(input, p=0.5, training=True, inplace=False):
         return input * 0.0
     keep = random.generator().random(input.shape) >= p
     scale = (keep / (1.0 - p)).astype(input._data.dtype)
-    return input * Tensor._from_array(scale)
+    return input * Tensor._make(scale)
 
 
 # ----- activations -----
@@ -290,11 +290,11 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
     num_embeddings = weight.shape[0]
     if indices.size and (indices.min() < 0 or indices.max() >= num_embeddings):
         raise IndexError(f"embedding: index out of range in self (indices must lie in [0, {num_embeddings}), weight {tuple(weight.shape)})")
-    rows = weight[Tensor._from_array(indices)]
+    rows = weight[Tensor._make(indices)]
     if padding_idx is None:
         return rows
     padding_idx = padding_idx % num_embeddings
-    is_padding = Tensor._from_array((indices == padding_idx)[..., None])
+    is_padding = Tensor._make((indices == padding_idx)[..., None])
     # Same values everywhere; only the non-padding rows carry a gradient.
     return math_ops.where(is_padding, rows.detach(), rows)
 
@@ -311,7 +311,7 @@ def one_hot(tensor, num_classes=-1):
         num_classes = int(tensor._data.max()) + 1 if tensor.numel() else 0
     if tensor.numel() and (tensor._data.min() < 0 or tensor._data.max() >= num_classes):
         raise RuntimeError(f"one_hot: class values must be in [0, {num_classes}), got values in [{tensor._data.min()}, {tensor._data.max()}]")
-    classes = Tensor._from_array(np.arange(num_classes, dtype=tensor._data.dtype))
+    classes = Tensor._make(np.arange(num_classes, dtype=tensor._data.dtype))
     return math_ops.cast(tensor.unsqueeze(-1) == classes, dtypes.int64)
 
 

@@ -7,7 +7,7 @@ global generator (mt.manual_seed).
 import math
 import warnings
 
-from ..autograd.tape_set import no_grad
+from ..engine.state import no_grad
 
 
 def calculate_gain(nonlinearity, param=None):

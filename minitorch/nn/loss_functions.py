@@ -10,7 +10,7 @@ import warnings
 
 import numpy as np
 
-from ..autograd.execute import ShapeError
+from ..errors import ShapeError
 from ..ops import loss_ops, math_ops, reduction_ops, special_ops
 from ..tensor import Tensor
 
@@ -193,7 +193,7 @@ def _class_targets(input, target, ignore_index, name):
 def _weighted_mean_or_sum(per_element, weight_of_target, ignored, reduction, target_shape):
     """Zeroes ignored elements; 'mean' divides by the total weight of the targets kept (PyTorch's rule)."""
     if ignored.any():
-        per_element = per_element * Tensor._from_array((~ignored).astype(per_element._data.dtype))
+        per_element = per_element * Tensor._make((~ignored).astype(per_element._data.dtype))
     if reduction == "none":
         return per_element.reshape(target_shape)
     total = per_element.sum()
@@ -201,7 +201,7 @@ def _weighted_mean_or_sum(per_element, weight_of_target, ignored, reduction, tar
         return total
     if weight_of_target is None:
         return total / float((~ignored).sum())
-    kept = Tensor._from_array((~ignored).astype(weight_of_target._data.dtype))
+    kept = Tensor._make((~ignored).astype(weight_of_target._data.dtype))
     return total / (weight_of_target * kept).sum()
 
 
@@ -230,11 +230,11 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
         raise TypeError(f"nll_loss: expected target of integer dtype (class indices), got {target.dtype}")
     targets, ignored = _class_targets(input, target, ignore_index, "nll_loss")
     log_probs = _class_last_2d(input)
-    rows = Tensor._from_array(np.arange(targets.size))
-    per_element = -log_probs[rows, Tensor._from_array(targets)]
+    rows = Tensor._make(np.arange(targets.size))
+    per_element = -log_probs[rows, Tensor._make(targets)]
     weight_of_target = None
     if weight is not None:
-        weight_of_target = weight[Tensor._from_array(targets)]
+        weight_of_target = weight[Tensor._make(targets)]
         per_element = per_element * weight_of_target
     return _weighted_mean_or_sum(per_element, weight_of_target, ignored, reduction, target.shape)
 
@@ -264,7 +264,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     classes = input.shape[1]
     targets, ignored = _class_targets(input, target, ignore_index, "cross_entropy")
     logits = _class_last_2d(input)
-    target_tensor = Tensor._from_array(targets)
+    target_tensor = Tensor._make(targets)
     weight_of_target = None if weight is None else weight[target_tensor]
     if label_smoothing == 0.0:
         per_element, _ = loss_ops.sparse_softmax_cross_entropy_with_logits(logits, target_tensor)
@@ -274,7 +274,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         # Smoothed one-hot labels still sum to 1: the fused dense op applies.
         smooth = np.full((targets.size, classes), label_smoothing / classes, dtype=logits._data.dtype)
         smooth[np.arange(targets.size), targets] += 1.0 - label_smoothing
-        per_element, _ = loss_ops.softmax_cross_entropy_with_logits(logits, Tensor._from_array(smooth))
+        per_element, _ = loss_ops.softmax_cross_entropy_with_logits(logits, Tensor._make(smooth))
     else:
         # PyTorch: (1 - eps) * weighted NLL + eps / C * sum_c -weight_c log p_c.
         nll, _ = loss_ops.sparse_softmax_cross_entropy_with_logits(logits, target_tensor)

@@ -20,9 +20,9 @@ from collections import OrderedDict, namedtuple
 import numpy as np
 
 from .. import dtypes
-from ..autograd.function import Function
-from ..autograd.hooks import RemovableHandle
-from ..autograd.tape_set import no_grad, thread_state
+from ..autograd.custom import Function
+from ..engine.hooks import RemovableHandle
+from ..engine.state import no_grad, thread_state
 from ..tensor import Tensor
 from .parameter import Parameter
 
@@ -453,7 +453,7 @@ class Module:
             if set_to_none:
                 param.grad = None
             else:
-                param.grad = Tensor._from_array(np.zeros_like(param.grad._data))
+                param.grad = Tensor._make(np.zeros_like(param.grad._data))
 
     def apply(self, fn):
         """Calls fn on every child (recursively) and then on self, like PyTorch; used for custom init.
@@ -494,7 +494,7 @@ class Module:
             if tensor._data.dtype.kind == "f":
                 tensor._data = tensor._data.astype(np_dtype)
                 if tensor.grad is not None:
-                    tensor.grad = Tensor._from_array(tensor.grad._data.astype(np_dtype))
+                    tensor.grad = Tensor._make(tensor.grad._data.astype(np_dtype))
         return self
 
     def float(self):

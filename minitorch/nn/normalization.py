@@ -8,8 +8,8 @@ and updates the running ones in place; eval mode uses the running ones.
 import numbers
 
 from .. import creation, dtypes
-from ..autograd.execute import ShapeError
-from ..autograd.tape_set import no_grad
+from ..errors import ShapeError
+from ..engine.state import no_grad
 from . import functional as F, init
 from .module import Module
 from .parameter import Parameter

@@ -7,7 +7,7 @@ one to a Module attribute registers it (module.py).
 """
 import numpy as np
 
-from ..tensor import Tensor, _next_id
+from ..tensor import Tensor
 
 
 class Parameter(Tensor):
@@ -21,26 +21,26 @@ class Parameter(Tensor):
 
     __slots__ = ()
 
-    def __init__(self, data=None, requires_grad=True):
+    def __new__(cls, data=None, requires_grad=True):
         if data is None:
             array = np.empty(0, dtype=np.float32)
         elif isinstance(data, Tensor):
             array = data._data
         else:
             array = Tensor(data)._data
-        self._data = array
-        self._id = _next_id()
-        self._requires_grad = False
-        self.grad = None
-        self._on_tape = False
+        param = cls._make(array)
         if requires_grad:
-            self.requires_grad_(True)
+            param.requires_grad_(True)
+        return param
+
+    def __init__(self, data=None, requires_grad=True):
+        pass  # __new__ made it with Tensor's one constructor
 
     def __repr__(self):
         return "Parameter containing:\n" + super().__repr__()
 
     def __deepcopy__(self, memo):
         # A copy needs its own id: two tensors with one id would confuse the tapes.
-        result = Parameter(Tensor._from_array(self._data.copy()), self._requires_grad)
+        result = Parameter(Tensor._make(self._data.copy()), self._requires_grad)
         memo[id(self)] = result
         return result

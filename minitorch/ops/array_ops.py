@@ -1,4 +1,6 @@
-"""Shape ops, indexing, concatenation: each op's numpy kernel, then its gradient.
+"""Shape ops, indexing, concatenation: each op's numpy kernel, then its gradient and forward rule.
+
+All of these ops are linear, so each forward rule runs the op itself on the tangent.
 
 Indexing follows numpy/PyTorch. Basic indexing (ints, slices, None,
 Ellipsis) is "StridedSlice", whose gradient "StridedSliceGrad" writes the
@@ -9,8 +11,13 @@ differentiable to any order.
 """
 import numpy as np
 
-from ..autograd.execute import ShapeError, execute
-from .registry import gradient, kernel, not_differentiable
+from ..creation import as_operand
+from ..engine.execute import execute
+from ..engine.registry import gradient, jvp, kernel, not_differentiable
+from ..errors import ShapeError
+from ..tensor import Tensor
+from .jvp import linear, linear_in_all
+from .math_ops import cast
 
 
 @kernel("Reshape")
@@ -20,7 +27,11 @@ def _reshape(x, shape):
 
 @gradient("Reshape", needs="nothing")
 def _reshape_grad(op, grad):
+    """d reshape(x) = reshape(dx): the gradient takes the input's shape back."""
     return grad.reshape(op.input_shapes[0])
+
+
+jvp("Reshape")(linear("Reshape"))
 
 
 @kernel("Transpose")
@@ -30,7 +41,11 @@ def _transpose(x, perm):
 
 @gradient("Transpose", needs="nothing")
 def _transpose_grad(op, grad):
+    """d transpose(x, perm) = transpose(dx, perm): the gradient goes through the inverse permutation."""
     return grad.permute(*np.argsort(op.attrs["perm"]))
+
+
+jvp("Transpose")(linear("Transpose"))
 
 
 @kernel("BroadcastTo")
@@ -40,8 +55,11 @@ def _broadcast_to(x, shape):
 
 @gradient("BroadcastTo", needs="nothing")
 def _broadcast_to_grad(op, grad):
-    """The tape sums the broadcast gradient back to the input's shape."""
+    """d broadcast(x) = broadcast(dx): the tape sums the gradient back to the input's shape."""
     return grad
+
+
+jvp("BroadcastTo")(linear("BroadcastTo"))
 
 
 @kernel("Identity")
@@ -51,7 +69,11 @@ def _identity(x, copy=False):
 
 @gradient("Identity", needs="nothing")
 def _identity_grad(op, grad):
+    """d x = dx."""
     return grad
+
+
+jvp("Identity")(linear("Identity"))
 
 
 kernel("StopGradient")(lambda x: x.view())
@@ -65,6 +87,7 @@ def _strided_slice(x, index):
 
 @gradient("StridedSlice", needs="nothing")
 def _strided_slice_grad(op, grad):
+    """d x[index] = dx[index]: the gradient is written into zeros of the input's shape."""
     return execute("StridedSliceGrad", (grad,), {"shape": op.input_shapes[0], "index": op.attrs["index"]})
 
 
@@ -77,7 +100,12 @@ def _strided_slice_grad_kernel(grad, shape, index):
 
 @gradient("StridedSliceGrad", needs="nothing")
 def _strided_slice_grad_grad(op, grad):
+    """StridedSliceGrad is linear and its transpose is StridedSlice."""
     return execute("StridedSlice", (grad,), {"index": op.attrs["index"]})
+
+
+jvp("StridedSlice")(linear("StridedSlice"))
+jvp("StridedSliceGrad")(linear("StridedSliceGrad"))
 
 
 @kernel("GatherNd")
@@ -87,6 +115,7 @@ def _gather(x, index):
 
 @gradient("GatherNd", needs="nothing")
 def _gather_grad(op, grad):
+    """d x[indices] = dx[indices]: the gradient is added into zeros (repeated indices add up)."""
     return execute("ScatterNd", (grad,), {"shape": op.input_shapes[0], "index": op.attrs["index"]})
 
 
@@ -99,7 +128,12 @@ def _scatter(grad, shape, index):
 
 @gradient("ScatterNd", needs="nothing")
 def _scatter_grad(op, grad):
+    """ScatterNd is linear and its transpose is GatherNd."""
     return execute("GatherNd", (grad,), {"index": op.attrs["index"]})
+
+
+jvp("GatherNd")(linear("GatherNd"))
+jvp("ScatterNd")(linear("ScatterNd"))
 
 
 @kernel("ConcatV2")
@@ -109,6 +143,7 @@ def _concat(*xs, axis):
 
 @gradient("ConcatV2", needs="nothing")
 def _concat_grad(op, grad):
+    """d cat(x1, ..., xn) = cat(dx1, ..., dxn): each input gets its slice of the gradient."""
     axis = op.attrs["axis"]
     grads, start = [], 0
     for shape in op.input_shapes:
@@ -118,6 +153,9 @@ def _concat_grad(op, grad):
     return tuple(grads)
 
 
+jvp("ConcatV2")(linear_in_all("ConcatV2"))
+
+
 @kernel("Pack")
 def _pack(*xs, axis):
     return np.stack(xs, axis=axis)
@@ -125,8 +163,12 @@ def _pack(*xs, axis):
 
 @gradient("Pack", needs="nothing")
 def _pack_grad(op, grad):
+    """d stack(x1, ..., xn) = stack(dx1, ..., dxn): each input gets its slice of the gradient."""
     axis = op.attrs["axis"]
     return tuple(grad[(slice(None),) * axis + (i,)] for i in range(len(op.input_shapes)))
+
+
+jvp("Pack")(linear_in_all("Pack"))
 
 
 # ----- the functional API -----
@@ -321,7 +363,7 @@ def stack(tensors, dim=0):
 
 
 def _same_dtype(tensors):
-    tensors = [as_tensor(t) for t in tensors]
+    tensors = [as_operand(t) for t in tensors]
     target = tensors[0]._data.dtype
     for t in tensors[1:]:
         target = np.promote_types(target, t._data.dtype)
@@ -348,11 +390,11 @@ def getitem(x, index):
     >>> x[x > 3]
     tensor([4, 5, 6])
     """
-    index, advanced = _normalize_index(x, index)
+    index, advanced = normalize_index(x, index)
     return execute("GatherNd" if advanced else "StridedSlice", (x,), {"index": index})
 
 
-def _normalize_index(x, index):
+def normalize_index(x, index):
     """Index as a tuple numpy accepts; bool masks become integer arrays; checks ranges."""
     if not isinstance(index, tuple):
         index = (index,)
@@ -377,6 +419,3 @@ def _normalize_index(x, index):
         out.append(item)
     return tuple(out), advanced
 
-
-from ..tensor import Tensor, as_tensor  # noqa: E402
-from .math_ops import cast  # noqa: E402

@@ -17,9 +17,13 @@ user drops them (tape.py). A plain first-order backward runs the single
 """
 import numpy as np
 
-from ..autograd.execute import ShapeError, execute
-from ..autograd.tape_set import enable_grad, is_recording
-from .registry import gradient, kernel
+from ..creation import full
+from ..engine.backprop import vjp_of
+from ..engine.execute import execute
+from ..engine.registry import TRANSPOSE, gradient, kernel
+from ..engine.state import is_recording
+from ..errors import ShapeError
+from .math_ops import cast
 
 
 def _channel_axes(ndim):
@@ -59,7 +63,7 @@ def _fused_batch_norm(x, scale, offset, eps):
     return y, mean, var * (count / (count - 1)), mean.copy(), inv_std
 
 
-@gradient("FusedBatchNorm", needs="both", accepts_none=(1, 2, 3, 4))
+@gradient("FusedBatchNorm", needs="both", accepts_none=(1, 2, 3, 4), jvp=TRANSPOSE)
 def _fused_batch_norm_grad(op, grad_y, grad_mean, grad_var, grad_saved_mean, grad_inv_std):
     """With x_hat = (x - mean) inv_std and m values per channel:
     doffset = sum(dy), dscale = sum(dy x_hat),
@@ -124,7 +128,7 @@ def _fused_batch_norm_grad_kernel(grad_y, x, scale, mean, inv_std):
     return d_x, d_scale.astype(x.dtype, copy=False), d_offset.astype(x.dtype, copy=False)
 
 
-@gradient("FusedBatchNormGrad", needs="inputs")
+@gradient("FusedBatchNormGrad", needs="inputs", jvp=TRANSPOSE)
 def _fused_batch_norm_grad_grad(op, grad_d_x, grad_d_scale, grad_d_offset):
     """The vector-Jacobian product of the composed formula (_batch_norm_backward),
     recorded for the tapes outside when they record this backward pass."""
@@ -132,10 +136,7 @@ def _fused_batch_norm_grad_grad(op, grad_d_x, grad_d_scale, grad_d_offset):
         g if g is not None else full(tuple(shape), 0.0, dtype=op.inputs[1].dtype)
         for g, shape in zip((grad_d_x, grad_d_scale, grad_d_offset), (op.inputs[1].shape, op.inputs[2].shape, op.inputs[2].shape))
     ]
-    create_graph = is_recording()
-    with enable_grad():  # the private tape of vjp must record even under no_grad (a plain .backward())
-        _, grads = vjp(_batch_norm_backward, tuple(op.inputs), tuple(output_grads), create_graph=create_graph)
-    return grads
+    return tuple(vjp_of(_batch_norm_backward, op.inputs, output_grads))
 
 
 def fused_batch_norm(x, scale, offset, eps=1e-5):
@@ -164,7 +165,3 @@ def fused_batch_norm(x, scale, offset, eps=1e-5):
     offset = offset if offset._data.dtype == dtype else cast(offset, dtype)
     return execute(op_name, (x, scale, offset), {"eps": float(eps)})
 
-
-from ..autograd.functional import vjp  # noqa: E402
-from ..creation import full  # noqa: E402
-from .math_ops import cast  # noqa: E402

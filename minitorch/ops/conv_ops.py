@@ -19,8 +19,9 @@ bottom/right, as PyTorch does -- dilation (dh, dw), groups.
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from ..autograd.execute import ShapeError, execute
-from .registry import gradient, kernel
+from ..engine.execute import execute
+from ..engine.registry import TRANSPOSE, gradient, kernel
+from ..errors import ShapeError
 
 # ----- shared window helpers (pool_ops.py uses them too) -----
 
@@ -91,7 +92,7 @@ def _conv2d(x, w, stride, padding, dilation, groups):
     return _to_nchw(out.reshape(o, n, *out_size))
 
 
-@gradient("Conv2D", needs="inputs")
+@gradient("Conv2D", needs="inputs", jvp=TRANSPOSE)
 def _conv2d_grad(op, grad):
     """dx = Conv2DBackpropInput(w, dy), dw = Conv2DBackpropFilter(x, dy)."""
     x, w = op.inputs
@@ -151,7 +152,7 @@ def _col2im_strided(w_t, dy, padded_shape, kernel_size, stride, dilation, groups
     return padded
 
 
-@gradient("Conv2DBackpropInput", needs="inputs")
+@gradient("Conv2DBackpropInput", needs="inputs", jvp=TRANSPOSE)
 def _conv2d_backprop_input_grad(op, grad):
     """dx = B(w, dy) is bilinear; <B(w, dy), g> = <dy, Conv2D(g, w)>:
     d/dw = Conv2DBackpropFilter(g, dy), d/ddy = Conv2D(g, w)."""
@@ -173,7 +174,7 @@ def _conv2d_backprop_filter(x, dy, filter_shape, stride, padding, dilation, grou
     return np.matmul(_channels_first(dy, groups), cols.transpose(0, 2, 1)).reshape(filter_shape)  # (G, Og, Cg kH kW)
 
 
-@gradient("Conv2DBackpropFilter", needs="inputs")
+@gradient("Conv2DBackpropFilter", needs="inputs", jvp=TRANSPOSE)
 def _conv2d_backprop_filter_grad(op, grad):
     """dw = F(x, dy) is bilinear; <F(x, dy), g> = <dy, Conv2D(x, g)>:
     d/dx = Conv2DBackpropInput(g, dy), d/ddy = Conv2D(x, g)."""

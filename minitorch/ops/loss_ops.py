@@ -13,8 +13,12 @@ pass, even after the user drops it (tape.py), so second derivatives see it.
 """
 import numpy as np
 
-from ..autograd.execute import ShapeError, execute
-from .registry import gradient, kernel
+from ..creation import as_operand
+from ..engine.execute import execute
+from ..engine.registry import TRANSPOSE, gradient, kernel
+from ..errors import ShapeError
+from .math_ops import cast
+from .reduction_ops import log_softmax, softmax
 
 
 def _shifted_and_normalizer(logits):
@@ -38,7 +42,7 @@ def _softmax_cross_entropy(logits, labels):
     return loss, exp
 
 
-@gradient("SoftmaxCrossEntropyWithLogits", needs="both", accepts_none=(1,))
+@gradient("SoftmaxCrossEntropyWithLogits", needs="both", accepts_none=(1,), jvp=TRANSPOSE)
 def _softmax_cross_entropy_grad(op, grad_loss, grad_backprop):
     """dlogits = g_loss * backprop [+ (g_bp - sum(g_bp p)) p];  dlabels = -g_loss log_softmax(logits) [- g_bp]."""
     logits = op.inputs[0]
@@ -81,7 +85,7 @@ def _sparse_softmax_cross_entropy(logits, labels):
     return loss, backprop
 
 
-@gradient("SparseSoftmaxCrossEntropyWithLogits", needs="both", accepts_none=(1,))
+@gradient("SparseSoftmaxCrossEntropyWithLogits", needs="both", accepts_none=(1,), jvp=TRANSPOSE)
 def _sparse_softmax_cross_entropy_grad(op, grad_loss, grad_backprop):
     """As the dense op; integer class indices get no gradient."""
     logits = op.inputs[0]
@@ -110,8 +114,7 @@ def softmax_cross_entropy_with_logits(logits, labels):
     """
     op_name = "SoftmaxCrossEntropyWithLogits"
     _check_logits(logits, op_name)
-    if not isinstance(labels, Tensor):
-        labels = as_tensor(labels, dtype=logits.dtype)
+    labels = as_operand(labels, dtype=logits.dtype)
     if tuple(labels.shape) != tuple(logits.shape):
         raise ShapeError(f"{op_name}: labels of shape {tuple(labels.shape)} must match logits of shape {tuple(logits.shape)}")
     if labels._data.dtype != logits._data.dtype:
@@ -128,8 +131,7 @@ def sparse_softmax_cross_entropy_with_logits(logits, targets):
     """
     op_name = "SparseSoftmaxCrossEntropyWithLogits"
     _check_logits(logits, op_name)
-    if not isinstance(targets, Tensor):
-        targets = as_tensor(targets)
+    targets = as_operand(targets)
     if targets._data.dtype.kind not in "iu":
         raise TypeError(f"{op_name}: targets must be integer class indices, got {targets.dtype}")
     if tuple(targets.shape) != tuple(logits.shape[:1]):
@@ -138,7 +140,3 @@ def sparse_softmax_cross_entropy_with_logits(logits, targets):
         targets = cast(targets, np.int64)
     return execute(op_name, (logits, targets))
 
-
-from ..tensor import Tensor, as_tensor  # noqa: E402
-from .math_ops import cast  # noqa: E402
-from .reduction_ops import log_softmax, softmax  # noqa: E402

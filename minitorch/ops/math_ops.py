@@ -1,16 +1,23 @@
 """Elementwise math and matmul: each op's numpy kernel, then its gradient.
 
-Gradients are written with minitorch ops, so a recording tape sees them and
-higher derivatives come for free. Broadcasting is undone by the tape
-(backprop._match_input): a binary op's gradient may return the broadcast
-shape. Dedicated gradient ops (TanhGrad, SigmoidGrad, ReluGrad) follow
-TensorFlow: one kernel instead of three, with their own gradients.
+Each op is a row of the op table (engine/registry.py), filled here: its
+numpy kernel, then its gradient, then its forward-mode rule. Gradients are
+written with minitorch ops, so a recording tape sees them and higher
+derivatives come for free. Broadcasting is undone by the tape
+(engine/backprop.py, match_input): a binary op's gradient may return the
+broadcast shape. Dedicated gradient ops (TanhGrad, SigmoidGrad, ReluGrad)
+follow TensorFlow: one kernel instead of three, with their own gradients.
 """
 import numpy as np
+from scipy.special import expit
 
-from ..autograd.execute import execute
 from .. import dtypes
-from .registry import gradient, kernel, not_differentiable
+from ..creation import as_operand, ones_like, zeros_like
+from ..engine.execute import execute
+from ..engine.registry import TRANSPOSE, gradient, jvp, kernel, not_differentiable
+from ..errors import ShapeError
+from ..tensor import Tensor
+from .jvp import fit, linear, linear_in_all, sum_terms
 
 
 def _binary(op_name, a, b):
@@ -22,9 +29,9 @@ def _binary(op_name, a, b):
 def _coerce_pair(a, b):
     """Tensors of one dtype, following PyTorch's promotion (Python numbers are 'weak')."""
     if not isinstance(a, Tensor):
-        a = as_tensor(a, like=b)
+        a = as_operand(a, like=b)
     elif not isinstance(b, Tensor):
-        b = as_tensor(b, like=a)
+        b = as_operand(b, like=a)
     da, db = a._data.dtype, b._data.dtype
     if da is not db and da != db:
         target = dtypes.promote(a._data, b._data)
@@ -54,8 +61,11 @@ def _cast(x, dtype):
 
 @gradient("Cast", needs="nothing")
 def _cast_grad(op, grad):
-    """The tape casts the gradient back to the input's dtype."""
+    """d cast(x) = dx (the tape casts the gradient back to the input's dtype)."""
     return grad
+
+
+jvp("Cast")(linear("Cast"))
 
 
 # ----- arithmetic -----
@@ -65,7 +75,14 @@ kernel("Add")(np.add)
 
 @gradient("Add", needs="nothing")
 def _add_grad(op, grad):
+    """d(x + y) = dx + dy."""
     return grad, grad
+
+
+@jvp("Add")
+def _add_jvp(inputs, outputs, attrs, tangents):
+    """d(x + y) = dx + dy."""
+    return sum_terms(tangents, outputs[0])
 
 
 kernel("Sub")(np.subtract)
@@ -73,7 +90,15 @@ kernel("Sub")(np.subtract)
 
 @gradient("Sub", needs="nothing")
 def _sub_grad(op, grad):
+    """d(x - y) = dx - dy."""
     return grad, (-grad if op.needs_input_grad[1] else None)
+
+
+@jvp("Sub")
+def _sub_jvp(inputs, outputs, attrs, tangents):
+    """d(x - y) = dx - dy."""
+    tx, ty = tangents
+    return sum_terms([tx, -ty if ty is not None else None], outputs[0])
 
 
 kernel("Mul")(np.multiply)
@@ -87,6 +112,13 @@ def _mul_grad(op, grad):
     return (grad * y if need_x else None), (grad * x if need_y else None)
 
 
+@jvp("Mul")
+def _mul_jvp(inputs, outputs, attrs, tangents):
+    """d(xy) = dx y + x dy."""
+    (x, y), (tx, ty) = inputs, tangents
+    return sum_terms([tx * y if tx is not None else None, x * ty if ty is not None else None], outputs[0])
+
+
 kernel("RealDiv")(np.true_divide)
 
 
@@ -98,18 +130,30 @@ def _div_grad(op, grad):
     return (grad / y if need_x else None), (-grad * x / (y * y) if need_y else None)
 
 
+@jvp("RealDiv")
+def _div_jvp(inputs, outputs, attrs, tangents):
+    """d(x / y) = (dx - (x / y) dy) / y."""
+    (x, y), (tx, ty) = inputs, tangents
+    numerator = sum_terms([tx, -(outputs[0] * ty) if ty is not None else None], outputs[0])
+    return numerator / y
+
+
 kernel("Neg")(np.negative)
 
 
 @gradient("Neg", needs="nothing")
 def _neg_grad(op, grad):
+    """d(-x) = -dx."""
     return -grad
+
+
+jvp("Neg")(linear("Neg"))
 
 
 kernel("Pow")(np.power)
 
 
-@gradient("Pow", needs="both")
+@gradient("Pow", needs="both", jvp=TRANSPOSE)
 def _pow_grad(op, grad):
     """d(x^y) = y x^(y-1) dx + log(x) x^y dy  (the log term taken as 0 where x <= 0)."""
     x, y = op.inputs
@@ -133,7 +177,11 @@ def _add_n(*xs):
 
 @gradient("AddN", needs="nothing")
 def _add_n_grad(op, grad):
+    """d(x1 + ... + xn) = dx1 + ... + dxn."""
     return (grad,) * len(op.input_info)
+
+
+jvp("AddN")(linear_in_all("AddN"))
 
 
 # ----- elementwise functions -----
@@ -145,6 +193,12 @@ kernel("Exp")(np.exp)
 def _exp_grad(op, grad):
     """d e^x = e^x dx."""
     return grad * op.outputs[0]
+
+
+@jvp("Exp")
+def _exp_jvp(inputs, outputs, attrs, tangents):
+    """d e^x = e^x dx."""
+    return tangents[0] * outputs[0]
 
 
 @kernel("Log")
@@ -159,6 +213,12 @@ def _log_grad(op, grad):
     return grad / op.inputs[0]
 
 
+@jvp("Log")
+def _log_jvp(inputs, outputs, attrs, tangents):
+    """d log x = dx / x."""
+    return tangents[0] / inputs[0]
+
+
 @kernel("Sqrt")
 def _sqrt(x):
     with np.errstate(invalid="ignore"):
@@ -171,12 +231,25 @@ def _sqrt_grad(op, grad):
     return grad / (op.outputs[0] * 2)
 
 
+@jvp("Sqrt")
+def _sqrt_jvp(inputs, outputs, attrs, tangents):
+    """d sqrt(x) = dx / (2 sqrt(x))."""
+    return tangents[0] / (outputs[0] * 2)
+
+
 kernel("Sin")(np.sin)
 
 
 @gradient("Sin", needs="inputs")
 def _sin_grad(op, grad):
+    """d sin(x) = cos(x) dx."""
     return grad * cos(op.inputs[0])
+
+
+@jvp("Sin")
+def _sin_jvp(inputs, outputs, attrs, tangents):
+    """d sin(x) = cos(x) dx."""
+    return tangents[0] * cos(inputs[0])
 
 
 kernel("Cos")(np.cos)
@@ -184,7 +257,14 @@ kernel("Cos")(np.cos)
 
 @gradient("Cos", needs="inputs")
 def _cos_grad(op, grad):
+    """d cos(x) = -sin(x) dx."""
     return -grad * sin(op.inputs[0])
+
+
+@jvp("Cos")
+def _cos_jvp(inputs, outputs, attrs, tangents):
+    """d cos(x) = -sin(x) dx."""
+    return -(tangents[0] * sin(inputs[0]))
 
 
 kernel("Abs")(np.abs)
@@ -196,12 +276,25 @@ def _abs_grad(op, grad):
     return grad * sign(op.inputs[0])
 
 
+@jvp("Abs")
+def _abs_jvp(inputs, outputs, attrs, tangents):
+    """d|x| = sign(x) dx."""
+    return tangents[0] * sign(inputs[0])
+
+
 kernel("Tanh")(np.tanh)
 
 
 @gradient("Tanh", needs="outputs")
 def _tanh_grad(op, grad):
+    """d tanh(x) = (1 - tanh(x)^2) dx, computed by the TanhGrad op from the output."""
     return execute("TanhGrad", (op.outputs[0], grad))
+
+
+@jvp("Tanh")
+def _tanh_jvp(inputs, outputs, attrs, tangents):
+    """d tanh(x) = (1 - tanh(x)^2) dx, TanhGrad's formula."""
+    return execute("TanhGrad", (outputs[0], tangents[0]))
 
 
 @kernel("TanhGrad")
@@ -209,7 +302,7 @@ def _tanh_grad_kernel(y, g):
     return g * (1 - y * y)
 
 
-@gradient("TanhGrad", needs="inputs")
+@gradient("TanhGrad", needs="inputs", jvp=TRANSPOSE)
 def _tanh_grad_grad(op, grad):
     """TanhGrad(y, g) = g (1 - y^2): d/dy = -2 y g, d/dg = 1 - y^2."""
     y, g = op.inputs
@@ -217,16 +310,19 @@ def _tanh_grad_grad(op, grad):
     return (grad * g * y * -2 if need_y else None), (execute("TanhGrad", (y, grad)) if need_g else None)
 
 
-@kernel("Sigmoid")
-def _sigmoid(x):
-    from scipy.special import expit
-
-    return expit(x)
+kernel("Sigmoid")(expit)
 
 
 @gradient("Sigmoid", needs="outputs")
 def _sigmoid_grad(op, grad):
+    """d s(x) = s(x) (1 - s(x)) dx, computed by the SigmoidGrad op from the output."""
     return execute("SigmoidGrad", (op.outputs[0], grad))
+
+
+@jvp("Sigmoid")
+def _sigmoid_jvp(inputs, outputs, attrs, tangents):
+    """d s(x) = s (1 - s) dx, SigmoidGrad's formula."""
+    return execute("SigmoidGrad", (outputs[0], tangents[0]))
 
 
 @kernel("SigmoidGrad")
@@ -234,7 +330,7 @@ def _sigmoid_grad_kernel(y, g):
     return g * y * (1 - y)
 
 
-@gradient("SigmoidGrad", needs="inputs")
+@gradient("SigmoidGrad", needs="inputs", jvp=TRANSPOSE)
 def _sigmoid_grad_grad(op, grad):
     """SigmoidGrad(y, g) = g y (1 - y): d/dy = g (1 - 2y), d/dg = y (1 - y)."""
     y, g = op.inputs
@@ -249,7 +345,14 @@ def _relu(x):
 
 @gradient("Relu", needs="outputs")
 def _relu_grad(op, grad):
+    """d relu(x) = [x > 0] dx, computed by the ReluGrad op from the output."""
     return execute("ReluGrad", (grad, op.outputs[0]))
+
+
+@jvp("Relu")
+def _relu_jvp(inputs, outputs, attrs, tangents):
+    """d relu(x) = [x > 0] dx, ReluGrad's formula."""
+    return execute("ReluGrad", (tangents[0], outputs[0]))
 
 
 @kernel("ReluGrad")
@@ -261,6 +364,14 @@ def _relu_grad_kernel(g, y):
 def _relu_grad_grad(op, grad):
     """ReluGrad(g, y) is linear in g with a mask that is flat in y."""
     return execute("ReluGrad", (grad, op.inputs[1])), None
+
+
+@jvp("ReluGrad")
+def _relu_grad_jvp(inputs, outputs, attrs, tangents):
+    """ReluGrad(g, y) is linear in g; its mask is flat in y."""
+    if tangents[0] is None:
+        return None
+    return fit(execute("ReluGrad", (tangents[0], inputs[1])), outputs[0])
 
 
 kernel("Maximum")(np.maximum)
@@ -277,13 +388,15 @@ def _minmax_grad(op, grad, pick_x):
     return (grad * share_x if need_x else None), (grad * (1 - share_x) if need_y else None)
 
 
-@gradient("Maximum", needs="inputs")
+@gradient("Maximum", needs="inputs", jvp=TRANSPOSE)
 def _maximum_grad(op, grad):
+    """d max(x, y) = [x > y] dx + [x < y] dy (ties: half each)."""
     return _minmax_grad(op, grad, gt)
 
 
-@gradient("Minimum", needs="inputs")
+@gradient("Minimum", needs="inputs", jvp=TRANSPOSE)
 def _minimum_grad(op, grad):
+    """d min(x, y) = [x < y] dx + [x > y] dy (ties: half each)."""
     return _minmax_grad(op, grad, lt)
 
 
@@ -292,10 +405,21 @@ kernel("SelectV2")(np.where)
 
 @gradient("SelectV2", needs="inputs")
 def _select_grad(op, grad):
+    """d where(c, x, y) = where(c, dx, 0) + where(c, 0, dy)."""
     condition = op.inputs[0]
     zeros = zeros_like(grad)
     need_x, need_y = op.needs_input_grad[1:]
     return None, (where(condition, grad, zeros) if need_x else None), (where(condition, zeros, grad) if need_y else None)
+
+
+@jvp("SelectV2")
+def _select_jvp(inputs, outputs, attrs, tangents):
+    """The tangent is picked like the value."""
+    condition, x, y = inputs
+    zero = Tensor._make(np.zeros((), outputs[0]._data.dtype))
+    tx = zero if tangents[1] is None else tangents[1]
+    ty = zero if tangents[2] is None else tangents[2]
+    return execute("SelectV2", (condition, fit(tx, outputs[0]), fit(ty, outputs[0])))
 
 
 @kernel("ClipByValue")
@@ -303,9 +427,9 @@ def _clip(x, low, high):
     return np.clip(x, low, high)
 
 
-@gradient("ClipByValue", needs="inputs")
+@gradient("ClipByValue", needs="inputs", jvp=TRANSPOSE)
 def _clip_grad(op, grad):
-    """1 inside [min, max] (ends included, as PyTorch), 0 outside."""
+    """d clamp(x) = [min <= x <= max] dx (ends included, as PyTorch)."""
     x = op.inputs[0]
     low, high = op.attrs["low"], op.attrs["high"]
     inside = ones_like(x, dtype=dtypes.bool_)
@@ -347,6 +471,17 @@ def _matmul_grad(op, grad):
         grad_a = _matmul_op(b, grad, True, True) if need_a else None
         grad_b = _matmul_op(grad, a, True, True) if need_b else None
     return grad_a, grad_b
+
+
+@jvp("MatMul")
+def _matmul_jvp(inputs, outputs, attrs, tangents):
+    """d(AB) = dA B + A dB."""
+    (a, b), (ta, tb) = inputs, tangents
+    terms = [
+        execute("MatMul", (ta, b), attrs) if ta is not None else None,
+        execute("MatMul", (a, tb), attrs) if tb is not None else None,
+    ]
+    return sum_terms(terms, outputs[0])
 
 
 _MATMUL_ATTRS = {
@@ -549,7 +684,7 @@ def where(condition, x, y):
     >>> mt.where(x > 0, x, mt.zeros(3))
     tensor([0., 2., 0.])
     """
-    condition = as_tensor(condition)
+    condition = as_operand(condition)
     if condition._data.dtype != np.bool_:
         condition = cast(condition, dtypes.bool_)
     x, y = _coerce_pair(x, y)
@@ -583,7 +718,7 @@ def matmul(a, b, transpose_b=False):
     if a.ndim == 1 and b.ndim == 1:
         if a.shape != b.shape:
             raise ShapeError(f"MatMul: inconsistent tensor size, shapes {a.shape} and {b.shape}")
-        return sum(a * b)
+        return execute("Sum", (a * b,), {"axis": None, "keepdims": False})
     if transpose_b and b.ndim >= 2:
         if a.ndim >= 2 and a.shape[-1] == b.shape[-1]:
             return _matmul_op(a, b, False, True)
@@ -733,8 +868,3 @@ def round(x):
     """
     return execute("Round", (x,))
 
-
-from ..autograd.execute import ShapeError  # noqa: E402
-from ..creation import ones_like, zeros_like  # noqa: E402
-from ..tensor import Tensor, as_tensor  # noqa: E402
-from .reduction_ops import sum  # noqa: E402

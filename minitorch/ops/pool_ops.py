@@ -18,9 +18,12 @@ over batch, channels or pixels; the gradients loop only over kernel offsets.
 """
 import numpy as np
 
-from ..autograd.execute import ShapeError, execute
+from ..engine.execute import execute
+from ..engine.registry import TRANSPOSE, gradient, kernel
+from ..errors import ShapeError
+from ..tensor import Tensor
 from .conv_ops import windows
-from .registry import gradient, kernel
+from .math_ops import matmul
 
 
 def pool_output_size(size, kernel_size, stride, padding, dilation, ceil_mode):
@@ -140,7 +143,7 @@ def _max_pool(x, kernel_size, stride, padding, dilation, ceil_mode):
     return values, shift + (corner_row * w + corner_col)
 
 
-@gradient("MaxPool", needs="outputs", accepts_none=(1,))
+@gradient("MaxPool", needs="outputs", accepts_none=(1,), jvp=TRANSPOSE)
 def _max_pool_grad(op, grad, _grad_argmax):
     """dx: dy scattered to where each window's maximum was (the argmax has no gradient)."""
     attrs = op.attrs
@@ -161,7 +164,7 @@ def _max_pool_grad_kernel(argmax, grad, input_shape, disjoint=False):
     return summed.reshape(input_shape).astype(grad.dtype, copy=False)
 
 
-@gradient("MaxPoolGrad", needs="inputs")
+@gradient("MaxPoolGrad", needs="inputs", jvp=TRANSPOSE)
 def _max_pool_grad_grad(op, grad):
     """MaxPoolGrad is linear in dy; its adjoint gathers at the argmax."""
     argmax = op.inputs[0]
@@ -175,7 +178,7 @@ def _max_pool_grad_grad_kernel(argmax, grad, input_shape, disjoint=False):
     return picked.reshape(argmax.shape)
 
 
-@gradient("MaxPoolGradGrad", needs="inputs")
+@gradient("MaxPoolGradGrad", needs="inputs", jvp=TRANSPOSE)
 def _max_pool_grad_grad_grad(op, grad):
     """The gather's adjoint is the scatter, MaxPoolGrad."""
     argmax = op.inputs[0]
@@ -225,7 +228,7 @@ def _avg_pool(x, kernel_size, stride, padding, ceil_mode, count_include_pad, div
     return total
 
 
-@gradient("AvgPool", needs="nothing")
+@gradient("AvgPool", needs="nothing", jvp=TRANSPOSE)
 def _avg_pool_grad(op, grad):
     return execute("AvgPoolGrad", (grad,), {**op.attrs, "input_shape": op.input_shapes[0]})
 
@@ -254,7 +257,7 @@ def _avg_pool_grad_kernel(grad, input_shape, kernel_size, stride, padding, ceil_
     return np.ascontiguousarray(padded[:, :, rows[0]:rows[0] + h, cols[0]:cols[0] + w])
 
 
-@gradient("AvgPoolGrad", needs="nothing")
+@gradient("AvgPoolGrad", needs="nothing", jvp=TRANSPOSE)
 def _avg_pool_grad_grad(op, grad):
     """AvgPoolGrad is the adjoint of the linear AvgPool, so its gradient is AvgPool."""
     attrs = {key: value for key, value in op.attrs.items() if key != "input_shape"}
@@ -310,7 +313,8 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     """Max pooling like torch.nn.functional.max_pool2d (padding counts as -inf).
 
     >>> max_pool2d(mt.arange(16.0).reshape(1, 1, 4, 4), 2)
-    tensor([[[[ 5.,  7.], [13., 15.]]]])
+    tensor([[[[5., 7.],
+              [13., 15.]]]])
     """
     input, unbatched = _as_batched(input, "MaxPool")
     kernel_size, stride, padding, dilation = _pool_args(input, "MaxPool", kernel_size, stride, padding, dilation, ceil_mode)
@@ -325,7 +329,8 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     """Average pooling like torch.nn.functional.avg_pool2d.
 
     >>> avg_pool2d(mt.arange(16.0).reshape(1, 1, 4, 4), 2)
-    tensor([[[[ 2.5000,  4.5000], [10.5000, 12.5000]]]])
+    tensor([[[[2.5000, 4.5000],
+              [10.5000, 12.5000]]]])
     """
     input, unbatched = _as_batched(input, "AvgPool")
     if divisor_override is not None and (not isinstance(divisor_override, int) or divisor_override == 0):
@@ -371,11 +376,8 @@ def adaptive_avg_pool2d(input, output_size):
     if h % out_h == 0 and w % out_w == 0:
         out = avg_pool2d(batched, (h // out_h, w // out_w))
     else:
-        rows = Tensor._from_array(_bin_matrix(h, out_h, batched._data.dtype))
-        cols = Tensor._from_array(_bin_matrix(w, out_w, batched._data.dtype).T.copy())
+        rows = Tensor._make(_bin_matrix(h, out_h, batched._data.dtype))
+        cols = Tensor._make(_bin_matrix(w, out_w, batched._data.dtype).T.copy())
         out = matmul(matmul(rows, batched), cols)
     return out.squeeze(0) if unbatched else out
 
-
-from ..tensor import Tensor  # noqa: E402
-from .math_ops import matmul  # noqa: E402

@@ -1,4 +1,4 @@
-"""Reductions and softmax: each op's numpy kernel, then its gradient.
+"""Reductions and softmax: each op's numpy kernel, then its gradient, then its forward rule.
 
 `axis` is a tuple of dimensions or None (all), `keepdims` a bool, as numpy
 takes them. A reduced gradient is reshaped to the kept-dims shape and
@@ -11,9 +11,12 @@ import builtins
 import numpy as np
 from scipy.special import logsumexp as _scipy_logsumexp
 
-from ..autograd.execute import execute
 from .. import dtypes
-from .registry import gradient, kernel, not_differentiable
+from ..engine.execute import execute
+from ..engine.registry import TRANSPOSE, gradient, jvp, kernel, not_differentiable
+from ..tensor import Tensor
+from .jvp import linear
+from .math_ops import exp, maximum, minimum
 
 values_indices = namedtuple("values_indices", ["values", "indices"])
 
@@ -43,7 +46,11 @@ def _sum(x, axis, keepdims):
 
 @gradient("Sum", needs="nothing")
 def _sum_grad(op, grad):
+    """d sum(x) = sum(dx): the gradient is broadcast back over the summed axes."""
     return _broadcast_back(grad, op)
+
+
+jvp("Sum")(linear("Sum"))
 
 
 @kernel("Mean")
@@ -53,9 +60,13 @@ def _mean(x, axis, keepdims):
 
 @gradient("Mean", needs="nothing")
 def _mean_grad(op, grad):
+    """d mean(x) = mean(dx): the gradient is broadcast back and divided by the count."""
     shape, axis = op.input_shapes[0], op.attrs["axis"]
     count = int(np.prod([shape[i] for i in axis] if axis is not None else shape))
     return _broadcast_back(grad, op) / builtins.max(count, 1)
+
+
+jvp("Mean")(linear("Mean"))
 
 
 @kernel("Prod")
@@ -63,7 +74,7 @@ def _prod(x, axis, keepdims):
     return np.prod(x, axis=axis, keepdims=keepdims)
 
 
-@gradient("Prod", needs="both")
+@gradient("Prod", needs="both", jvp=TRANSPOSE)
 def _prod_grad(op, grad):
     """d prod(x) / dx_i = prod(x) / x_i (inputs containing zeros are not supported)."""
     x = op.inputs[0]
@@ -81,15 +92,15 @@ def _min(x, axis, keepdims):
 
 
 def _extremum_grad(op, grad):
-    """The gradient is shared evenly among the elements equal to the extremum."""
+    """d max(x) = dx at the maximum, shared evenly among elements equal to it (min likewise)."""
     x = op.inputs[0]
     chosen = (x == _unreduce(op.outputs[0], op)).to(grad.dtype)
     count = chosen.sum(dim=op.attrs["axis"], keepdim=True)
     return _unreduce(grad, op) * chosen / count
 
 
-gradient("Max", needs="both")(_extremum_grad)
-gradient("Min", needs="both")(_extremum_grad)
+gradient("Max", needs="both", jvp=TRANSPOSE)(_extremum_grad)
+gradient("Min", needs="both", jvp=TRANSPOSE)(_extremum_grad)
 
 
 @kernel("LogSumExp")
@@ -102,6 +113,15 @@ def _logsumexp_grad(op, grad):
     """d logsumexp(x) / dx = softmax(x) = exp(x - logsumexp(x))."""
     x = op.inputs[0]
     return _unreduce(grad, op) * (x - _unreduce(op.outputs[0], op)).exp()
+
+
+@jvp("LogSumExp")
+def _logsumexp_jvp(inputs, outputs, attrs, tangents):
+    """d logsumexp(x) = sum(softmax(x) dx)."""
+    x, t = inputs[0], tangents[0]
+    out = outputs[0]
+    kept = out if attrs["keepdims"] else execute("Reshape", (out,), {"shape": _kept_shape(x.shape, attrs["axis"])})
+    return execute("Sum", (exp(x - kept) * t,), {"axis": attrs["axis"], "keepdims": attrs["keepdims"]})
 
 
 @kernel("Softmax")
@@ -118,6 +138,13 @@ def _softmax_grad(op, grad):
     return y * (grad - (grad * y).sum(dim=op.attrs["axis"], keepdim=True))
 
 
+@jvp("Softmax")
+def _softmax_jvp(inputs, outputs, attrs, tangents):
+    """dy = y (dx - sum(y dx))."""
+    y, t = outputs[0], tangents[0]
+    return y * (t - execute("Sum", (y * t,), {"axis": attrs["axis"], "keepdims": True}))
+
+
 @kernel("LogSoftmax")
 def _log_softmax(x, axis):
     shifted = x - np.max(x, axis=axis, keepdims=True)
@@ -129,6 +156,13 @@ def _log_softmax_grad(op, grad):
     """dx = g - exp(y) sum(g)."""
     y = op.outputs[0]
     return grad - y.exp() * grad.sum(dim=op.attrs["axis"], keepdim=True)
+
+
+@jvp("LogSoftmax")
+def _log_softmax_jvp(inputs, outputs, attrs, tangents):
+    """dy = dx - sum(softmax(x) dx), softmax(x) = exp(y)."""
+    y, t = outputs[0], tangents[0]
+    return t - execute("Sum", (exp(y) * t,), {"axis": attrs["axis"], "keepdims": True})
 
 
 kernel("ArgMax")(lambda x, axis, keepdims: np.argmax(x, axis=axis, keepdims=keepdims))
@@ -360,6 +394,3 @@ def log_softmax(x, dim, dtype=None):
         x = x.to(dtype)
     return execute("LogSoftmax", (x,), {"axis": normalize_dims(dim, x.ndim, "LogSoftmax") or ()})
 
-
-from ..tensor import Tensor  # noqa: E402
-from .math_ops import maximum, minimum  # noqa: E402

@@ -10,8 +10,11 @@ import math
 import numpy as np
 from scipy import special
 
-from ..autograd.execute import execute
-from .registry import gradient, kernel
+from .. import dtypes
+from ..creation import as_operand
+from ..engine.execute import execute
+from ..engine.registry import TRANSPOSE, gradient, kernel
+from .math_ops import cast
 
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 
@@ -21,7 +24,7 @@ def _erf(x):
     return special.erf(x).astype(x.dtype, copy=False)
 
 
-@gradient("Erf", needs="inputs")
+@gradient("Erf", needs="inputs", jvp=TRANSPOSE)
 def _erf_grad(op, grad):
     """d erf(x) = 2/sqrt(pi) exp(-x^2) dx."""
     x = op.inputs[0]
@@ -33,7 +36,7 @@ def _log1p(x):
     return np.log1p(x)
 
 
-@gradient("Log1p", needs="inputs")
+@gradient("Log1p", needs="inputs", jvp=TRANSPOSE)
 def _log1p_grad(op, grad):
     """d log(1 + x) = dx / (1 + x)."""
     return grad / (1 + op.inputs[0])
@@ -42,8 +45,7 @@ def _log1p_grad(op, grad):
 # ----- the functional API -----
 
 def _floating(x):
-    if not isinstance(x, Tensor):
-        x = as_tensor(x)
+    x = as_operand(x)
     if x._data.dtype.kind != "f":
         x = cast(x, dtypes.default_float)
     return x
@@ -62,7 +64,3 @@ def log1p(x):
     """log(1 + x), elementwise, accurate for small x."""
     return execute("Log1p", (_floating(x),))
 
-
-from .. import dtypes  # noqa: E402
-from ..tensor import Tensor, as_tensor  # noqa: E402
-from .math_ops import cast  # noqa: E402

@@ -114,7 +114,7 @@ class Optimizer:
         for group in self.param_groups:
             for p in group["params"]:
                 if p.grad is not None:
-                    p.grad = None if set_to_none else Tensor._from_array(np.zeros_like(p.grad._data))
+                    p.grad = None if set_to_none else Tensor._make(np.zeros_like(p.grad._data))
 
     def step(self, closure=None):
         """Updates every parameter that has a gradient; returns closure() if given.
@@ -165,12 +165,12 @@ class Optimizer:
 
     @staticmethod
     def _zeros_state(p, value=0.0):
-        return Tensor._from_array(np.full_like(p._data, value))
+        return Tensor._make(np.full_like(p._data, value))
 
     @staticmethod
     def _step_counter():
         # PyTorch keeps "step" as a float32 scalar tensor; so do we, so state_dicts look alike.
-        return Tensor._from_array(np.zeros((), dtype=np.float32))
+        return Tensor._make(np.zeros((), dtype=np.float32))
 
     # ----- state_dict -----
 
@@ -268,4 +268,4 @@ def _cast_state(param, name, value):
         array = array.astype(param._data.dtype)
     else:
         array = array.copy()
-    return Tensor._from_array(array)
+    return Tensor._make(array)

@@ -45,7 +45,7 @@ class SGD(Optimizer):
                 state = self.state[p]
                 buf = state.get("momentum_buffer")
                 if buf is None:
-                    buf = state["momentum_buffer"] = Tensor._from_array(np.array(grad, copy=True))
+                    buf = state["momentum_buffer"] = Tensor._make(np.array(grad, copy=True))
                 else:
                     buf._data *= momentum
                     buf._data += grad if dampening == 0 else (1 - dampening) * grad

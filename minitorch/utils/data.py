@@ -25,6 +25,10 @@ from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
+from .. import random
+from ..creation import from_numpy
+from ..tensor import Tensor
+
 __all__ = [
     "Dataset",
     "TensorDataset",
@@ -38,15 +42,11 @@ __all__ = [
 
 def _to_tensor(array: np.ndarray):
     """The one place where numpy data becomes a minitorch Tensor."""
-    import minitorch  # late import: minitorch's package init may import this module
-
-    return minitorch.from_numpy(np.ascontiguousarray(array))
+    return from_numpy(np.ascontiguousarray(array))
 
 
 def _is_tensor(obj: Any) -> bool:
-    import minitorch
-
-    return isinstance(obj, minitorch.Tensor)
+    return isinstance(obj, Tensor)
 
 
 def _as_numpy(obj: Any) -> np.ndarray:
@@ -78,9 +78,7 @@ def _make_rng(generator: np.random.Generator | int | None, seed: int | None) -> 
 def _global_rng() -> np.random.Generator:
     # Like PyTorch's samplers without a generator: follow the global RNG, so
     # mt.manual_seed(...) makes shuffling reproducible.
-    from minitorch.random import generator
-
-    return generator()
+    return random.generator()
 
 
 class Dataset:

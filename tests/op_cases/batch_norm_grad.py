@@ -3,7 +3,7 @@
 included, so the check covers every partial derivative of its formula."""
 import numpy as np
 
-from minitorch.autograd.execute import execute
+from minitorch.engine.execute import execute
 
 from . import OpCase
 

@@ -2,7 +2,7 @@
 import numpy as np
 
 import minitorch as mt
-from minitorch.autograd.execute import execute
+from minitorch.engine.execute import execute
 
 from . import OpCase
 

@@ -3,7 +3,7 @@ cross-entropy and batch norm, and every gradient op they register."""
 import numpy as np
 
 import minitorch as mt
-from minitorch.autograd.execute import execute
+from minitorch.engine.execute import execute
 from minitorch.ops.batch_norm_ops import fused_batch_norm
 from minitorch.ops.conv_ops import conv2d
 from minitorch.ops.loss_ops import softmax_cross_entropy_with_logits, sparse_softmax_cross_entropy_with_logits

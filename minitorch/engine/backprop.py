@@ -1,6 +1,7 @@
 """compute_gradient: the reverse pass over a tape.
 
-Seed 003 (imperative_grad.py) and tape.h's ComputeGradient, step by step:
+TensorFlow's tensorflow/python/eager/imperative_grad.py and tape.h's
+ComputeGradient, step by step:
   1. filter the tape to the ops the targets depend on, counting how often each
      tensor is used and how many output gradients each op still waits for;
   2. start a stack with the ops whose output gradients are all known;
@@ -13,11 +14,13 @@ is recording sees the whole reverse pass: that is how higher orders work.
 """
 import numpy as np
 
-from ..ops.registry import ACCEPTS_NONE
+from ..tensor import Tensor
 from . import anomaly, hooks, trace
-from . import execute as execute_module
+from .execute import execute
+from .state import enable_grad, pop_tape, push_tape, switches, thread_state
+from .tape import Tape
 
-# Early aggregation (seed 003): with this many pending gradients for one
+# Early aggregation (imperative_grad.py's _MIN_AGGREGATE_COUNT/BYTES): with this many pending gradients for one
 # tensor, and this much memory in them, add them up at once to free memory.
 MIN_AGGREGATE_COUNT = 4
 MIN_AGGREGATE_BYTES = 128 * 1024 * 1024
@@ -51,18 +54,18 @@ def compute_gradient(tape, targets, sources, output_gradients=None, release=Fals
         out_grads = _output_gradients(entry, gradients)
         # Skip the gradients nobody needs: inputs the pass never met on the tape.
         needs = tuple(map(producer.__contains__, entry.input_ids))
-        if execute_module.check_anomalies:
+        if switches.check_anomalies:
             in_grads = anomaly.run_backward(entry, needs, out_grads)
         else:
             in_grads = entry.backward_function(needs, out_grads)
-        if trace.enabled:
+        if switches.tracing:
             trace.backward_call(entry, out_grads, in_grads, needs)
         if release:
             tape.release(entry, op_id)
         for tid, grad, needed, (shape, dtype) in zip(entry.input_ids, in_grads, needs, entry.input_info):
             if grad is not None and needed:
                 if grad._data.shape != shape or grad._data.dtype != dtype:
-                    grad = _match_input(grad, shape, dtype, entry.op_type)
+                    grad = match_input(grad, shape, dtype, entry.op_type)
                 pending = gradients.get(tid)
                 if pending is None:
                     gradients[tid] = [grad]
@@ -85,6 +88,30 @@ def compute_gradient(tape, targets, sources, output_gradients=None, release=Fals
     if collect_leaves:
         return {tid: _complete(gradients[tid], tid) for tid in leaves if gradients.get(tid)}
     return [_complete(gradients[s._id], s._id) if gradients.get(s._id) else None for s in sources]
+
+
+def vjp_of(fn, inputs, output_gradients):
+    """The gradients of `fn(*inputs)` with respect to `inputs`, for `output_gradients`.
+
+    For gradients written as a composition of ops (FusedBatchNormGrad's): `fn`
+    is recorded on a private tape, which is then run backwards. Tapes that are
+    recording on this thread see the whole computation (higher orders); when
+    none is, `fn` runs on fresh tensors no other tape knows.
+    """
+    if not thread_state.recording:
+        inputs = [Tensor._make(t._data) for t in inputs]
+    tape = Tape(persistent=False, watch_accessed_variables=False)
+    for t in inputs:
+        tape.watch(t)
+    push_tape(tape)
+    try:
+        with enable_grad():
+            outputs = fn(*inputs)
+    finally:
+        pop_tape(tape)
+    grads = compute_gradient(tape, list(outputs), list(inputs), list(output_gradients), release=True)
+    tape.clear()
+    return grads
 
 
 def _complete(pending, tensor_id):
@@ -136,7 +163,7 @@ def _initial_gradients(targets, output_gradients):
     for i, target in enumerate(targets):
         grad = None if output_gradients is None else output_gradients[i]
         if grad is None:
-            grad = Tensor._from_array(np.ones(target._data.shape, target._data.dtype))
+            grad = Tensor._make(np.ones(target._data.shape, target._data.dtype))
         gradients.setdefault(target._id, []).append(grad)
     return gradients
 
@@ -148,7 +175,7 @@ def _output_gradients(entry, gradients):
         pending = gradients.pop(tid, None)
         if pending:
             return [_complete(pending, tid)]
-    accepts_none = ACCEPTS_NONE.get(entry.op_type, ())
+    accepts_none = entry.backward_function.op_def.accepts_none
     grads = []
     last_info = last_zeros = None  # consecutive outputs often share shape and dtype
     for i, tid in enumerate(entry.output_ids):
@@ -160,7 +187,7 @@ def _output_gradients(entry, gradients):
         else:
             info = entry.output_info[i]
             if info != last_info:
-                last_info, last_zeros = info, Tensor._from_array(np.zeros(*info))
+                last_info, last_zeros = info, Tensor._make(np.zeros(*info))
             grads.append(last_zeros)
     return grads
 
@@ -168,13 +195,16 @@ def _output_gradients(entry, gradients):
 def _aggregate(grads, tensor_id=None):
     if len(grads) == 1:
         return grads[0]
-    if trace.enabled:
+    if switches.tracing:
         trace.aggregated(tensor_id, len(grads))
     return execute("AddN", grads)
 
 
-def _match_input(grad, shape, dtype, op_type):
-    """Sums a broadcast gradient back to its input's shape and casts it to the input's dtype."""
+def match_input(grad, shape, dtype, op_type):
+    """Sums a broadcast gradient back to its input's shape and casts it to the input's dtype.
+
+    The one place where broadcasting is undone: binary ops' gradients may
+    return the broadcast shape, and the tape sums them back here."""
     if grad._data.shape != shape:
         grad = _sum_to_shape(grad, shape, op_type)
     if grad._data.dtype != dtype:
@@ -182,18 +212,24 @@ def _match_input(grad, shape, dtype, op_type):
     return grad
 
 
+def broadcast_axes(grad_shape, shape):
+    """The axes to sum a gradient of `grad_shape` over to get back `shape`
+    (what broadcasting `shape` added or stretched); None if `shape` does not
+    broadcast to `grad_shape`."""
+    lead = len(grad_shape) - len(shape)
+    if lead < 0 or any(n != 1 and n != g for n, g in zip(shape, grad_shape[lead:])):
+        return None
+    return tuple(range(lead)) + tuple(lead + i for i, n in enumerate(shape) if n == 1 and grad_shape[lead + i] != 1)
+
+
 def _sum_to_shape(grad, shape, op_type):
     gshape = grad._data.shape
-    lead = len(gshape) - len(shape)
-    if lead < 0 or any(n != 1 and n != g for n, g in zip(shape, gshape[lead:])):
+    axes = broadcast_axes(gshape, shape)
+    if axes is None:
         raise RuntimeError(f"the gradient of {op_type} has shape {gshape}, which does not broadcast to its input's shape {shape}")
-    axes = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(shape) if n == 1 and gshape[lead + i] != 1)
     if axes:
         grad = execute("Sum", (grad,), {"axis": axes, "keepdims": False})
     if grad._data.shape == shape:
         return grad  # summing the leading axes was enough (a bias, say)
     return execute("Reshape", (grad,), {"shape": shape})
 
-
-from ..tensor import Tensor  # noqa: E402
-from .execute import execute  # noqa: E402

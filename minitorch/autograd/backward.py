@@ -1,65 +1,15 @@
-"""The PyTorch door: `requires_grad`, `.backward()`, `.grad`, `autograd.grad`.
+"""The PyTorch door's functions: `backward()` and `autograd.grad()`.
 
-There is no second engine behind it. It is one more tape, AUTOGRAD_TAPE:
-persistent, living as long as the program, joining the global tape set the
-first time any tensor requires grad, and watching every tensor with
-`requires_grad=True` that an op reads (`watch_accessed_variables`, as a
-TensorFlow tape watches variables). Outputs it records require grad
-themselves. `backward()` runs compute_gradient on it and accumulates into
-the leaves' `.grad`; without `retain_graph` the pass consumes the entries
-it ran, so a second backward through them raises. Dropped tensors free
-their entries through delete_trace, like on any tape.
+Both run compute_gradient (engine/backprop.py) on the autograd tape
+(engine/autograd_tape.py): `backward` accumulates into the leaves' `.grad`,
+`grad` returns the gradients. Without `retain_graph` the pass consumes the
+entries it ran, so a second backward through them raises.
 """
-from . import tape_set
-from .backprop import compute_gradient
-from .tape import Tape
-
-
-class AutogradTape(Tape):
-    marks_outputs = True
-    leaves_when_empty = True
-
-    def __init__(self):
-        super().__init__(persistent=True, watch_accessed_variables=True)
-        self.active = False
-
-    def should_record(self, inputs):
-        tensor_tape = self.tensor_tape
-        for t in inputs:  # it watches whatever requires grad: one flag to test
-            if t._requires_grad or t._id in tensor_tape:
-                # Paused on this thread while a GradientTape computes a gradient: like
-                # PyTorch without create_graph, gradients do not require grad themselves.
-                return not tape_set.thread_state.autograd_tape_paused
-        return False
-
-    def activate(self):
-        if not self.active:
-            self.active = True
-            tape_set.active_tapes.insert(0, self)
-
-    def leave(self):
-        # Nothing left that requires grad: leave the tape set, so that plain
-        # numpy-like work pays only record_gradient's early exit.
-        if self.active:
-            self.active = False
-            tape_set.pop_tape(self)
-
-
-AUTOGRAD_TAPE = AutogradTape()
-
-
-def watch(tensor):
-    """A tensor now requires grad: the autograd tape watches it from here on."""
-    AUTOGRAD_TAPE.activate()
-    AUTOGRAD_TAPE.watch(tensor)
-
-
-def producer_name(tensor):
-    op_id = AUTOGRAD_TAPE.tensor_tape.get(tensor._id)
-    if op_id is None or op_id == -1:
-        return None
-    entry = AUTOGRAD_TAPE.op_tape.get(op_id)
-    return entry.op_type if entry is not None else "Freed"
+from ..creation import as_operand, zeros_like
+from ..engine.autograd_tape import AUTOGRAD_TAPE
+from ..engine.backprop import compute_gradient
+from ..engine.state import enable_grad, no_grad
+from ..tensor import Tensor
 
 
 def _as_list(tensors):
@@ -79,7 +29,7 @@ def _output_gradients(outputs, grad_outputs, implicit_ok):
             if out._data.size != 1 and implicit_ok:
                 raise RuntimeError(f"grad can be implicitly created only for scalar outputs (output {i} has shape {out.shape})")
         else:
-            grad = as_tensor(grad, like=out)
+            grad = as_operand(grad, like=out)
             if grad.shape != out.shape:
                 raise RuntimeError(
                     f"Mismatch in shape: grad_output[{i}] has a shape of {grad.shape} and output[{i}] has a shape of {out.shape}."
@@ -100,7 +50,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     grads = _output_gradients(targets, _as_list(grad_tensors), implicit_ok=True)
     if retain_graph is None:
         retain_graph = create_graph
-    recording = tape_set.enable_grad() if create_graph else tape_set.no_grad()
+    recording = enable_grad() if create_graph else no_grad()
     with recording:
         if inputs is not None:
             inputs = _as_list(inputs)
@@ -123,7 +73,7 @@ def _accumulate(leaf_grads, create_graph):
         if not create_graph:
             grad = grad.detach() if grad._requires_grad else grad
             if id(grad) in assigned:  # the same gradient object reached two leaves
-                grad = Tensor._from_array(grad._data.copy())
+                grad = Tensor._make(grad._data.copy())
             assigned.add(id(grad))
         if leaf.grad is None:
             leaf.grad = grad
@@ -151,7 +101,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     grads = _output_gradients(targets, _as_list(grad_outputs), implicit_ok=True)
     if retain_graph is None:
         retain_graph = create_graph
-    recording = tape_set.enable_grad() if create_graph else tape_set.no_grad()
+    recording = enable_grad() if create_graph else no_grad()
     with recording:
         results = compute_gradient(AUTOGRAD_TAPE, targets, sources, grads, release=not retain_graph)
     for i, (source, result) in enumerate(zip(sources, results)):
@@ -165,6 +115,3 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                 )
     return tuple(results)
 
-
-from ..creation import zeros_like  # noqa: E402
-from ..tensor import Tensor, as_tensor  # noqa: E402

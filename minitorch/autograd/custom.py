@@ -1,45 +1,132 @@
-"""mt.autograd.Function: a custom op with `forward` and `backward` (PyTorch style).
+"""User-written gradients, through ONE op, "CustomGradient", with two doors.
 
-    class Square(mt.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            ctx.save_for_backward(x)
-            return x * x
+    @mt.custom_gradient                      class Square(mt.autograd.Function):
+    def log1pexp(x):                             @staticmethod
+        e = mt.exp(x)                            def forward(ctx, x):
+        def grad_fn(dy):                             ctx.save_for_backward(x)
+            return dy * (1 - 1 / (1 + e))            return x * x
+        return mt.log(1 + e), grad_fn            @staticmethod
+                                                 def backward(ctx, grad):
+                                                     (x,) = ctx.saved_tensors
+                                                     return 2 * x * grad
 
-        @staticmethod
-        def backward(ctx, grad):
-            (x,) = ctx.saved_tensors
-            return 2 * x * grad
+Both doors compute the values first, then pass them through the op
+"CustomGradient": its kernel hands the values on unchanged, its gradient
+calls the user's gradient function, kept in the op's attrs. Tapes, the
+autograd tape and forward accumulators therefore all see the call through
+`record_gradient`, like a built-in op (TensorFlow eager's
+`_eager_mode_decorator` records one op for the whole call, too).
 
-    y = Square.apply(x)
-
-As in PyTorch, `forward` runs with recording paused; its results then pass
-through the registered op "PyFunction" (kernel: hand the values on; gradient:
-call `backward` with the ctx kept in the op's attrs), so every tape and
-forward accumulator sees the call through `record_gradient`. Saved outputs
-are swapped for the op's outputs in `ctx.saved_tensors`, so a `backward`
-written with minitorch ops is itself differentiable (double backward).
+The doors differ as their frameworks do. TensorFlow's `custom_gradient`
+runs the user's function with recording on, so tensors that `grad_fn`
+closes over stay connected to the inputs and a tape recording the backward
+pass differentiates `grad_fn` again. PyTorch's `Function.forward` runs with
+recording paused; `ctx.saved_tensors` then returns the op's own inputs and
+outputs, so a `backward` written with minitorch ops is differentiable too.
 """
-from ..ops.registry import gradient, kernel
-from .custom_gradient import check_gradients
-from .execute import execute
-from .tape_set import active_accumulators, active_tapes, stop_recording, thread_state
+import functools
+
+import numpy as np
+
+from ..creation import as_operand
+from ..engine.backprop import broadcast_axes
+from ..engine.execute import execute
+from ..engine.registry import TRANSPOSE, gradient, kernel
+from ..engine.state import active_accumulators, active_tapes, stop_recording, thread_state
+from ..tensor import Tensor
 
 
-@kernel("PyFunction")
-def _py_function_kernel(*inputs, values, ctx):
-    """The values `forward` computed; the inputs only link the op to them."""
+@kernel("CustomGradient")
+def _custom_gradient_kernel(*inputs, values, gradient, name):
+    """The values the user's function computed; the inputs only link the op to them."""
     return values[0] if len(values) == 1 else tuple(values)
 
 
-@gradient("PyFunction", needs="both")
-def _py_function_grad(op, *output_grads):
-    """Calls the user's backward with one gradient per forward output."""
-    ctx = op.attrs["ctx"]
+@gradient("CustomGradient", needs="both", jvp=TRANSPOSE)
+def _custom_gradient_grad(op, *output_grads):
+    """d f(x) = what the user's gradient function says (grad_fn, or Function.backward)."""
+    return op.attrs["gradient"](op, *output_grads)
+
+
+def _run(inputs, values, gradient_of_op, name):
+    """The op's outputs for `values`, with `gradient_of_op(op, *output_grads)` as their gradient."""
+    outputs = execute("CustomGradient", tuple(inputs), {"values": tuple(values), "gradient": gradient_of_op, "name": name})
+    return outputs if isinstance(outputs, tuple) else (outputs,)
+
+
+def check_gradients(name, what, grads, input_shapes):
+    """One gradient (Tensor or None) per input, of a shape the tape can sum back to the input's."""
+    if not isinstance(grads, (tuple, list)):
+        grads = (grads,)
+    grads = tuple(grads)
+    if len(grads) != len(input_shapes):
+        raise ValueError(
+            f"custom gradient of {name}: {what} returned {len(grads)} gradient(s), "
+            f"but the function has {len(input_shapes)} tensor input(s)"
+        )
+    checked = []
+    for i, (g, shape) in enumerate(zip(grads, input_shapes)):
+        if g is not None and not isinstance(g, Tensor):
+            g = as_operand(g)
+        if g is not None and broadcast_axes(tuple(g.shape), tuple(shape)) is None:
+            raise ValueError(
+                f"custom gradient of {name}: {what} returned a gradient of shape {tuple(g.shape)} "
+                f"for input {i} of shape {tuple(shape)}"
+            )
+        checked.append(g)
+    return tuple(checked)
+
+
+# ----- the TensorFlow door -----
+
+def custom_gradient(f):
+    """Decorates `f(*args) -> (outputs, grad_fn)`; `grad_fn(*output_grads)` returns one
+    gradient per Tensor argument of `f` (None for no gradient). Runs the "CustomGradient" op (TensorFlow's tf.custom_gradient).
+
+    >>> @mt.custom_gradient
+    ... def clip_grad_identity(x):
+    ...     return x * 1, lambda dy: dy.clamp(-1, 1)
+    >>> x = mt.tensor([1.0, 2.0], requires_grad=True)
+    >>> (clip_grad_identity(x) * 5).sum().backward()
+    >>> x.grad
+    tensor([1., 1.])
+    """
+    name = getattr(f, "__name__", type(f).__name__)
+
+    @functools.wraps(f)
+    def decorated(*args, **kwargs):
+        result, grad_fn = f(*args, **kwargs)
+        if not callable(grad_fn):
+            raise TypeError(f"custom_gradient: {name} must return (outputs, grad_fn) with a callable grad_fn")
+        inputs = tuple(a for a in args if isinstance(a, Tensor))
+        flat = list(result) if isinstance(result, (tuple, list)) else [result]
+        for i, out in enumerate(flat):
+            if not isinstance(out, Tensor):
+                raise TypeError(f"custom_gradient: output {i} of {name} is {type(out).__name__}, not a Tensor")
+
+        def gradient_of_op(op, *output_grads):
+            return check_gradients(name, "grad_fn", grad_fn(*output_grads), op.input_shapes)
+
+        outputs = _run(inputs, [out._data for out in flat], gradient_of_op, name)
+        if isinstance(result, (tuple, list)):
+            return type(result)(outputs)
+        return outputs[0]
+
+    return decorated
+
+
+# ----- the PyTorch door -----
+
+def _function_gradient(ctx, op, *output_grads):
+    """Calls the user's backward with one gradient per forward output (zeros for those marked
+    non-differentiable); `ctx.saved_tensors` meanwhile returns the op's own inputs and outputs."""
     ctx._op_outputs = op.outputs
     ctx._op_inputs = op.inputs
+    given = iter(output_grads)
+    all_grads = [Tensor._make(np.zeros_like(out._data)) if id(out) in ctx._non_differentiable else next(given)
+                 for out in ctx._forward_outputs]
     try:
-        grads = ctx._function.backward(ctx, *_all_output_grads(ctx, output_grads))
+        grads = ctx._function.backward(ctx, *all_grads)
     finally:
         ctx._op_outputs = ctx._op_inputs = None
     if not isinstance(grads, tuple):
@@ -52,12 +139,6 @@ def _py_function_grad(op, *output_grads):
         raise RuntimeError(f"function {name}.backward returned an incorrect number of gradients (expected {expected}, got {len(grads)})")
     tensor_grads = [g for g, is_tensor in zip(grads, ctx._arg_is_tensor) if is_tensor]
     return check_gradients(name, "backward", tensor_grads, op.input_shapes)
-
-
-def _all_output_grads(ctx, differentiable_grads):
-    """Gradients for every forward output: zeros for those marked non-differentiable."""
-    grads = iter(differentiable_grads)
-    return [zeros_like(out) if id(out) in ctx._non_differentiable else next(grads) for out in ctx._forward_outputs]
 
 
 class FunctionCtx:
@@ -142,7 +223,7 @@ def _would_record(t):
 
 
 class Function:
-    """A custom op: subclass with static `forward(ctx, *args)` and `backward(ctx, *grads)`; call with `.apply(*args)`. Runs the "PyFunction" op.
+    """A custom op: subclass with static `forward(ctx, *args)` and `backward(ctx, *grads)`; call with `.apply(*args)`. Runs the "CustomGradient" op.
 
     >>> class Square(mt.autograd.Function):
     ...     @staticmethod
@@ -169,7 +250,7 @@ class Function:
 
     @classmethod
     def apply(cls, *args):
-        """Runs `forward` with recording paused, then records one "PyFunction" op whose gradient calls `backward`.
+        """Runs `forward` with recording paused, then records one "CustomGradient" op whose gradient calls `backward`.
 
         >>> class Double(mt.autograd.Function):
         ...     @staticmethod
@@ -179,7 +260,7 @@ class Function:
         ...     def backward(ctx, grad):
         ...         return grad * 2
         >>> Double.apply(mt.tensor([1.0], requires_grad=True))
-        tensor([2.], grad_fn=<PyFunctionBackward>)
+        tensor([2.], grad_fn=<CustomGradientBackward>)
         """
         ctx = FunctionCtx(cls, args)
         with stop_recording():
@@ -193,12 +274,7 @@ class Function:
         ctx._non_differentiable |= {id(o) for o in flat if not o.is_floating_point()}
         outputs = {}
         if differentiable:
-            made = execute("PyFunction", tuple(ctx._inputs), {"values": tuple(o._data for o in differentiable), "ctx": ctx})
-            made = made if isinstance(made, tuple) else (made,)
+            made = _run(ctx._inputs, [o._data for o in differentiable], functools.partial(_function_gradient, ctx), cls.__name__)
             outputs = {id(a): b for a, b in zip(differentiable, made)}
         results = tuple(outputs.get(id(o), o.detach() if o._requires_grad else o) for o in flat)
         return results if isinstance(result, tuple) else results[0]
-
-
-from ..creation import zeros_like  # noqa: E402
-from ..tensor import Tensor  # noqa: E402

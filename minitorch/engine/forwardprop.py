@@ -1,7 +1,7 @@
 """ForwardAccumulator: forward-mode autodiff (Jacobian-vector products).
 
-Mirrors seed 001's `ForwardAccumulator` (tape.h) and TensorFlow's
-forwardprop.py. An accumulator joins the same `record_gradient` path as the
+Mirrors TensorFlow's `ForwardAccumulator` (tensorflow/c/eager/tape.h) and
+tensorflow/python/eager/forwardprop.py. An accumulator joins the same `record_gradient` path as the
 tapes; where a tape *records* an op for later, an accumulator runs the op's
 forward derivative at once and keeps the result, the op outputs' tangents,
 by tensor id.
@@ -11,8 +11,9 @@ by tensor id.
         y = x * x
     acc.jvp(y)            # tensor([2., 0.]) = (dy/dx) @ [1, 0]
 
-Each op's tangent comes from the JVP table (ops/jvp_rules.py) when it has a
-rule; otherwise from the seed's `ForwardpropFromTape`: run the op's backward
+Each op's tangent comes from its row's JVP rule (written next to its kernel
+in minitorch/ops/) when it has one; otherwise from tape.h's
+`ForwardpropFromTape`: run the op's backward
 function on a dummy output gradient while a private tape records it, then
 differentiate that (linear) function with respect to the dummy, with the
 input tangents as output gradients. The transpose of a VJP is the JVP.
@@ -23,13 +24,19 @@ itself, nor by accumulators entered after it; accumulators entered before it,
 and every tape, do see them, which is how forward-over-forward and
 reverse-over-forward derivatives arise.
 """
-from ..ops.registry import JVPS
-from . import tape_set
+import numpy as np
+
+from ..nest import flatten, map_structure
+from ..tensor import Tensor
+from .state import active_accumulators, active_tapes
+from .backprop import compute_gradient, match_input
+from .execute import execute
+from .registry import OPS, TRANSPOSE
 from .tape import Tape
 
 
 class _CallState:
-    """One level of the seed's `AccumulatorCallState` stack."""
+    """One level of tape.h's `AccumulatorCallState` stack."""
 
     __slots__ = ("backward_tape", "accumulating")
 
@@ -65,22 +72,22 @@ class ForwardAccumulator:
     def __enter__(self):
         if self._recording:
             raise ValueError("Accumulator is already recording.")
-        tape_set.active_accumulators.append(self)
+        active_accumulators.append(self)
         self._recording = True
         return self
 
     def __exit__(self, *exc):
         if self._recording:
             try:
-                tape_set.active_accumulators.remove(self)
+                active_accumulators.remove(self)
             except ValueError:
                 pass
             self._recording = False
         return False
 
     def _watch(self, primals, tangents):
-        """Watches each primal with its tangent; watching a tensor twice adds the tangents (seed: Watch)."""
-        flat_primals, flat_tangents = _flatten(primals), _flatten(tangents)
+        """Watches each primal with its tangent; watching a tensor twice adds the tangents (tape.h: Watch)."""
+        flat_primals, flat_tangents = flatten(primals), flatten(tangents)
         if len(flat_primals) != len(flat_tangents):
             raise ValueError(
                 f"ForwardAccumulator: got {len(flat_primals)} primals but {len(flat_tangents)} tangents; "
@@ -91,13 +98,14 @@ class ForwardAccumulator:
                 raise TypeError(f"ForwardAccumulator: primals must be Tensors, got {type(primal).__name__}")
             if primal._data.dtype.kind != "f":
                 raise ValueError(f"ForwardAccumulator: a watched primal must be floating point, got {primal.dtype}")
-            tangent = as_tensor(tangent, dtype=primal.dtype) if not isinstance(tangent, Tensor) else tangent
+            if not isinstance(tangent, Tensor):
+                tangent = Tensor(tangent, dtype=primal.dtype)
             if tangent.shape != primal.shape:
                 raise ValueError(
                     f"ForwardAccumulator: tangent of shape {tuple(tangent.shape)} does not match its primal's shape {tuple(primal.shape)}"
                 )
             if tangent._data.dtype != primal._data.dtype:
-                tangent = cast(tangent, primal._data.dtype)
+                tangent = execute("Cast", (tangent,), {"dtype": primal._data.dtype})
             existing = self._jvps.get(primal._id)
             self._jvps[primal._id] = tangent if existing is None else existing + tangent
             primal._on_tape = True  # its death must release the tangent
@@ -119,12 +127,12 @@ class ForwardAccumulator:
                 raise TypeError(f"ForwardAccumulator.jvp expects Tensors, got {type(tensor).__name__}")
             tangent = self._jvps.get(tensor._id)
             if tangent is None and unconnected_gradients == "zero":
-                tangent = zeros_like(tensor)
+                tangent = Tensor._make(np.zeros_like(tensor._data))
             return tangent
 
-        return _map_structure(fetch, primals)
+        return map_structure(fetch, primals)
 
-    # ----- the record_gradient hooks (seed: ShouldRecord, Accumulate, DeleteGradient) -----
+    # ----- the record_gradient hooks (tape.h: ShouldRecord, Accumulate, DeleteGradient) -----
 
     def should_record(self, inputs):
         state = self._call_state[-1]
@@ -132,11 +140,11 @@ class ForwardAccumulator:
             return state.backward_tape.should_record(inputs)
         if state.accumulating:
             return False
-        for outer in tape_set.active_accumulators:
+        for outer in active_accumulators:
             if outer is self:
                 break
             if outer._call_state[-1].accumulating:
-                return False  # an outer accumulator's own tangent work: invisible to inner ones (seed: BusyAccumulating)
+                return False  # an outer accumulator's own tangent work: invisible to inner ones (tape.h: BusyAccumulating)
         jvps = self._jvps
         for t in inputs:
             if t._id in jvps and t._data.dtype.kind == "f":
@@ -154,8 +162,8 @@ class ForwardAccumulator:
             return
         self._call_state.append(_CallState(None, True))
         try:
-            rule = JVPS.get(op_name)
-            if rule is not None:
+            rule = OPS[op_name].jvp
+            if rule is not None and rule is not TRANSPOSE:
                 out_tangents = rule(inputs, results, attrs, tangents)
                 if isinstance(out_tangents, Tensor) or out_tangents is None:
                     out_tangents = (out_tangents,)
@@ -164,13 +172,13 @@ class ForwardAccumulator:
         finally:
             self._call_state.pop()
         for output, tangent in zip(results, out_tangents):
-            # An output that already has a tangent keeps the first one (seed: recompute_grad case).
+            # An output that already has a tangent keeps the first one (tape.h: the recompute_grad case).
             if tangent is not None and output._data.dtype.kind == "f" and output._id not in self._jvps:
                 self._jvps[output._id] = tangent
                 output._on_tape = True
 
     def _forwardprop_from_tape(self, op_name, inputs, results, backward_function, tangents):
-        """The JVP as the transpose of the op's VJP (seed: ForwardpropFromTape).
+        """The JVP as the transpose of the op's VJP (tape.h: ForwardpropFromTape).
 
         g(aids) = backward_function(aids) is linear in the output-gradient
         aids; recording it on a private tape and running that tape backwards
@@ -180,7 +188,7 @@ class ForwardAccumulator:
         state = self._call_state[-1]
         state.backward_tape = backward_tape
         try:
-            aids = [ones_like(o) for o in results]  # the value does not matter: g is linear in it
+            aids = [Tensor._make(np.ones_like(o._data)) for o in results]  # the value does not matter: g is linear in it
             for aid in aids:
                 backward_tape.watch(aid)
             needs = tuple(t is not None for t in tangents)
@@ -200,33 +208,12 @@ class ForwardAccumulator:
         return out_tangents
 
     def delete_trace(self, tensor_id):
-        """The tensor died: drop its tangent (seed: DeleteGradient), unless a tape
+        """The tensor died: drop its tangent (tape.h: DeleteGradient), unless a tape
         still holds its value for a backward function. A reverse pass run inside
         this accumulator rebuilds such a tensor under the same id, and needs its
         tangent (TensorFlow's tapes keep the tensor itself alive for that)."""
         if tensor_id in self._jvps:
-            for tape in tape_set.active_tapes:
+            for tape in active_tapes:
                 if tensor_id in tape.tensor_tape:
                     return
             del self._jvps[tensor_id]
-
-
-def _flatten(structure):
-    if isinstance(structure, (list, tuple)):
-        return [t for item in structure for t in _flatten(item)]
-    return [structure]
-
-
-def _map_structure(fn, structure):
-    if isinstance(structure, (list, tuple)):
-        return type(structure)(_map_structure(fn, item) for item in structure)
-    if isinstance(structure, dict):
-        return {key: _map_structure(fn, value) for key, value in structure.items()}
-    return fn(structure)
-
-
-from ..creation import ones_like, zeros_like  # noqa: E402
-from ..ops.math_ops import cast  # noqa: E402
-from ..tensor import Tensor, as_tensor  # noqa: E402
-from .backprop import _match_input as match_input, compute_gradient  # noqa: E402
-from ..ops import jvp_rules  # noqa: E402,F401  (fills JVPS)

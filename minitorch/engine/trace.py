@@ -1,6 +1,6 @@
 """Tracing: watch the engine work, one line per recorded op and per backward call.
 
-Seed 002's `_tracing` flag printed raw tensors; this prints what a student
+TensorFlow's `_tracing` flag (tensorflow/python/eager/backprop.py) printed raw tensors; this prints what a student
 needs: op names, shapes, which tape recorded what, what the op tables let the
 backward function keep, and during the reverse pass the order in which the
 ready-op stack runs the backward functions, with gradient norms.
@@ -12,14 +12,16 @@ ready-op stack runs the backward functions, with gradient norms.
 Off by default; record_gradient and compute_gradient test one flag, after
 their own early exits. Besides printing, listeners (objects with `recorded`,
 `backward_call` and `aggregated` methods, see minitorch.viz.capture) can be
-told the same events; `enabled` is on while printing or while any listener is.
+told the same events; `switches.tracing` (engine/state.py) is on while
+printing or while any listener is.
 """
 import contextlib
 import sys
 
 import numpy as np
 
-enabled = False  # printing or any listener: the one flag the engine tests
+from .state import switches
+
 _printing = False
 _listeners = []
 _names = {}  # tensor id -> short name, stable within one tracing session
@@ -36,9 +38,9 @@ def set_tracing(flag, stream=None):
     record   Sum          t2(2,) -> t3()  tape 1  keeps nothing
     >>> mt.autograd.set_tracing(False)
     """
-    global enabled, _printing, _stream
+    global _printing, _stream
     _printing = bool(flag)
-    enabled = _printing or bool(_listeners)
+    switches.tracing = _printing or bool(_listeners)
     _stream = stream
     _names.clear()
 
@@ -47,16 +49,14 @@ def add_listener(listener):
     """Tells `listener` every event from now on: listener.recorded(op_name, inputs,
     results, tapes, keeps), .backward_call(entry, out_grads, in_grads, needs),
     .aggregated(tensor_id, count)."""
-    global enabled
     _listeners.append(listener)
-    enabled = True
+    switches.tracing = True
 
 
 def remove_listener(listener):
-    global enabled
     if listener in _listeners:
         _listeners.remove(listener)
-    enabled = _printing or bool(_listeners)
+    switches.tracing = _printing or bool(_listeners)
 
 
 @contextlib.contextmanager

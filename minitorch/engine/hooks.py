@@ -44,7 +44,7 @@ def register_hook(tensor, fn):
 
     >>> x = mt.tensor([1.0, 2.0], requires_grad=True)
     >>> seen = []
-    >>> handle = mt.autograd.hooks.register_hook(x, seen.append)
+    >>> handle = x.register_hook(seen.append)
     >>> (x * 3).sum().backward()
     >>> seen
     [tensor([3., 3.])]
@@ -85,7 +85,7 @@ def retain_grad(tensor):
 
     >>> x = mt.tensor([2.0], requires_grad=True)
     >>> y = x * x
-    >>> mt.autograd.hooks.retain_grad(y)
+    >>> y.retain_grad()
     >>> (y * 3).sum().backward()
     >>> y.grad
     tensor([3.])

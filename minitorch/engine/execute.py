@@ -1,40 +1,40 @@
 """execute: the single path every Tensor op runs through.
 
-Look up the op's numpy kernel by name, run it, wrap the results as Tensors,
-and hand everything to `record_gradient` (record.py). Shape ops, indexing and
-the gradient functions themselves all come this way, so any tape sees all.
+Look up the op's row in the op table, run its numpy kernel, wrap the results
+as Tensors, and hand everything to `record_gradient` (record.py). Shape ops,
+indexing and the gradient functions themselves all come this way, so any
+tape sees all. (TensorFlow: TFE_Py_FastPathExecute, then RecordGradient.)
 """
 import operator
 
 import numpy as np
 
-from ..ops.registry import KERNELS
-from ..tensor import wrap_array
+from ..errors import ShapeError
+from ..tensor import Tensor
+from . import anomaly
 from .record import record_gradient
+from .registry import OPS
+from .state import switches
 
 _NO_ATTRS = {}
 data_of = operator.attrgetter("_data")  # t -> t._data, without a Python frame per input
-check_anomalies = False  # set by anomaly.detect_anomaly()
-
-
-class ShapeError(RuntimeError, ValueError):
-    """Shapes that an op cannot combine. A RuntimeError like PyTorch's, and a ValueError like numpy's."""
+_make = Tensor._make
 
 
 def execute(op_name, inputs, attrs=_NO_ATTRS):
     """Runs op `op_name` on the Tensors `inputs`; returns a Tensor or a tuple of Tensors."""
     try:
-        result = KERNELS[op_name](*map(data_of, inputs), **attrs)
+        result = OPS[op_name].kernel(*map(data_of, inputs), **attrs)
     except (ValueError, IndexError) as error:
         raise _explain(op_name, [t._data for t in inputs], error) from None
     if type(result) is tuple:
         results = tuple(_wrap(r) for r in result)
-        if check_anomalies:
+        if switches.check_anomalies:
             anomaly.check_forward(op_name, results)
         record_gradient(op_name, inputs, attrs, results)
         return results
     output = _wrap(result)
-    if check_anomalies:
+    if switches.check_anomalies:
         anomaly.check_forward(op_name, (output,))
     record_gradient(op_name, inputs, attrs, (output,))
     return output
@@ -43,7 +43,7 @@ def execute(op_name, inputs, attrs=_NO_ATTRS):
 def _wrap(array):
     if type(array) is not np.ndarray:
         array = np.asarray(array)
-    return wrap_array(array)
+    return _make(array)
 
 
 def _explain(op_name, arrays, error):
@@ -57,6 +57,3 @@ def _explain(op_name, arrays, error):
     if "broadcast" in message or "mismatch" in message or "shape" in message or "size" in message:
         return ShapeError(f"{op_name}: cannot combine shapes {shapes}: {message}")
     return ValueError(f"{op_name} on shapes {shapes}: {message}")
-
-
-from . import anomaly  # noqa: E402

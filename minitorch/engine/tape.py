@@ -1,6 +1,6 @@
 """The tape: what was recorded, by id, so that a reverse pass can be run later.
 
-Follows seed 001's `GradientTape` (tape.h). The tape never holds a Tensor:
+Follows TensorFlow's `GradientTape` class template in tensorflow/c/eager/tape.h. The tape never holds a Tensor:
 it maps tensor ids to the op that produced them and op ids to entries. Only
 an entry's backward function keeps values alive, and only the ones its
 gradient needs (see record.py).
@@ -20,7 +20,7 @@ _serials = itertools.count(1)
 
 
 class TapeEntry:
-    """One recorded op (seed: OpTapeEntry)."""
+    """One recorded op (tape.h: OpTapeEntry)."""
 
     __slots__ = ("op_type", "output_ids", "output_info", "input_ids", "input_info", "backward_function")
 
@@ -50,7 +50,7 @@ class Tape:
         self.serial = next(_serials)  # a short name for traces and listings
 
     def should_record(self, inputs):
-        """Does an op reading `inputs` belong on this tape? (seed: ShouldRecord)
+        """Does an op reading `inputs` belong on this tape? (tape.h: ShouldRecord)
 
         Only floating tensors ever enter tensor_tape, and only floating tensors
         can require grad, so no dtype check is needed here.
@@ -92,7 +92,7 @@ class Tape:
             output_ids.append(o._id)
             output_info.append((data.shape, data.dtype))
             if data.dtype.kind == "f":  # integer outputs are not trainable: nothing flows back through them
-                # The output may already be watched (seed: "we cannot check that we're inserting it here").
+                # The output may already be watched (tape.h: "we cannot check that we're inserting it here").
                 tensor_tape[o._id] = op_id
                 usage[o._id] = 1
                 o._on_tape = True
@@ -169,9 +169,3 @@ class Tape:
 
     def __len__(self):
         return len(self.op_tape)
-
-    def __str__(self):
-        """The recorded ops, one line each (minitorch.viz.listing)."""
-        from ..viz import listing
-
-        return listing(self)

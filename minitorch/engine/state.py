@@ -1,15 +1,18 @@
-"""The set of active tapes (global) and the per-thread recording switch.
+"""The engine's state: the set of active tapes (global), the per-thread
+recording switch, and every other engine-wide switch. Nothing else in the
+engine keeps a mutable global; whoever flips a switch flips it here.
 
-Seed 004 ("Fix the threading model of gradient tapes"): the set of tapes is
-shared by every thread, because tensors cross threads; but each thread can
-pause recording on its own while it does gradient bookkeeping. `no_grad`,
-`enable_grad` and `stop_recording` are that per-thread switch.
+TensorFlow's commit "Fix the threading model of gradient tapes" made the set
+of tapes global, because tensors cross threads, while each thread can still
+pause recording on its own (tensorflow/python/eager/tape.py,
+`stop_recording`). `no_grad`, `enable_grad` and `stop_recording` are that
+per-thread switch.
 """
 import functools
 import threading
 
 active_tapes = []  # every tape that is recording, in the order they were entered
-active_accumulators = []  # forward-mode accumulators (seed 001), same recording path
+active_accumulators = []  # forward-mode accumulators, on the same recording path
 
 
 class _ThreadState(threading.local):
@@ -18,6 +21,16 @@ class _ThreadState(threading.local):
 
 
 thread_state = _ThreadState()
+
+
+class Switches:
+    """The engine-wide switches read on the hot path (one attribute read each)."""
+
+    check_anomalies = False  # detect_anomaly(): check every op's outputs for NaN/Inf
+    tracing = False  # autograd.tracing() or a graph capture is listening
+
+
+switches = Switches()
 
 
 def push_tape(tape):

@@ -13,19 +13,8 @@ import traceback
 
 import numpy as np
 
-from . import execute as _execute_module
-
-
-class AnomalyError(RuntimeError):
-    """Raised under anomaly detection when an op or a backward function makes NaN or Inf.
-
-    >>> with mt.autograd.detect_anomaly():
-    ...     mt.log(mt.tensor([-1.0]))
-    Traceback (most recent call last):
-        ...
-    minitorch.autograd.anomaly.AnomalyError: Function 'Log' returned nan values in its output 0...
-    """
-    pass
+from ..errors import AnomalyError
+from .state import switches
 
 
 class detect_anomaly:
@@ -36,7 +25,7 @@ class detect_anomaly:
     ...     y = mt.log(x)
     Traceback (most recent call last):
         ...
-    minitorch.autograd.anomaly.AnomalyError: Function 'Log' returned inf values in its output 0.
+    minitorch.errors.AnomalyError: Function 'Log' returned inf values in its output 0.
     Created at:
     ...
     """
@@ -46,12 +35,12 @@ class detect_anomaly:
         self._previous = []
 
     def __enter__(self):
-        self._previous.append(_execute_module.check_anomalies)
-        _execute_module.check_anomalies = self.check_nan
+        self._previous.append(switches.check_anomalies)
+        switches.check_anomalies = self.check_nan
         return self
 
     def __exit__(self, *exc):
-        _execute_module.check_anomalies = self._previous.pop()
+        switches.check_anomalies = self._previous.pop()
         return False
 
     def __call__(self, fn):
@@ -70,7 +59,7 @@ def set_detect_anomaly(mode):
     True
     >>> mt.autograd.set_detect_anomaly(False)
     """
-    _execute_module.check_anomalies = bool(mode)
+    switches.check_anomalies = bool(mode)
 
 
 def is_anomaly_enabled():
@@ -82,7 +71,7 @@ def is_anomaly_enabled():
     ...     mt.autograd.is_anomaly_enabled()
     True
     """
-    return _execute_module.check_anomalies
+    return switches.check_anomalies
 
 
 def user_stack():

@@ -1,0 +1,62 @@
+"""The PyTorch door: `requires_grad`, `.backward()`, `.grad`, `autograd.grad`.
+
+There is no second engine behind it. It is one more tape, AUTOGRAD_TAPE:
+persistent, living as long as the program, joining the global tape set the
+first time any tensor requires grad, and watching every tensor with
+`requires_grad=True` that an op reads (`watch_accessed_variables`, as a
+TensorFlow tape watches variables). Outputs it records require grad
+themselves. `backward()` (minitorch/autograd/backward.py) runs
+compute_gradient on it and accumulates into the leaves' `.grad`; without
+`retain_graph` the pass consumes the entries it ran, so a second backward
+through them raises. Dropped tensors free their entries through
+delete_trace, like on any tape.
+"""
+from .state import active_tapes, pop_tape, thread_state
+from .tape import Tape
+
+
+class AutogradTape(Tape):
+    marks_outputs = True
+    leaves_when_empty = True
+
+    def __init__(self):
+        super().__init__(persistent=True, watch_accessed_variables=True)
+        self.active = False
+
+    def should_record(self, inputs):
+        tensor_tape = self.tensor_tape
+        for t in inputs:  # it watches whatever requires grad: one flag to test
+            if t._requires_grad or t._id in tensor_tape:
+                # Paused on this thread while a GradientTape computes a gradient: like
+                # PyTorch without create_graph, gradients do not require grad themselves.
+                return not thread_state.autograd_tape_paused
+        return False
+
+    def activate(self):
+        if not self.active:
+            self.active = True
+            active_tapes.insert(0, self)
+
+    def leave(self):
+        # Nothing left that requires grad: leave the tape set, so that plain
+        # numpy-like work pays only record_gradient's early exit.
+        if self.active:
+            self.active = False
+            pop_tape(self)
+
+
+AUTOGRAD_TAPE = AutogradTape()
+
+
+def watch(tensor):
+    """A tensor now requires grad: the autograd tape watches it from here on."""
+    AUTOGRAD_TAPE.activate()
+    AUTOGRAD_TAPE.watch(tensor)
+
+
+def producer_name(tensor):
+    op_id = AUTOGRAD_TAPE.tensor_tape.get(tensor._id)
+    if op_id is None or op_id == -1:
+        return None
+    entry = AUTOGRAD_TAPE.op_tape.get(op_id)
+    return entry.op_type if entry is not None else "Freed"

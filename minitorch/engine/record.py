@@ -1,0 +1,109 @@
+"""record_gradient: the one place where an executed op meets the tapes.
+
+TensorFlow's commit "Record gradient in C" moved `RecordGradient` into one
+flat function (tensorflow/python/eager/pywrap_tfe_src.cc); this is ours, in
+the same order of steps. Every op ends here (see execute.py). What a tape
+keeps of an op is a BackwardFunction: the op's gradient plus only the values
+the op table says it reads (TensorFlow's `_get_backward_fn`).
+"""
+from ..tensor import SavedTensor
+from . import anomaly, trace
+from .registry import OPS
+from .state import active_accumulators, active_tapes, switches, thread_state
+
+
+def record_gradient(op_name, inputs, attrs, results):
+    # 1. Nothing to do when no tape is active or this thread stopped recording.
+    if not (active_tapes or active_accumulators) or not thread_state.recording:
+        return
+    op_def = OPS[op_name]
+    if not op_def.differentiable:
+        return
+
+    # 2. Which active tapes watch one of the inputs?
+    tapes = []
+    for tape in active_tapes:
+        if tape.should_record(inputs):
+            tapes.append(tape)
+    accumulators = [acc for acc in active_accumulators if acc.should_record(inputs)] if active_accumulators else ()
+    if not tapes and not accumulators:
+        return
+
+    # 3. The op table: keep alive only what the gradient will read.
+    op_inputs = inputs if op_def.needs_inputs else None
+    op_outputs = results if op_def.needs_outputs else None
+
+    # 4. The backward function, from the op's row.
+    input_info = [(t._data.shape, t._data.dtype) for t in inputs]
+    backward_function = BackwardFunction(op_def, attrs, input_info, op_inputs, op_outputs)
+    if switches.check_anomalies:
+        backward_function.created_at = anomaly.user_stack()
+
+    # 5. Record the op on every tape that asked for it, then let forward-mode
+    #    accumulators push tangents through it.
+    for tape in tapes:
+        tape.record_operation(op_name, inputs, results, backward_function)
+    for accumulator in accumulators:
+        accumulator.accumulate(op_name, inputs, attrs, results, backward_function)
+    if switches.tracing:
+        keeps = " and ".join(k for k, v in (("inputs", op_inputs), ("outputs", op_outputs)) if v is not None)
+        trace.recorded(op_name, inputs, results, tapes, keeps or "nothing")
+
+
+class BackwardFunction:
+    """What a tape keeps of one op: its gradient function and only the values it needs.
+
+    The reverse pass calls it with the output gradients. A gradient function
+    receives it as `op` and reads `op.inputs`, `op.outputs`, `op.attrs`,
+    `op.input_shapes` and `op.needs_input_grad`, like a TensorFlow gradient
+    reads `op.inputs` / `op.outputs`.
+    """
+
+    __slots__ = ("op_def", "attrs", "input_info", "needs_input_grad", "_inputs", "_saved_outputs", "created_at")
+
+    def __init__(self, op_def, attrs, input_info, inputs, outputs):
+        self.op_def = op_def
+        self.attrs = attrs
+        self.input_info = input_info
+        self.needs_input_grad = ()
+        self._inputs = inputs
+        # Outputs are kept as (array, id), not as Tensors: a Tensor kept by its own
+        # entry would never die, and its trace would never be deleted.
+        self._saved_outputs = None if outputs is None else [(o._data, o._id) for o in outputs]
+        self.created_at = None  # the user's stack, kept while anomaly detection is on
+
+    @property
+    def op_name(self):
+        return self.op_def.name
+
+    @property
+    def inputs(self):
+        if self._inputs is None:
+            raise RuntimeError(f"the gradient of {self.op_name} reads its inputs, but is registered with needs that exclude them")
+        return self._inputs
+
+    @property
+    def outputs(self):
+        """The op's outputs, rebuilt with their original ids so that a tape
+        recording the backward pass links them to the op that made them."""
+        if self._saved_outputs is None:
+            raise RuntimeError(f"the gradient of {self.op_name} reads its outputs, but is registered with needs that exclude them")
+        return [SavedTensor._restore(data, tid) for data, tid in self._saved_outputs]
+
+    @property
+    def input_shapes(self):
+        return [shape for shape, _ in self.input_info]
+
+    def __call__(self, needs_input_grad, output_grads):
+        grad_fn = self.op_def.grad
+        if grad_fn is None:
+            raise LookupError(f"no gradient is registered for op {self.op_name!r}")
+        self.needs_input_grad = needs_input_grad
+        grads = grad_fn(self, *output_grads)
+        if type(grads) is not tuple:
+            grads = tuple(grads) if isinstance(grads, list) else (grads,)
+        if len(grads) != len(self.input_info):
+            raise RuntimeError(
+                f"the gradient of {self.op_name} returned {len(grads)} gradients for {len(self.input_info)} inputs"
+            )
+        return grads
