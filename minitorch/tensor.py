@@ -35,19 +35,25 @@ class Tensor:
     """
     __slots__ = ("_data", "_id", "_requires_grad", "grad", "_on_tape", "__weakref__")
 
-    def __init__(self, data, dtype=None, requires_grad=False):
-        _fill(self, to_array(data, dtype), _next_id())
+    def __new__(cls, data, dtype=None, requires_grad=False):
+        t = cls._make(to_array(data, dtype))
         if requires_grad:
-            self.requires_grad_(True)
+            t.requires_grad_(True)
+        return t
 
     @classmethod
     def _make(cls, array, tensor_id=None):
-        """The one private constructor: wraps a numpy array without copying or checking.
+        """The one constructor: wraps a numpy array without copying or checking.
 
-        execute wraps every op result with it; saved outputs are rebuilt with
-        their original `tensor_id`; Parameter makes itself with it."""
+        `Tensor(data)` converts `data` and comes here; execute wraps every op
+        result with it; saved outputs are rebuilt with their original
+        `tensor_id`; Parameter makes itself with it."""
         t = _new(cls)
-        _fill(t, array, _next_id() if tensor_id is None else tensor_id)
+        t._data = array
+        t._id = _next_id() if tensor_id is None else tensor_id
+        t._requires_grad = False
+        t.grad = None
+        t._on_tape = False  # set once a tape or accumulator knows this tensor's id
         return t
 
     def __del__(self):
@@ -277,15 +283,6 @@ class Tensor:
 
     def __repr__(self):
         return format_tensor(self)
-
-
-def _fill(t, array, tensor_id):
-    """Sets every field of a new tensor: the one place that lists them."""
-    t._data = array
-    t._id = tensor_id
-    t._requires_grad = False
-    t.grad = None
-    t._on_tape = False  # set once a tape or accumulator knows this tensor's id
 
 
 class SavedTensor(Tensor):

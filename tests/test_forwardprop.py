@@ -1,4 +1,4 @@
-"""ForwardAccumulator: TensorFlow's forward-mode behaviours (seed 001)."""
+"""ForwardAccumulator: TensorFlow's forward-mode behaviours (tensorflow/python/eager/forwardprop.py)."""
 import gc
 
 import numpy as np

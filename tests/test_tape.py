@@ -1,4 +1,4 @@
-"""GradientTape semantics: the seeds' cases (persistent, nested, watched, stop_recording, threads)."""
+"""GradientTape semantics: TensorFlow's cases (persistent, nested, watched, stop_recording, threads)."""
 import threading
 
 import numpy as np

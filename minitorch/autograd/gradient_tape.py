@@ -110,7 +110,7 @@ class GradientTape:
 
     @contextlib.contextmanager
     def stop_recording(self):
-        """Pauses recording on this thread for the block (seed 004: stopping is per thread).
+        """Pauses recording on this thread for the block (stopping is per thread, as in TensorFlow).
 
         >>> x = mt.tensor(2.0)
         >>> with mt.GradientTape() as tape:

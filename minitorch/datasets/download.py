@@ -21,6 +21,8 @@ import urllib.request
 from pathlib import Path
 from typing import Iterable, Sequence
 
+from tqdm.auto import tqdm
+
 __all__ = [
     "DownloadError",
     "ChecksumMismatchError",
@@ -95,8 +97,6 @@ def download_file(
         # urllib would also open file:// and ftp:// URLs; datasets only come over HTTP(S).
         raise DownloadError(f"refusing to download {url!r}: only http and https URLs are allowed")
     destination.parent.mkdir(parents=True, exist_ok=True)
-    from tqdm.auto import tqdm
-
     request = urllib.request.Request(url, headers={"User-Agent": _USER_AGENT})
     fd, temp_name = tempfile.mkstemp(prefix=f".{destination.name}.", suffix=".part", dir=destination.parent)
     try:

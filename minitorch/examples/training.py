@@ -23,6 +23,8 @@ import os
 import time
 
 import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
 from tqdm import tqdm
 
 import minitorch as mt
@@ -212,13 +214,10 @@ def load_checkpoint(path, model, optimizer, scheduler, loader_generator, args):
 
 def plot_history(history: History, path, title: str):
     """A PNG with the loss (train and test) and the accuracy (train and test) per epoch."""
-    import matplotlib
-
-    matplotlib.use("Agg")  # files only, no display needed
-    import matplotlib.pyplot as plt
-
     epochs = np.arange(1, len(history.train_loss) + 1)
-    figure, (loss_axes, acc_axes) = plt.subplots(1, 2, figsize=(10, 4))
+    figure = Figure(figsize=(10, 4))  # files only: no pyplot, no display backend
+    FigureCanvasAgg(figure)
+    loss_axes, acc_axes = figure.subplots(1, 2)
     loss_axes.plot(epochs, history.train_loss, "o-", label="train")
     loss_axes.plot(epochs, history.test_loss, "s--", label="test")
     loss_axes.set(xlabel="epoch", ylabel="cross-entropy loss", title="Loss")
@@ -232,7 +231,6 @@ def plot_history(history: History, path, title: str):
     figure.suptitle(title)
     figure.tight_layout()
     figure.savefig(path, dpi=100)
-    plt.close(figure)
 
 
 # ----- the whole run -----

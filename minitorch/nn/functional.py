@@ -16,6 +16,10 @@ from ..errors import ShapeError
 from ..engine.state import no_grad
 from ..ops import array_ops, batch_norm_ops, conv_ops, math_ops, pool_ops, reduction_ops, special_ops
 from ..tensor import Tensor
+from .loss_functions import (  # noqa: F401  (F.cross_entropy and friends, as in PyTorch)
+    binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy, huber_loss, l1_loss, mse_loss, nll_loss,
+    smooth_l1_loss,
+)
 
 
 # ----- linear and convolution -----
@@ -323,8 +327,3 @@ def flatten(input, start_dim=0, end_dim=-1):
     """
     return array_ops.flatten(input, start_dim, end_dim)
 
-
-from .loss_functions import (  # noqa: E402,F401
-    binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy, huber_loss, l1_loss, mse_loss, nll_loss,
-    smooth_l1_loss,
-)

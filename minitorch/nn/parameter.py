@@ -33,9 +33,6 @@ class Parameter(Tensor):
             param.requires_grad_(True)
         return param
 
-    def __init__(self, data=None, requires_grad=True):
-        pass  # __new__ made it with Tensor's one constructor
-
     def __repr__(self):
         return "Parameter containing:\n" + super().__repr__()
 

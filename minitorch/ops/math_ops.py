@@ -20,10 +20,33 @@ from ..tensor import Tensor
 from .jvp import fit, linear, linear_in_all, sum_terms
 
 
-def _binary(op_name, a, b):
-    if isinstance(a, Tensor) and isinstance(b, Tensor) and a._data.dtype is b._data.dtype:
-        return execute(op_name, (a, b))  # the common case, kept short: this is the hot path
-    return execute(op_name, _coerce_pair(a, b))
+def binary_function(op_name, name, doc):
+    """The public function of a broadcasting binary op: `name(a, b)` runs `op_name` on a and b
+    promoted to one dtype (Python numbers are 'weak', as in PyTorch)."""
+
+    def function(a, b):
+        if isinstance(a, Tensor) and isinstance(b, Tensor) and a._data.dtype is b._data.dtype:
+            return execute(op_name, (a, b))  # the common case, kept short: this is the hot path
+        return execute(op_name, _coerce_pair(a, b))
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = doc
+    return function
+
+
+def _with_alpha(op_name, name, doc):
+    """add/sub: `name(a, b, alpha=1)` is `op_name(a, alpha * b)`."""
+
+    def function(a, b, alpha=1):
+        if alpha != 1:
+            b = b * alpha
+        if isinstance(a, Tensor) and isinstance(b, Tensor) and a._data.dtype is b._data.dtype:
+            return execute(op_name, (a, b))
+        return execute(op_name, _coerce_pair(a, b))
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = doc
+    return function
 
 
 def _coerce_pair(a, b):
@@ -513,31 +536,21 @@ not_differentiable(
 
 # ----- the functional API (mt.exp(t), t.exp(), operators) -----
 
-def add(a, b, alpha=1):
-    """a + alpha * b, elementwise with broadcasting. Runs the "Add" op.
+add = _with_alpha("Add", "add", """a + alpha * b, elementwise with broadcasting. Runs the "Add" op.
 
     >>> mt.add(mt.tensor([1.0, 2.0]), mt.tensor([10.0, 20.0]), alpha=2)
     tensor([21., 42.])
-    """
-    return _binary("Add", a, b if alpha == 1 else b * alpha)
-
-
-def sub(a, b, alpha=1):
-    """a - alpha * b, elementwise with broadcasting. Runs the "Sub" op.
+    """)
+sub = _with_alpha("Sub", "sub", """a - alpha * b, elementwise with broadcasting. Runs the "Sub" op.
 
     >>> mt.sub(mt.tensor([5.0, 5.0]), mt.tensor([1.0, 2.0]))
     tensor([4., 3.])
-    """
-    return _binary("Sub", a, b if alpha == 1 else b * alpha)
-
-
-def mul(a, b):
-    """a * b, elementwise with broadcasting. Runs the "Mul" op.
+    """)
+mul = binary_function("Mul", "mul", """a * b, elementwise with broadcasting. Runs the "Mul" op.
 
     >>> mt.mul(mt.tensor([1.0, 2.0]), 3)
     tensor([3., 6.])
-    """
-    return _binary("Mul", a, b)
+    """)
 
 
 def div(a, b):
@@ -546,7 +559,9 @@ def div(a, b):
     >>> mt.div(mt.tensor([1, 3]), 2)
     tensor([0.5000, 1.5000])
     """
-    return _binary("RealDiv", *_floating_pair(a, b))
+    if isinstance(a, Tensor) and isinstance(b, Tensor) and a._data.dtype is b._data.dtype and a._data.dtype.kind == "f":
+        return execute("RealDiv", (a, b))
+    return execute("RealDiv", _floating_pair(a, b))
 
 
 def _floating_pair(a, b):
@@ -557,13 +572,11 @@ def _floating_pair(a, b):
     return a, b
 
 
-def pow(a, b):
-    """a to the power b, elementwise with broadcasting. Runs the "Pow" op.
+pow = binary_function("Pow", "pow", """a to the power b, elementwise with broadcasting. Runs the "Pow" op.
 
     >>> mt.pow(mt.tensor([2.0, 3.0]), 2)
     tensor([4., 9.])
-    """
-    return _binary("Pow", a, b)
+    """)
 
 
 def neg(x):
@@ -659,22 +672,16 @@ def square(x):
     return x * x
 
 
-def maximum(a, b):
-    """The larger of a and b, elementwise with broadcasting (ties split the gradient). Runs the "Maximum" op.
+maximum = binary_function("Maximum", "maximum", """The larger of a and b, elementwise with broadcasting (ties split the gradient). Runs the "Maximum" op.
 
     >>> mt.maximum(mt.tensor([1.0, 5.0]), mt.tensor([3.0, 2.0]))
     tensor([3., 5.])
-    """
-    return _binary("Maximum", a, b)
-
-
-def minimum(a, b):
-    """The smaller of a and b, elementwise with broadcasting (ties split the gradient). Runs the "Minimum" op.
+    """)
+minimum = binary_function("Minimum", "minimum", """The smaller of a and b, elementwise with broadcasting (ties split the gradient). Runs the "Minimum" op.
 
     >>> mt.minimum(mt.tensor([1.0, 5.0]), mt.tensor([3.0, 2.0]))
     tensor([1., 2.])
-    """
-    return _binary("Minimum", a, b)
+    """)
 
 
 def where(condition, x, y):
@@ -750,56 +757,47 @@ def add_n(tensors):
     return execute("AddN", tuple(tensors))
 
 
-def _comparison(op_name, name, doc):
-    def compare(a, b):
-        return _binary(op_name, a, b)
-
-    compare.__name__ = compare.__qualname__ = name
-    compare.__doc__ = doc
-    return compare
-
-
-lt = _comparison("Less", "lt", """a < b, elementwise (broadcasting). Runs the "Less" op; the result is a bool tensor.
+lt = binary_function("Less", "lt", """a < b, elementwise (broadcasting). Runs the "Less" op; the result is a bool tensor.
 
     >>> mt.lt(mt.tensor([1, 2, 3]), 2)
     tensor([ True, False, False])
     """)
-le = _comparison("LessEqual", "le", """a <= b, elementwise (broadcasting). Runs the "LessEqual" op; the result is a bool tensor.
+le = binary_function("LessEqual", "le", """a <= b, elementwise (broadcasting). Runs the "LessEqual" op; the result is a bool tensor.
 
     >>> mt.le(mt.tensor([1, 2, 3]), 2)
     tensor([ True,  True, False])
     """)
-gt = _comparison("Greater", "gt", """a > b, elementwise (broadcasting). Runs the "Greater" op; the result is a bool tensor.
+gt = binary_function("Greater", "gt", """a > b, elementwise (broadcasting). Runs the "Greater" op; the result is a bool tensor.
 
     >>> mt.gt(mt.tensor([1, 2, 3]), 2)
     tensor([False, False,  True])
     """)
-ge = _comparison("GreaterEqual", "ge", """a >= b, elementwise (broadcasting). Runs the "GreaterEqual" op; the result is a bool tensor.
+ge = binary_function("GreaterEqual", "ge", """a >= b, elementwise (broadcasting). Runs the "GreaterEqual" op; the result is a bool tensor.
 
     >>> mt.ge(mt.tensor([1, 2, 3]), 2)
     tensor([False,  True,  True])
     """)
-eq = _comparison("Equal", "eq", """a == b, elementwise (broadcasting). Runs the "Equal" op; the result is a bool tensor.
+eq = binary_function("Equal", "eq", """a == b, elementwise (broadcasting). Runs the "Equal" op; the result is a bool tensor.
 
     >>> mt.eq(mt.tensor([1, 2, 3]), mt.tensor([1, 0, 3]))
     tensor([ True, False,  True])
     """)
-ne = _comparison("NotEqual", "ne", """a != b, elementwise (broadcasting). Runs the "NotEqual" op; the result is a bool tensor.
+ne = binary_function("NotEqual", "ne", """a != b, elementwise (broadcasting). Runs the "NotEqual" op; the result is a bool tensor.
 
     >>> mt.ne(mt.tensor([1, 2, 3]), mt.tensor([1, 0, 3]))
     tensor([False,  True, False])
     """)
-logical_and = _comparison("LogicalAnd", "logical_and", """Elementwise logical AND of two bool tensors. Runs the "LogicalAnd" op; the result is a bool tensor.
+logical_and = binary_function("LogicalAnd", "logical_and", """Elementwise logical AND of two bool tensors. Runs the "LogicalAnd" op; the result is a bool tensor.
 
     >>> mt.logical_and(mt.tensor([True, True, False]), mt.tensor([True, False, False]))
     tensor([ True, False, False])
     """)
-logical_or = _comparison("LogicalOr", "logical_or", """Elementwise logical OR of two bool tensors. Runs the "LogicalOr" op; the result is a bool tensor.
+logical_or = binary_function("LogicalOr", "logical_or", """Elementwise logical OR of two bool tensors. Runs the "LogicalOr" op; the result is a bool tensor.
 
     >>> mt.logical_or(mt.tensor([True, True, False]), mt.tensor([True, False, False]))
     tensor([ True,  True, False])
     """)
-logical_xor = _comparison("LogicalXor", "logical_xor", """Elementwise logical XOR of two bool tensors. Runs the "LogicalXor" op; the result is a bool tensor.
+logical_xor = binary_function("LogicalXor", "logical_xor", """Elementwise logical XOR of two bool tensors. Runs the "LogicalXor" op; the result is a bool tensor.
 
     >>> mt.ops.math_ops.logical_xor(mt.tensor([True, True, False]), mt.tensor([True, False, False]))
     tensor([False,  True, False])

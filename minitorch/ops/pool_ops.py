@@ -230,6 +230,7 @@ def _avg_pool(x, kernel_size, stride, padding, ceil_mode, count_include_pad, div
 
 @gradient("AvgPool", needs="nothing", jvp=TRANSPOSE)
 def _avg_pool_grad(op, grad):
+    """d avgpool(x) = each window's gradient spread evenly over its inputs (the AvgPoolGrad op)."""
     return execute("AvgPoolGrad", (grad,), {**op.attrs, "input_shape": op.input_shapes[0]})
 
 
