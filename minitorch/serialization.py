@@ -34,8 +34,7 @@ _MAX_HEADER_BYTES = 100 * 1024 * 1024  # the safetensors spec's own limit
 # Containers nested deeper than this are refused by save and load. Real checkpoints
 # nest a handful of levels; the limit keeps decoding far from Python's recursion limit.
 _MAX_NESTING = 100
-_LEAF_KINDS = ("tensor", "ndarray", "numpy_scalar")
-_NODE_KINDS = ("dict", "list", "tuple", "float") + _LEAF_KINDS
+_NODE_KINDS = ("dict", "list", "tuple", "float", "tensor", "ndarray", "numpy_scalar")
 
 
 class CheckpointError(ValueError):
@@ -91,8 +90,6 @@ class _Encoder:
         self.open_containers = set()
 
     def encode(self, obj, path):
-        if len(path) > _MAX_NESTING:
-            raise ValueError(f"save: {_describe(path[:3])}... nests containers more than {_MAX_NESTING} deep")
         if obj is None or isinstance(obj, (bool, str)):
             return obj
         if isinstance(obj, int):
@@ -109,6 +106,8 @@ class _Encoder:
         if isinstance(obj, np.generic):
             return {"numpy_scalar": self._store(obj, np.asarray(obj), path)}
         if isinstance(obj, (dict, list, tuple)):
+            if len(path) >= _MAX_NESTING:
+                raise ValueError(f"save: {_describe(path[:3])}... nests containers more than {_MAX_NESTING} deep")
             if id(obj) in self.open_containers:
                 raise ValueError(f"save: {_describe(path)} contains itself")
             self.open_containers.add(id(obj))
@@ -345,10 +344,10 @@ class _Decoder:
     def decode(self, node, depth):
         if node is None or isinstance(node, (bool, str, int, float)):
             return node
-        if depth > _MAX_NESTING:
+        kind = self._kind(node)
+        if kind in ("dict", "list", "tuple") and depth >= _MAX_NESTING:
             raise CheckpointError(f"{self.name}: the minitorch structure nests containers more than "
                                   f"{_MAX_NESTING} deep (damaged file)")
-        kind = self._kind(node)
         if kind == "dict":
             return {self._key(k): self.decode(v, depth + 1) for k, v in self._pairs(node["dict"])}
         if kind == "list":
