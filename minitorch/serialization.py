@@ -155,7 +155,10 @@ def _describe(path):
 # this code named (".minitorch-save.<pid>.<host>.<random>.tmp") and only stale ones:
 #   - written by a process of this host that no longer exists (checked with
 #     kill(pid, 0), POSIX only), or by this very process but not by a save still
-#     running in it (the pid of a killed run is often reused, e.g. PID 1 in a container);
+#     running in it (the pid of a killed run is often reused, e.g. PID 1 in a container).
+#     The host name is in the file name because pids only mean something on their own
+#     host (containers get their own host name by default; two pid namespaces sharing a
+#     folder under one host name would defeat this rule);
 #   - or not modified for _ABANDONED_AFTER seconds, whatever wrote it. This covers
 #     writers on other hosts sharing the folder (their pids mean nothing here) and pids
 #     reused by unrelated processes. A live writer touches its file with every write
@@ -184,7 +187,6 @@ def _write_atomically(path, data):
         raise FileNotFoundError(errno.ENOENT, f"save: the folder {directory!r} does not exist", path)
     _remove_stale_temp_files(directory)
     fd, temp = _create_temp_file(directory)
-    _saves_in_progress.add(temp)
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(data)
@@ -202,14 +204,22 @@ def _write_atomically(path, data):
 
 
 def _create_temp_file(directory):
-    """A new file named for `_TEMP_NAME`, created with the permissions `open()` would give (0666 minus umask)."""
+    """(fd, path) of a new file named for `_TEMP_NAME`, with the permissions `open()` gives (0666 minus umask).
+
+    The path joins `_saves_in_progress` before the file exists, so a save in another
+    thread never sees it unregistered and removes it.
+    """
     for _ in range(100):
         name = f"{_TEMP_PREFIX}.{os.getpid()}.{_host_tag()}.{secrets.token_hex(8)}.tmp"
         temp = os.path.join(directory, name)
+        _saves_in_progress.add(temp)
         try:
             return os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666), temp
         except FileExistsError:
-            continue
+            _saves_in_progress.discard(temp)
+        except BaseException:
+            _saves_in_progress.discard(temp)
+            raise
     raise FileExistsError(errno.EEXIST, "save: could not create a unique temporary file", directory)
 
 
