@@ -289,7 +289,7 @@ def load(f):
         arrays = safetensors.numpy.load(data)
     except Exception as error:
         raise CheckpointError(f"{name}: not a readable safetensors file ({type(error).__name__}: {error})") from error
-    del data  # each tensor now has its own copy; keep the peak near twice the file size
+    del data  # each tensor has its own buffer now: dropping the file's keeps the peak at twice its size
     metadata = header.get("__metadata__") or {}
     if not isinstance(metadata, dict):
         raise CheckpointError(f"{name}: the safetensors __metadata__ is not a JSON object")
@@ -392,7 +392,7 @@ class _Decoder:
                                   f"does not hold")
         if (kind, key) in self.loaded:
             return self.loaded[(kind, key)]
-        # Copy out of the read-only file buffer once, dropping the buffer's copy as we go.
+        # Some safetensors versions hand out read-only arrays: copy those once, for every use of the key.
         array = self.arrays[key] = _writable(self.arrays[key])
         if kind == "tensor":
             value = self._tensor(array, key, requires_grad)
