@@ -77,7 +77,8 @@ def read_idx(
     """
     path = Path(path)
     with open(path, "rb") as raw:
-        file_size = os.fstat(raw.fileno()).st_size if stat.S_ISREG(os.fstat(raw.fileno()).st_mode) else None
+        info = os.fstat(raw.fileno())
+        file_size = info.st_size if stat.S_ISREG(info.st_mode) else None  # a pipe has no size to check against
         compressed = raw.peek(len(_GZIP_MAGIC))[: len(_GZIP_MAGIC)] == _GZIP_MAGIC
         if not compressed:
             return _read_stream(raw, path, file_size, expected_ndim, expected_dtype)
