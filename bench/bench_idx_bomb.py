@@ -59,7 +59,8 @@ def main():
     runs.sort(key=lambda run: run["seconds"])
     median = runs[len(runs) // 2]
     print(f"outcome: {median['outcome']}")
-    print(f"median of {len(runs)}: {median['seconds']:.3f} s, tracemalloc peak {median['tracemalloc_peak_mib']:.1f} MiB, "
+    print(f"median of {len(runs)}: {median['seconds']:.3f} s, "
+          f"tracemalloc peak {median['tracemalloc_peak_mib']:.1f} MiB, "
           f"peak RSS growth {median['maxrss_growth_mib']:.1f} MiB")
 
 

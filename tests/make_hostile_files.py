@@ -225,7 +225,8 @@ def idx_cases(seed=SEED):
     images = np.arange(3 * 4 * 4, dtype=np.uint8).reshape(3, 4, 4)
     raw, packed = _idx_bytes(images, False), _idx_bytes(images, True)
     ints = _idx_bytes(np.arange(-3, 3, dtype=np.int32).reshape(2, 3), False)
-    cases = [Case("idx-valid", raw, LOADED), Case("idx-gz-valid", packed, LOADED), Case("idx-int32-valid", ints, LOADED),
+    cases = [Case("idx-valid", raw, LOADED), Case("idx-gz-valid", packed, LOADED),
+             Case("idx-int32-valid", ints, LOADED),
              Case("idx-empty-dimension", _idx_bytes(np.zeros((0, 28, 28), np.uint8), True), LOADED)]
     cases += _bit_flips(rng, "idx", raw, {"header": (0, 16)})
     cases += _bit_flips(rng, "idx-gz", packed, {"all": (0, len(packed))})

@@ -1,4 +1,4 @@
-"""mt.save on disk: any file name, open()'s permissions and symlinks, kills mid-save, and cleaning up their temp files."""
+"""mt.save on disk: any file name, open()'s permissions and symlinks, kills mid-save, cleaning up their temp files."""
 import os
 import signal
 import stat
@@ -34,7 +34,10 @@ def _dead_pid():
     return child.pid
 
 
-@pytest.mark.parametrize("name", ["model.pth", "model.pt", "no-extension", ".hidden", "with space.ckpt", "ünïcode.bin"])
+FILE_NAMES = ["model.pth", "model.pt", "no-extension", ".hidden", "with space.ckpt", "ünïcode.bin"]
+
+
+@pytest.mark.parametrize("name", FILE_NAMES)
 def test_any_file_name_holds_a_safetensors_checkpoint(name, tmp_path):
     path = tmp_path / name
     mt.save({"w": mt.arange(3)}, path)

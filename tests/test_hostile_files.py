@@ -1,4 +1,4 @@
-"""Damaged and hostile files (corpus from tests/make_hostile_files.py): one clear error naming the file, bounded memory."""
+"""Damaged and hostile files (tests/make_hostile_files.py): one clear error naming the file, little memory."""
 import json
 import struct
 import subprocess
