@@ -10,21 +10,31 @@ raw arrays only, so a checkpoint can never run code; anything that is not a
 well-formed safetensors file (a pickle, a torch.save zip, a truncated or empty
 file) raises CheckpointError naming the file.
 """
+import errno
 import json
 import math
 import os
+import re
+import reprlib
+import secrets
+import socket
+import stat
 import struct
-import tempfile
+import time
 
 import numpy as np
 import safetensors.numpy
 
-from . import dtypes
+from .creation import from_numpy
 from .tensor import Tensor
 
 _TREE_KEY = "minitorch"  # metadata entry holding the JSON tree
 _FORMAT_VERSION = 1
 _MAX_HEADER_BYTES = 100 * 1024 * 1024  # the safetensors spec's own limit
+# Containers nested deeper than this are refused by save and load. Real checkpoints
+# nest a handful of levels; the limit keeps decoding far from Python's recursion limit.
+_MAX_NESTING = 100
+_NODE_KINDS = ("dict", "list", "tuple", "float", "tensor", "ndarray", "numpy_scalar")
 
 
 class CheckpointError(ValueError):
@@ -43,8 +53,11 @@ class CheckpointError(ValueError):
 def save(obj, f):
     """Writes `obj` (nested dicts/lists/tuples of Tensors, arrays, numbers, strings, None) to `f`, in the safetensors format.
 
-    `f` is a path or a binary file object. A path is replaced atomically, so a
-    crash mid-write never leaves a half-written checkpoint behind.
+    `f` is a path (any file name: `model.pth` holds safetensors too) or a binary
+    file object. A path is replaced atomically: the data goes to a hidden temporary
+    file in the same folder, renamed over `f` only once complete, so a crash or a
+    kill mid-write never leaves a half-written checkpoint. Like `open(f, "wb")`, a
+    symlink is written through and an existing file keeps its permissions.
 
         mt.save({"model": model.state_dict(), "optim": opt.state_dict(), "epoch": 3}, "ckpt.safetensors")
 
@@ -64,18 +77,8 @@ def save(obj, f):
         raise TypeError(f"save: safetensors cannot store these arrays: {error}") from error
     if hasattr(f, "write"):
         f.write(data)
-        return
-    path = os.fspath(f)
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".safetensors", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    else:
+        _write_atomically(os.fsdecode(f), data)
 
 
 class _Encoder:
@@ -94,8 +97,8 @@ class _Encoder:
         if isinstance(obj, float):
             return obj if math.isfinite(obj) else {"float": repr(float(obj))}
         if isinstance(obj, Tensor):
-            node = {"tensor": self._store(obj, obj._data, path)}
-            if obj._requires_grad:
+            node = {"tensor": self._store(obj, np.asarray(obj), path)}
+            if obj.requires_grad:
                 node["requires_grad"] = True
             return node
         if isinstance(obj, np.ndarray):
@@ -103,6 +106,8 @@ class _Encoder:
         if isinstance(obj, np.generic):
             return {"numpy_scalar": self._store(obj, np.asarray(obj), path)}
         if isinstance(obj, (dict, list, tuple)):
+            if len(path) >= _MAX_NESTING:
+                raise ValueError(f"save: {_describe(path[:3])}... nests containers more than {_MAX_NESTING} deep")
             if id(obj) in self.open_containers:
                 raise ValueError(f"save: {_describe(path)} contains itself")
             self.open_containers.add(id(obj))
@@ -143,6 +148,121 @@ def _describe(path):
     return "the top level" if not path else "key path " + "/".join(repr(p) for p in path)
 
 
+# ----- atomic writes, and cleaning up after killed ones -----
+#
+# A save killed mid-write (SIGKILL, OOM killer, power cut) leaves its temporary file
+# behind. The next save into the same folder removes such leftovers, but only files
+# this code named (".minitorch-save.<pid>.<host>.<random>.tmp") and only stale ones:
+#   - written by a process of this host that no longer exists (checked with
+#     kill(pid, 0), POSIX only), or by this very process but not by a save still
+#     running in it (the pid of a killed run is often reused, e.g. PID 1 in a container).
+#     The host name is in the file name because pids only mean something on their own
+#     host (containers get their own host name by default; two pid namespaces sharing a
+#     folder under one host name would defeat this rule);
+#   - or not modified for _ABANDONED_AFTER seconds, whatever wrote it. This covers
+#     writers on other hosts sharing the folder (their pids mean nothing here) and pids
+#     reused by unrelated processes. A live writer touches its file with every write
+#     (the data is serialized before the file is created), so an hour without change
+#     means it is gone; the margin also absorbs clock skew between hosts on a network
+#     file system. Deleting a live writer's file would not corrupt anything (its rename
+#     fails), but it would fail that save, so this errs on the side of keeping files.
+# Leftovers of the old generic naming (".tmp-*.safetensors") are left alone: other
+# programs may use similar names.
+
+_TEMP_PREFIX = ".minitorch-save"
+_TEMP_NAME = re.compile(r"\.minitorch-save\.(?P<pid>[0-9]+)\.(?P<host>[A-Za-z0-9_-]*)\.[0-9a-f]{16}\.tmp")
+_ABANDONED_AFTER = 3600.0  # seconds without a write before any of our temp files counts as stale
+_saves_in_progress = set()  # temp file paths this process is writing right now (any thread)
+
+
+def _host_tag():
+    """This host's name, reduced to characters that cannot break the temp file name."""
+    return re.sub(r"[^A-Za-z0-9-]", "_", socket.gethostname())[:63]
+
+
+def _write_atomically(path, data):
+    target = os.path.realpath(path)  # write through a symlink, as open(path, "wb") does
+    directory = os.path.dirname(target)
+    if not os.path.isdir(directory):
+        raise FileNotFoundError(errno.ENOENT, f"save: the folder {directory!r} does not exist", path)
+    _remove_stale_temp_files(directory)
+    fd, temp = _create_temp_file(directory)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        if os.path.exists(target):
+            os.chmod(temp, stat.S_IMODE(os.stat(target).st_mode))
+        os.replace(temp, target)
+    except BaseException:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+        raise
+    finally:
+        _saves_in_progress.discard(temp)
+
+
+def _create_temp_file(directory):
+    """(fd, path) of a new file named for `_TEMP_NAME`, with the permissions `open()` gives (0666 minus umask).
+
+    The path joins `_saves_in_progress` before the file exists, so a save in another
+    thread never sees it unregistered and removes it.
+    """
+    for _ in range(100):
+        name = f"{_TEMP_PREFIX}.{os.getpid()}.{_host_tag()}.{secrets.token_hex(8)}.tmp"
+        temp = os.path.join(directory, name)
+        _saves_in_progress.add(temp)
+        try:
+            return os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666), temp
+        except FileExistsError:
+            _saves_in_progress.discard(temp)
+        except BaseException:
+            _saves_in_progress.discard(temp)
+            raise
+    raise FileExistsError(errno.EEXIST, "save: could not create a unique temporary file", directory)
+
+
+def _remove_stale_temp_files(directory):
+    """Deletes the stale temp files of killed saves in `directory` (see above); never fails the save."""
+    now = time.time()
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return
+    for entry in entries:
+        match = _TEMP_NAME.fullmatch(entry.name)
+        if match is None:
+            continue
+        try:
+            info = entry.stat(follow_symlinks=False)
+            if stat.S_ISREG(info.st_mode) and _is_stale(entry.path, match, now - info.st_mtime):
+                os.unlink(entry.path)
+        except OSError:  # already removed by another save, or not ours to remove
+            continue
+
+
+def _is_stale(path, match, seconds_since_write):
+    if seconds_since_write > _ABANDONED_AFTER:
+        return True
+    if match["host"] != _host_tag() or os.name != "posix":
+        return False
+    pid = int(match["pid"])
+    if pid == os.getpid():
+        return path not in _saves_in_progress
+    return not _process_exists(pid)
+
+
+def _process_exists(pid):
+    try:
+        os.kill(pid, 0)  # signal 0: only checks that the process exists
+    except (ProcessLookupError, OverflowError):  # no such process; a pid no process can have
+        return False
+    except PermissionError:  # it exists, owned by another user
+        return True
+    return True
+
+
 # ----- load -----
 
 def load(f):
@@ -160,29 +280,35 @@ def load(f):
         name = getattr(f, "name", None) or repr(f)
         data = f.read()
     else:
-        name = os.fspath(f)
+        name = os.fsdecode(f)
         with open(name, "rb") as stream:
             data = stream.read()
     header = _read_header(data, name)
     try:
+        # safetensors checks every offset and shape against the buffer before copying anything.
         arrays = safetensors.numpy.load(data)
     except Exception as error:
         raise CheckpointError(f"{name}: not a readable safetensors file ({type(error).__name__}: {error})") from error
+    del data  # each tensor has its own buffer now: dropping the file's keeps the peak at twice its size
     metadata = header.get("__metadata__") or {}
     if not isinstance(metadata, dict):
         raise CheckpointError(f"{name}: the safetensors __metadata__ is not a JSON object")
+    decoder = _Decoder(arrays, name)
     if _TREE_KEY not in metadata:
         # A file from elsewhere (e.g. safetensors.torch.save_file(model.state_dict(), path)).
-        return {key: _tensor_from(arrays[key], name, key) for key in header if key != "__metadata__"}
+        return {key: decoder.leaf("tensor", key, False) for key in header if key != "__metadata__"}
     try:
         document = json.loads(metadata[_TREE_KEY])
         version, tree = document["version"], document["tree"]
-    except (TypeError, ValueError, KeyError) as error:
+    except RecursionError:
+        raise CheckpointError(f"{name}: the minitorch structure in its metadata nests too deeply (damaged file)") \
+            from None
+    except (TypeError, ValueError, KeyError, IndexError) as error:
         raise CheckpointError(f"{name}: the minitorch structure in its metadata is damaged ({error})") from None
-    if version != _FORMAT_VERSION:
-        raise CheckpointError(f"{name}: checkpoint format version {version!r} is not supported "
+    if type(version) is not int or version != _FORMAT_VERSION:
+        raise CheckpointError(f"{name}: checkpoint format version {reprlib.repr(version)} is not supported "
                               f"(this minitorch reads version {_FORMAT_VERSION})")
-    return _Decoder(arrays, name).decode(tree)
+    return decoder.decode(tree, 0)
 
 
 def _read_header(data, name):
@@ -195,6 +321,8 @@ def _read_header(data, name):
                 header = json.loads(data[8:8 + header_size].decode("utf-8"))
             except (UnicodeDecodeError, ValueError):
                 header = None
+            except RecursionError:
+                raise CheckpointError(f"{name}: the safetensors header nests too deeply (damaged file)") from None
     if not isinstance(header, dict):
         raise CheckpointError(f"{name}: {_what_it_is(data)}")
     return header
@@ -216,44 +344,79 @@ def _what_it_is(data):
 
 
 class _Decoder:
+    """Rebuilds the saved object from the JSON tree, refusing anything `_Encoder` would not have written."""
+
     def __init__(self, arrays, name):
         self.arrays = arrays
         self.name = name
-        self.loaded = {}  # stored key -> object, so a tensor saved once at two places loads as one
+        self.loaded = {}  # (kind, stored key) -> object, so a tensor saved once at two places loads as one
 
-    def decode(self, node):
+    def decode(self, node, depth):
         if node is None or isinstance(node, (bool, str, int, float)):
             return node
-        if isinstance(node, dict) and len(node) >= 1:
-            if "dict" in node:
-                return {self._key(k): self.decode(v) for k, v in self._pairs(node["dict"])}
-            if "list" in node:
-                return [self.decode(v) for v in self._items(node["list"])]
-            if "tuple" in node:
-                return tuple(self.decode(v) for v in self._items(node["tuple"]))
-            if "float" in node and node["float"] in ("nan", "inf", "-inf"):
-                return float(node["float"])
-            for kind in ("tensor", "ndarray", "numpy_scalar"):
-                if kind in node:
-                    return self._leaf(kind, node[kind], node.get("requires_grad", False))
-        raise CheckpointError(f"{self.name}: unexpected entry {node!r} in the minitorch structure (damaged file)")
+        kind = self._kind(node)
+        if kind in ("dict", "list", "tuple") and depth >= _MAX_NESTING:
+            raise CheckpointError(f"{self.name}: the minitorch structure nests containers more than "
+                                  f"{_MAX_NESTING} deep (damaged file)")
+        if kind == "dict":
+            return {self._key(k): self.decode(v, depth + 1) for k, v in self._pairs(node["dict"])}
+        if kind == "list":
+            return [self.decode(v, depth + 1) for v in self._items(node["list"])]
+        if kind == "tuple":
+            return tuple(self.decode(v, depth + 1) for v in self._items(node["tuple"]))
+        if kind == "float":
+            return float(node["float"])
+        requires_grad = node.get("requires_grad", False)
+        if (kind != "tensor" and "requires_grad" in node) or not isinstance(requires_grad, bool):
+            self._damaged(node)
+        return self.leaf(kind, node[kind], requires_grad)
 
-    def _leaf(self, kind, key, requires_grad):
+    def _kind(self, node):
+        """Which of `_NODE_KINDS` a JSON object is; anything else is damage."""
+        if isinstance(node, dict):
+            kinds = [kind for kind in _NODE_KINDS if kind in node]
+            extra = set(node) - set(kinds) - {"requires_grad"}
+            if len(kinds) == 1 and not extra:
+                if kinds[0] != "float" or node["float"] in ("nan", "inf", "-inf"):
+                    return kinds[0]
+        self._damaged(node)
+
+    def _damaged(self, node):
+        raise CheckpointError(f"{self.name}: unexpected entry {reprlib.repr(node)} in the minitorch structure "
+                              f"(damaged file)")
+
+    def leaf(self, kind, key, requires_grad):
+        """The tensor, array or numpy scalar stored under `key`."""
+        if not isinstance(key, str) or key not in self.arrays:
+            raise CheckpointError(f"{self.name}: the structure refers to tensor {reprlib.repr(key)}, which the file "
+                                  f"does not hold")
         if (kind, key) in self.loaded:
             return self.loaded[(kind, key)]
-        if not isinstance(key, str) or key not in self.arrays:
-            raise CheckpointError(f"{self.name}: the structure refers to tensor {key!r}, which the file does not hold")
-        array = self.arrays[key]
+        # Some safetensors versions hand out read-only arrays: copy those once, for every use of the key.
+        array = self.arrays[key] = _writable(self.arrays[key])
         if kind == "tensor":
-            value = _tensor_from(array, self.name, key)
-            if requires_grad:
-                value.requires_grad_(True)
+            value = self._tensor(array, key, requires_grad)
         elif kind == "ndarray":
-            value = _writable(array)
-        else:
+            value = array
+        elif array.ndim == 0:
             value = array[()]
+        else:
+            raise CheckpointError(f"{self.name}: numpy scalar {key!r} has shape {array.shape} (damaged file)")
         self.loaded[(kind, key)] = value
         return value
+
+    def _tensor(self, array, key, requires_grad):
+        try:
+            tensor = from_numpy(array)
+        except TypeError:
+            raise CheckpointError(f"{self.name}: tensor {key!r} has dtype {array.dtype}, which minitorch does not "
+                                  f"support") from None
+        if requires_grad:
+            if not tensor.is_floating_point():
+                raise CheckpointError(f"{self.name}: tensor {key!r} of dtype {tensor.dtype} is marked requires_grad, "
+                                      f"which only floating point tensors can be (damaged file)")
+            tensor.requires_grad_(True)
+        return tensor
 
     def _pairs(self, pairs):
         if not isinstance(pairs, list) or not all(isinstance(p, list) and len(p) == 2 for p in pairs):
@@ -268,17 +431,9 @@ class _Decoder:
     def _key(self, key):
         if isinstance(key, (str, int)) and not isinstance(key, bool):
             return key
-        raise CheckpointError(f"{self.name}: dict key {key!r} in the minitorch structure is not a str or int")
+        raise CheckpointError(f"{self.name}: dict key {reprlib.repr(key)} in the minitorch structure is not a str "
+                              f"or int")
 
 
 def _writable(array):
     return array if array.flags.writeable else array.copy()
-
-
-def _tensor_from(array, name, key):
-    try:
-        dtypes.from_numpy_dtype(array.dtype)
-    except TypeError:
-        raise CheckpointError(f"{name}: tensor {key!r} has dtype {array.dtype}, which minitorch does not "
-                              f"support") from None
-    return Tensor._make(_writable(array))
