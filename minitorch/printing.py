@@ -17,8 +17,8 @@ def format_tensor(t):
     if array.dtype not in _DEFAULT_DTYPES:
         extras.append(f"dtype={t.dtype!r}")
     if t._requires_grad:
-        name = t.grad_fn
-        extras.append(f"grad_fn=<{name}Backward>" if name is not None else "requires_grad=True")
+        node = t.grad_fn
+        extras.append(f"grad_fn=<{node.name()}>" if node is not None else "requires_grad=True")
     return "tensor(" + body + "".join(", " + e for e in extras) + ")"
 
 

@@ -13,6 +13,7 @@ import numpy as np
 
 from . import dtypes
 from .engine import autograd_tape, hooks
+from .engine.nodes import node_of
 from .engine.state import active_accumulators, active_tapes, delete_trace
 from .printing import format_tensor
 
@@ -33,7 +34,7 @@ class Tensor:
     tensor([[2., 4.],
             [6., 8.]])
     """
-    __slots__ = ("_data", "_id", "_requires_grad", "grad", "_on_tape", "__weakref__")
+    __slots__ = ("_data", "_id", "_requires_grad", "grad", "_on_tape", "_version", "_view_of", "__weakref__")
 
     def __new__(cls, data, dtype=None, requires_grad=False):
         t = cls._make(to_array(data, dtype))
@@ -54,6 +55,8 @@ class Tensor:
         t._requires_grad = False
         t.grad = None
         t._on_tape = False  # set once a tape or accumulator knows this tensor's id
+        t._version = None  # the storage's VersionCounter (engine/versions.py), made on first use
+        t._view_of = None  # (parent, view op, attrs) when a recorded view op made this tensor
         return t
 
     def __del__(self):
@@ -169,13 +172,16 @@ class Tensor:
 
     @property
     def grad_fn(self):
-        """The name of the op that made this tensor on the autograd tape (None for leaves).
+        """The node of the op that made this tensor on the autograd tape (None for leaves and constants).
 
         >>> x = mt.tensor([1.0], requires_grad=True)
-        >>> (x * 2).grad_fn, x.grad_fn
-        ('Mul', None)
+        >>> y = (x * 2).sum()
+        >>> y.grad_fn.name(), x.grad_fn
+        ('SumBackward0', None)
+        >>> y.grad_fn.next_functions[0][0].name()
+        'MulBackward0'
         """
-        return autograd_tape.producer_name(self)
+        return node_of(self)
 
     def register_hook(self, hook):
         """Calls `hook(grad)` when this tensor's gradient is computed; a returned tensor replaces it.

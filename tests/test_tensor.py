@@ -127,7 +127,7 @@ def test_repr_looks_like_pytorch():
     assert repr(mt.tensor([0.5, 0.25], dtype=mt.float64)) == "tensor([0.5000, 0.2500], dtype=minitorch.float64)"
     assert repr(mt.tensor([1.0], requires_grad=True)) == "tensor([1.], requires_grad=True)"
     x = mt.tensor([1.0], requires_grad=True)
-    assert repr(x * 2) == "tensor([2.], grad_fn=<MulBackward>)"
+    assert repr(x * 2) == "tensor([2.], grad_fn=<MulBackward0>)"
     assert repr(mt.tensor(3.5)) == "tensor(3.5000)"
 
 

@@ -260,7 +260,7 @@ class Function:
         ...     def backward(ctx, grad):
         ...         return grad * 2
         >>> Double.apply(mt.tensor([1.0], requires_grad=True))
-        tensor([2.], grad_fn=<CustomGradientBackward>)
+        tensor([2.], grad_fn=<CustomGradientBackward0>)
         """
         ctx = FunctionCtx(cls, args)
         with stop_recording():

@@ -53,10 +53,3 @@ def watch(tensor):
     AUTOGRAD_TAPE.activate()
     AUTOGRAD_TAPE.watch(tensor)
 
-
-def producer_name(tensor):
-    op_id = AUTOGRAD_TAPE.tensor_tape.get(tensor._id)
-    if op_id is None or op_id == -1:
-        return None
-    entry = AUTOGRAD_TAPE.op_tape.get(op_id)
-    return entry.op_type if entry is not None else "Freed"

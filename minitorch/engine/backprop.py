@@ -17,6 +17,7 @@ import numpy as np
 from ..tensor import Tensor
 from . import anomaly, hooks, trace
 from .execute import execute
+from .nodes import run_with_hooks
 from .state import enable_grad, pop_tape, push_tape, switches, thread_state
 from .tape import Tape
 
@@ -54,10 +55,10 @@ def compute_gradient(tape, targets, sources, output_gradients=None, release=Fals
         out_grads = _output_gradients(entry, gradients)
         # Skip the gradients nobody needs: inputs the pass never met on the tape.
         needs = tuple(map(producer.__contains__, entry.input_ids))
-        if switches.check_anomalies:
-            in_grads = anomaly.run_backward(entry, needs, out_grads)
-        else:
+        if entry.hooks is None and not switches.check_anomalies:
             in_grads = entry.backward_function(needs, out_grads)
+        else:
+            in_grads = _run_backward_function(entry, needs, out_grads)
         if switches.tracing:
             trace.backward_call(entry, out_grads, in_grads, needs)
         if release:
@@ -88,6 +89,18 @@ def compute_gradient(tape, targets, sources, output_gradients=None, release=Fals
     if collect_leaves:
         return {tid: _complete(gradients[tid], tid) for tid in leaves if gradients.get(tid)}
     return [_complete(gradients[s._id], s._id) if gradients.get(s._id) else None for s in sources]
+
+
+def _run_backward_function(entry, needs, out_grads):
+    """The backward function with what is switched on around it: grad_fn hooks, anomaly checks."""
+    if switches.check_anomalies:
+        def run(needs, out_grads):
+            return anomaly.run_backward(entry, needs, out_grads)
+    else:
+        run = entry.backward_function
+    if entry.hooks is None:
+        return run(needs, out_grads)
+    return run_with_hooks(entry, run, needs, out_grads)
 
 
 def vjp_of(fn, inputs, output_gradients):

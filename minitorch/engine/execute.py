@@ -13,8 +13,9 @@ from ..errors import ShapeError
 from ..tensor import Tensor
 from . import anomaly
 from .record import record_gradient
-from .registry import OPS
+from .registry import OPS, VIEW
 from .state import switches
+from .versions import mark_view, share_storage
 
 _NO_ATTRS = {}
 data_of = operator.attrgetter("_data")  # t -> t._data, without a Python frame per input
@@ -23,8 +24,9 @@ _make = Tensor._make
 
 def execute(op_name, inputs, attrs=_NO_ATTRS):
     """Runs op `op_name` on the Tensors `inputs`; returns a Tensor or a tuple of Tensors."""
+    row = OPS[op_name]
     try:
-        result = OPS[op_name].kernel(*map(data_of, inputs), **attrs)
+        result = row.kernel(*map(data_of, inputs), **attrs)
     except (ValueError, IndexError) as error:
         raise _explain(op_name, [t._data for t in inputs], error) from None
     if type(result) is tuple:
@@ -34,6 +36,11 @@ def execute(op_name, inputs, attrs=_NO_ATTRS):
         record_gradient(op_name, inputs, attrs, results)
         return results
     output = _wrap(result)
+    if row.view is not None and result.base is not None:  # numpy made a view: one storage, one version
+        if row.view is VIEW:
+            mark_view(output, inputs[0], op_name, attrs)
+        else:
+            share_storage(output, inputs[0])
     if switches.check_anomalies:
         anomaly.check_forward(op_name, (output,))
     record_gradient(op_name, inputs, attrs, (output,))

@@ -53,6 +53,11 @@ def register_hook(tensor, fn):
         raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
     _forget_dead()
     ref, hooks = tensor_hooks.setdefault(tensor._id, (weakref.ref(tensor), {}))
+    return add_hook(hooks, fn)
+
+
+def add_hook(hooks, fn):
+    """Adds `fn` to the dict `hooks` under a new key; returns the handle that removes it."""
     key = next(_handle_ids)
     hooks[key] = fn
     return RemovableHandle(hooks, key)

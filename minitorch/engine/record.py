@@ -10,6 +10,7 @@ from ..tensor import SavedTensor
 from . import anomaly, trace
 from .registry import OPS
 from .state import active_accumulators, active_tapes, switches, thread_state
+from .versions import counter_of
 
 
 def record_gradient(op_name, inputs, attrs, results):
@@ -59,7 +60,8 @@ class BackwardFunction:
     reads `op.inputs` / `op.outputs`.
     """
 
-    __slots__ = ("op_def", "attrs", "input_info", "needs_input_grad", "_inputs", "_saved_outputs", "created_at")
+    __slots__ = ("op_def", "attrs", "input_info", "needs_input_grad", "_inputs", "_input_versions", "_saved_outputs",
+                 "created_at")
 
     def __init__(self, op_def, attrs, input_info, inputs, outputs):
         self.op_def = op_def
@@ -67,9 +69,12 @@ class BackwardFunction:
         self.input_info = input_info
         self.needs_input_grad = ()
         self._inputs = inputs
-        # Outputs are kept as (array, id), not as Tensors: a Tensor kept by its own
-        # entry would never die, and its trace would never be deleted.
-        self._saved_outputs = None if outputs is None else [(o._data, o._id) for o in outputs]
+        # The version of each saved value now: an in-place write before the
+        # gradient runs makes the gradient refuse (engine/versions.py).
+        self._input_versions = None if inputs is None else [0 if t._version is None else t._version.value for t in inputs]
+        # Outputs are kept as (array, id, version counter, version), not as Tensors:
+        # a Tensor kept by its own entry would never die, and its trace would never be deleted.
+        self._saved_outputs = None if outputs is None else [_saved_output(o) for o in outputs]
         self.created_at = None  # the user's stack, kept while anomaly detection is on
 
     @property
@@ -88,7 +93,7 @@ class BackwardFunction:
         recording the backward pass links them to the op that made them."""
         if self._saved_outputs is None:
             raise RuntimeError(f"the gradient of {self.op_name} reads its outputs, but is registered with needs that exclude them")
-        return [SavedTensor._restore(data, tid) for data, tid in self._saved_outputs]
+        return [SavedTensor._restore(data, tid) for data, tid, _, _ in self._saved_outputs]
 
     @property
     def input_shapes(self):
@@ -98,6 +103,7 @@ class BackwardFunction:
         grad_fn = self.op_def.grad
         if grad_fn is None:
             raise LookupError(f"no gradient is registered for op {self.op_name!r}")
+        self._check_versions()
         self.needs_input_grad = needs_input_grad
         grads = grad_fn(self, *output_grads)
         if type(grads) is not tuple:
@@ -107,3 +113,29 @@ class BackwardFunction:
                 f"the gradient of {self.op_name} returned {len(grads)} gradients for {len(self.input_info)} inputs"
             )
         return grads
+
+    def _check_versions(self):
+        """PyTorch's check: no saved value was written in place since the op ran."""
+        if self._inputs is not None:
+            for i, (t, saved) in enumerate(zip(self._inputs, self._input_versions)):
+                now = 0 if t._version is None else t._version.value
+                if now != saved:
+                    self._modified(f"input {i}", t._data, now, saved)
+        if self._saved_outputs is not None:
+            for i, (data, _, counter, saved) in enumerate(self._saved_outputs):
+                if counter.value != saved:
+                    self._modified(f"output {i}", data, counter.value, saved)
+
+    def _modified(self, which, data, now, saved):
+        raise RuntimeError(
+            "one of the variables needed for gradient computation has been modified by an inplace operation: "
+            f"[minitorch.{data.dtype} {list(data.shape)}], which is {which} of {self.op_name}Backward0, "
+            f"is at version {now}; expected version {saved} instead. Hint: the operation that failed to compute "
+            "its gradient saved this value; make the in-place update out of place (x = x + 1, not x += 1), "
+            "or clone() the value before changing it."
+        )
+
+
+def _saved_output(output):
+    counter = counter_of(output)
+    return output._data, output._id, counter, counter.value

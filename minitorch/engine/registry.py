@@ -12,6 +12,9 @@ A row holds what the engine needs to know about an op:
     jvp            forward-mode rule function(inputs, outputs, attrs, tangents) -> output tangent(s),
                    or TRANSPOSE: the tangent comes from transposing the gradient
                    (TensorFlow's ForwardpropFromTape, tensorflow/c/eager/tape.h)
+    view           VIEW: the kernel may return a view of input 0 (reshape, slicing, transpose):
+                   the output shares the input's storage and version, and remembers the op;
+                   STORAGE: it shares the storage and version only (detach, .data)
 
 The op files (minitorch/ops/) fill the rows with the decorators below, each
 kernel followed by its gradient and its forward rule, so the table is filled
@@ -19,6 +22,8 @@ where the math is written. Like PyTorch's derivatives.yaml, but in Python.
 """
 
 TRANSPOSE = "transpose the gradient"  # the jvp of ops whose tangent is computed from their gradient
+VIEW = "view"  # a view op with a history: an in-place write through it rewrites its base's history
+STORAGE = "storage"  # shares storage and version counter only (StopGradient)
 
 _NEEDS = {"inputs": (True, False), "outputs": (False, True), "both": (True, True), "nothing": (False, False)}
 
@@ -26,7 +31,7 @@ _NEEDS = {"inputs": (True, False), "outputs": (False, True), "both": (True, True
 class OpDef:
     """One row of the op table."""
 
-    __slots__ = ("name", "kernel", "grad", "needs_inputs", "needs_outputs", "accepts_none", "differentiable", "jvp")
+    __slots__ = ("name", "kernel", "grad", "needs_inputs", "needs_outputs", "accepts_none", "differentiable", "jvp", "view")
 
     def __init__(self, name):
         self.name = name
@@ -37,6 +42,7 @@ class OpDef:
         self.accepts_none = frozenset()
         self.differentiable = True
         self.jvp = None
+        self.view = None
 
     def __repr__(self):
         needs = {(True, True): "both", (True, False): "inputs", (False, True): "outputs", (False, False): "nothing"}
@@ -55,11 +61,13 @@ def op_def(op_name):
     return row
 
 
-def kernel(op_name):
-    """Registers the numpy forward kernel of `op_name`."""
+def kernel(op_name, view=None):
+    """Registers the numpy forward kernel of `op_name` (`view`: VIEW or STORAGE for ops that may return a view)."""
 
     def register(fn):
-        op_def(op_name).kernel = fn
+        row = op_def(op_name)
+        row.kernel = fn
+        row.view = view
         return fn
 
     return register

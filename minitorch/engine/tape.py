@@ -8,6 +8,9 @@ gradient needs (see record.py).
     tensor_tape   tensor id -> id of the op that produced it (-1: watched)
     op_tape       op id -> TapeEntry
     tensor_usage  tensor id -> how many entries use it (+1 while it is alive)
+    released      op id -> an entry a reverse pass consumed, its saved values freed, kept
+                  while one of its outputs lives: `grad_fn` still names it and shows
+                  its inputs (engine/nodes.py), as PyTorch's graph does after backward
 
 `delete_trace` runs when a Tensor dies: once nothing uses a tensor any more
 its producing op is dropped, and so on up the graph. Finished work is thus
@@ -22,7 +25,7 @@ _serials = itertools.count(1)
 class TapeEntry:
     """One recorded op (tape.h: OpTapeEntry)."""
 
-    __slots__ = ("op_type", "output_ids", "output_info", "input_ids", "input_info", "backward_function")
+    __slots__ = ("op_type", "output_ids", "output_info", "input_ids", "input_info", "backward_function", "hooks", "metadata")
 
     def __init__(self, op_type, output_ids, output_info, input_ids, input_info, backward_function):
         self.op_type = op_type
@@ -31,6 +34,8 @@ class TapeEntry:
         self.input_ids = input_ids
         self.input_info = input_info  # (shape, numpy dtype) per input: un-broadcasting, casting back
         self.backward_function = backward_function
+        self.hooks = None  # (pre-hooks, hooks) registered through grad_fn, or None
+        self.metadata = None  # grad_fn.metadata, made on first use
 
 
 class Tape:
@@ -45,6 +50,7 @@ class Tape:
         self.tensor_tape = {}
         self.op_tape = {}
         self.tensor_usage = {}
+        self.released = {}
         self.watched = {}  # tensor id -> weakref to the watched Tensor
         self.next_op_id = 0
         self.serial = next(_serials)  # a short name for traces and listings
@@ -135,6 +141,9 @@ class Tape:
         entry = self.op_tape.get(op_id)
         if entry is None:
             del self.tensor_tape[tensor_id]  # its op was already released by a reverse pass
+            released = self.released.get(op_id)
+            if released is not None and not any(self.tensor_tape.get(o) == op_id for o in released.output_ids):
+                del self.released[op_id]
             return
         for output_id in entry.output_ids:
             if output_id in self.tensor_usage:
@@ -158,6 +167,9 @@ class Tape:
         """Forget a consumed entry (non-persistent reverse pass): its inputs lose one use.
         Its live outputs keep their link, which marks the graph as freed."""
         self._forget_outputs(entry, op_id)
+        entry.backward_function = None  # the saved values go now
+        if any(self.tensor_tape.get(o) == op_id for o in entry.output_ids):
+            self.released[op_id] = entry
         for input_id in entry.input_ids:
             self.delete_trace(input_id)
 
@@ -166,6 +178,7 @@ class Tape:
         self.op_tape.clear()
         self.tensor_usage.clear()
         self.watched.clear()
+        self.released.clear()
 
     def __len__(self):
         return len(self.op_tape)

@@ -13,14 +13,14 @@ import numpy as np
 
 from ..creation import as_operand
 from ..engine.execute import execute
-from ..engine.registry import gradient, jvp, kernel, not_differentiable
+from ..engine.registry import STORAGE, VIEW, gradient, jvp, kernel, not_differentiable
 from ..errors import ShapeError
 from ..tensor import Tensor
 from .jvp import linear, linear_in_all
 from .math_ops import cast
 
 
-@kernel("Reshape")
+@kernel("Reshape", view=VIEW)
 def _reshape(x, shape):
     return np.reshape(x, shape)
 
@@ -34,7 +34,7 @@ def _reshape_grad(op, grad):
 jvp("Reshape")(linear("Reshape"))
 
 
-@kernel("Transpose")
+@kernel("Transpose", view=VIEW)
 def _transpose(x, perm):
     return np.transpose(x, perm)
 
@@ -48,7 +48,7 @@ def _transpose_grad(op, grad):
 jvp("Transpose")(linear("Transpose"))
 
 
-@kernel("BroadcastTo")
+@kernel("BroadcastTo", view=VIEW)
 def _broadcast_to(x, shape):
     return np.broadcast_to(x, shape)
 
@@ -76,11 +76,11 @@ def _identity_grad(op, grad):
 jvp("Identity")(linear("Identity"))
 
 
-kernel("StopGradient")(lambda x: x.view())
+kernel("StopGradient", view=STORAGE)(lambda x: x.view())
 not_differentiable("StopGradient")
 
 
-@kernel("StridedSlice")
+@kernel("StridedSlice", view=VIEW)
 def _strided_slice(x, index):
     return x[index]
 
@@ -317,7 +317,7 @@ def clone(x):
     >>> x = mt.tensor([1.0, 2.0], requires_grad=True)
     >>> y = mt.clone(x)
     >>> y
-    tensor([1., 2.], grad_fn=<IdentityBackward>)
+    tensor([1., 2.], grad_fn=<IdentityBackward0>)
     """
     return execute("Identity", (x,), {"copy": True})
 
