@@ -16,9 +16,10 @@ from .creation import (
 )
 from .random import manual_seed, seed
 from .ops.math_ops import (
-    abs, add, add_n, ceil, clamp, cos, div, eq, exp, floor, ge, gt, isfinite, isinf, isnan, le, log, logical_and,
-    logical_not, logical_or, logical_xor, lt, matmul, maximum, minimum, mul, ne, neg, pow, relu, round, sigmoid, sign, sin,
-    sqrt, square, sub, tanh, where,
+    abs, add, add_n, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, ceil, clamp, cos, div, eq, exp, floor,
+    floor_divide, ge, gt, isfinite, isinf, isnan, le, log, logical_and, logical_not, logical_or, logical_xor, lt,
+    masked_fill, matmul, maximum, minimum, mul, ne, neg, pow, relu, remainder, round, sigmoid, sign, sin, sqrt, square,
+    sub, tanh, where,
 )
 from .ops.reduction_ops import (
     all, amax, amin, any, argmax, argmin, log_softmax, logsumexp, max, mean, min, prod, softmax, std, sum, var,

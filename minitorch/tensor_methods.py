@@ -10,7 +10,9 @@ and `x.exp()` is `mt.exp(x)`. Where to look for `x * y`: METHODS says
 """
 from . import dtypes
 from .autograd.backward import backward as backward_of
+from .engine.versions import bump
 from .ops import array_ops, in_place_ops, math_ops, reduction_ops
+from .ops.in_place_ops import twin
 from .tensor import Tensor
 
 
@@ -119,6 +121,15 @@ def expand_as(self, other):
     return array_ops.broadcast_to(self, other.shape)
 
 
+def where(self, condition, other):
+    """self where `condition` holds, else `other` (see `mt.where`). Runs the "SelectV2" op.
+
+    >>> mt.tensor([1.0, -2.0]).where(mt.tensor([True, False]), 0.0)
+    tensor([1., 0.])
+    """
+    return math_ops.where(condition, self, other)
+
+
 def _transposed(self):
     """All dimensions reversed. Runs the "Transpose" op.
 
@@ -138,12 +149,34 @@ def _matrix_transposed(self):
 
 
 def _detached(self):
-    """The same values, detached from every tape (as PyTorch's `.data`).
+    """The same storage, detached from every tape (PyTorch's `.data`); assigning replaces the values.
 
-    >>> mt.tensor([1.0], requires_grad=True).data
-    tensor([1.])
+    Writing into `p.data` changes `p` without recording anything (the manual
+    SGD step `W.data += -0.1 * W.grad`); `p.data = other` gives p other's
+    values (any shape), also unrecorded. Both bump p's version, so a gradient
+    that saved p's old values refuses to run.
+
+    >>> w = mt.tensor([1.0, 2.0], requires_grad=True)
+    >>> w.data
+    tensor([1., 2.])
+    >>> w.data -= 0.5
+    >>> w
+    tensor([0.5000, 1.5000], requires_grad=True)
+    >>> w.data = mt.zeros(3)
+    >>> w.shape
+    (3,)
     """
     return array_ops.stop_gradient(self)
+
+
+def _set_data(self, other):
+    if not isinstance(other, Tensor):
+        raise TypeError(f"data must be a Tensor, got {type(other).__name__}")
+    if self._requires_grad and other._data.dtype.kind != "f":
+        raise RuntimeError(f"data set to a tensor that requires gradients must be floating point, got {other.dtype}")
+    self._data = other._data
+    self._view_of = None
+    bump(self)
 
 
 # ----- the table: method name -> function -----
@@ -161,8 +194,8 @@ METHODS = {
     # comparisons and logic
     "eq": math_ops.eq, "__eq__": math_ops.eq, "__ne__": math_ops.ne,
     "__lt__": math_ops.lt, "__le__": math_ops.le, "__gt__": math_ops.gt, "__ge__": math_ops.ge,
-    "__and__": math_ops.logical_and, "__or__": math_ops.logical_or, "__xor__": math_ops.logical_xor,
-    "__invert__": math_ops.logical_not, "isnan": math_ops.isnan,
+    "__and__": math_ops.bitwise_and, "__or__": math_ops.bitwise_or, "__xor__": math_ops.bitwise_xor,
+    "__invert__": math_ops.bitwise_not, "isnan": math_ops.isnan,
     # elementwise functions
     "exp": math_ops.exp, "log": math_ops.log, "sqrt": math_ops.sqrt, "sin": math_ops.sin, "cos": math_ops.cos,
     "tanh": math_ops.tanh, "sigmoid": math_ops.sigmoid, "relu": math_ops.relu, "sign": math_ops.sign,
@@ -180,11 +213,17 @@ METHODS = {
     "transpose": array_ops.transpose, "t": t, "expand": array_ops.expand, "expand_as": expand_as,
     "contiguous": array_ops.contiguous, "clone": array_ops.clone, "detach": array_ops.stop_gradient,
     "__getitem__": array_ops.getitem,
-    # in-place updates
-    "__setitem__": in_place_ops.setitem, "add_": in_place_ops.add_, "sub_": in_place_ops.sub_,
-    "mul_": in_place_ops.mul_, "div_": in_place_ops.div_, "zero_": in_place_ops.zero_, "fill_": in_place_ops.fill_,
-    "copy_": in_place_ops.copy_, "clamp_": in_place_ops.clamp_, "uniform_": in_place_ops.uniform_,
-    "normal_": in_place_ops.normal_,
+    "floor_divide": math_ops.floor_divide, "__floordiv__": math_ops.floor_divide,
+    "__rfloordiv__": _reflected(math_ops.floor_divide),
+    "remainder": math_ops.remainder, "__mod__": math_ops.remainder, "__rmod__": _reflected(math_ops.remainder),
+    "bitwise_and": math_ops.bitwise_and, "bitwise_or": math_ops.bitwise_or, "bitwise_xor": math_ops.bitwise_xor,
+    "bitwise_not": math_ops.bitwise_not, "__rand__": _reflected(math_ops.bitwise_and),
+    "__ror__": _reflected(math_ops.bitwise_or), "__rxor__": _reflected(math_ops.bitwise_xor),
+    "masked_fill": math_ops.masked_fill, "where": where,
+    # in-place updates without an out-of-place twin here
+    "__setitem__": in_place_ops.setitem, "zero_": in_place_ops.zero_, "fill_": in_place_ops.fill_,
+    "copy_": in_place_ops.copy_, "uniform_": in_place_ops.uniform_, "normal_": in_place_ops.normal_,
+    "bernoulli_": in_place_ops.bernoulli_, "masked_fill_": in_place_ops.masked_fill_,
     # conversions and autograd
     "to": to, "type": type_, "cpu": cpu, "backward": backward,
     "float": _conversion("float", dtypes.float32, ">>> mt.tensor([1, 2]).float()\ntensor([1., 2.])"),
@@ -194,15 +233,43 @@ METHODS = {
     "bool": _conversion("bool", dtypes.bool_, ">>> mt.tensor([0.0, 2.0]).bool()\ntensor([False,  True])"),
 }
 
-PROPERTIES = {"T": _transposed, "mT": _matrix_transposed, "data": _detached}
+# In-place twins: method name -> (the method whose function it writes in place, the op whose
+# numpy ufunc can write straight into the storage, or None).
+IN_PLACE = {
+    "add_": ("add", "Add"), "sub_": ("sub", "Sub"), "mul_": ("mul", "Mul"), "div_": ("div", "RealDiv"),
+    "pow_": ("pow", "Pow"), "floor_divide_": ("floor_divide", "FloorDiv"), "remainder_": ("remainder", "FloorMod"),
+    "neg_": ("neg", "Neg"), "abs_": ("abs", "Abs"), "exp_": ("exp", "Exp"), "log_": ("log", None),
+    "sqrt_": ("sqrt", None), "sin_": ("sin", "Sin"), "cos_": ("cos", "Cos"), "tanh_": ("tanh", "Tanh"),
+    "sigmoid_": ("sigmoid", "Sigmoid"), "relu_": ("relu", None), "sign_": ("sign", "Sign"),
+    "square_": ("square", None), "clamp_": ("clamp", None), "clip_": ("clamp", None),
+    "bitwise_and_": ("bitwise_and", "BitwiseAnd"), "bitwise_or_": ("bitwise_or", "BitwiseOr"),
+    "bitwise_xor_": ("bitwise_xor", "BitwiseXor"), "bitwise_not_": ("bitwise_not", "Invert"),
+    "masked_fill_": None,  # special (see in_place_ops), listed for the operators below
+}
+
+# Python's augmented assignments, in place as in PyTorch (which has no in-place `@=`: it rebinds).
+AUGMENTED = {
+    "__iadd__": "add_", "__isub__": "sub_", "__imul__": "mul_", "__itruediv__": "div_", "__ifloordiv__": "floor_divide_",
+    "__imod__": "remainder_", "__ipow__": "pow_", "__iand__": "bitwise_and_", "__ior__": "bitwise_or_",
+    "__ixor__": "bitwise_xor_",
+}
+
+PROPERTIES = {"T": (_transposed, None), "mT": (_matrix_transposed, None), "data": (_detached, _set_data)}
 
 
 def bind():
-    """Attaches every method and property of the tables to Tensor (once, when minitorch is imported)."""
+    """Attaches every method, in-place twin, operator and property of the tables to Tensor
+    (once, when minitorch is imported)."""
     for name, fn in METHODS.items():
         setattr(Tensor, name, fn)
-    for name, getter in PROPERTIES.items():
-        setattr(Tensor, name, property(getter, doc=getter.__doc__))
+    for name, made_from in IN_PLACE.items():
+        if made_from is not None:
+            method, op_name = made_from
+            setattr(Tensor, name, twin(METHODS[method], name, op_name))
+    for operator, name in AUGMENTED.items():
+        setattr(Tensor, operator, getattr(Tensor, name))
+    for name, (getter, setter) in PROPERTIES.items():
+        setattr(Tensor, name, property(getter, setter, doc=getter.__doc__))
 
 
 bind()

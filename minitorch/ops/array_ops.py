@@ -136,6 +136,26 @@ jvp("GatherNd")(linear("GatherNd"))
 jvp("ScatterNd")(linear("ScatterNd"))
 
 
+@kernel("TensorScatterUpdate")
+def _tensor_scatter_update(x, updates, index):
+    out = x.copy()
+    out[index] = updates
+    return out
+
+
+@gradient("TensorScatterUpdate", needs="nothing")
+def _tensor_scatter_update_grad(op, grad):
+    """y = x with y[index] = u: dy/dx is the gradient with the written region zeroed, dy/du = grad[index]."""
+    index = op.attrs["index"]
+    need_x, need_updates = op.needs_input_grad
+    zero = Tensor._make(np.zeros((), grad._data.dtype))
+    grad_x = execute("TensorScatterUpdate", (grad, zero), {"index": index}) if need_x else None
+    return grad_x, (execute("GatherNd", (grad,), {"index": index}) if need_updates else None)
+
+
+jvp("TensorScatterUpdate")(linear_in_all("TensorScatterUpdate"))
+
+
 @kernel("ConcatV2")
 def _concat(*xs, axis):
     return np.concatenate(xs, axis=axis)

@@ -1,80 +1,229 @@
-"""In-place updates: they write into a tensor's own array instead of making a new tensor.
+"""In-place updates: `x += y`, `x.add_(y)`, `x[i] = v`, with PyTorch's rules for autograd.
 
-No op runs and nothing is recorded, so they are refused while a tape would
-need to see them (on a tensor that requires grad, outside `mt.no_grad()`):
-what optimizers, initialisers and `x[i] = v` need.
+The same Python object and the same storage are updated, and the storage's
+version is bumped (engine/versions.py), so a gradient that saved the old
+value refuses to run instead of computing from overwritten data. Three cases:
+
+* No tape would record the update (under `mt.no_grad()`, or on tensors no tape
+  watches): numpy writes straight into the storage, nothing is recorded. This
+  is an optimizer's step: `p -= lr * p.grad` costs numpy's `-=` plus a constant.
+* A leaf that requires grad, outside `no_grad()`: PyTorch's error.
+* Otherwise the update is recorded like any op, the tape-friendly way: the op
+  runs on a stand-in that keeps the tensor's old id (and a copy of its old
+  values, for gradients that read them), the result is written into the
+  storage, and the tensor takes the result's id, so the tape sees
+  old id -> op -> new id. When the tensor is a view, its base's history is
+  rewritten too (the base's new value is "the old base with this view written
+  in"), and the other views of the storage are re-derived from the new base.
+
+The in-place twins of the op functions (`exp_` of `exp`, `add_` of `add`, ...)
+are made from the method table by `twin` (tensor_methods.py).
 """
 import numpy as np
 
-from .. import random
-from ..engine.state import thread_state
+from .. import dtypes, random
+from ..creation import as_operand
+from ..engine.backprop import broadcast_axes
+from ..engine.execute import execute
+from ..engine.registry import OPS
+from ..engine.state import active_accumulators, active_tapes, thread_state
+from ..engine.versions import bump, view_depth
 from ..errors import ShapeError
 from ..tensor import Tensor
-from .array_ops import normalize_index
+from .array_ops import broadcast_to, normalize_index
+from .math_ops import cast, masked_fill
 
 
-def _check_in_place(t, op_name):
+# ----- the rules -----
+
+def check_writable(t, name):
+    """PyTorch's refusals: a leaf that requires grad (or a view of one) outside no_grad; a broadcast view."""
     if t._requires_grad and thread_state.recording:
-        what = "a leaf Variable that requires grad" if t.is_leaf else "a Tensor that requires grad"
-        raise RuntimeError(f"{op_name}: {what} is being used in an in-place operation (wrap it in mt.no_grad()).")
+        base = t
+        while base._view_of is not None:
+            base = base._view_of[0]
+        if t.is_leaf:
+            raise RuntimeError(f"{name}: a leaf Variable that requires grad is being used in an in-place operation.")
+        if base is not t and base._requires_grad and base.is_leaf:
+            raise RuntimeError(f"{name}: a view of a leaf Variable that requires grad is being used in an in-place operation.")
+    if not t._data.flags.writeable:
+        raise RuntimeError(
+            f"{name}: unsupported operation: more than one element of the written-to tensor refers to a single "
+            "memory location (an expand()ed or broadcast view). Please clone() the tensor before performing the operation."
+        )
+
+
+def would_record(tensors):
+    """Would some active tape or accumulator record an op reading `tensors`?"""
+    if not (active_tapes or active_accumulators) or not thread_state.recording:
+        return False
+    floating = tuple(t for t in tensors if isinstance(t, Tensor) and t._data.dtype.kind == "f")
+    if not floating:
+        return False
+    return any(tape.should_record(floating) for tape in active_tapes) or any(
+        acc.should_record(floating) for acc in active_accumulators)
+
+
+# ----- writing without recording -----
+
+def _cast_error(name, result_dtype, t):
+    return RuntimeError(f"{name}: result type {dtypes.from_numpy_dtype(np.dtype(result_dtype))} can't be cast to the "
+                        f"desired output type {t.dtype}")
+
+
+def _ufunc_write(t, ufunc, operands, name):
+    """`ufunc(t, *operands)` written straight into t's storage (numpy's `out=`)."""
+    arrays = [o._data if isinstance(o, Tensor) else o for o in operands]
+    try:
+        ufunc(t._data, *arrays, out=t._data, casting="same_kind")
+    except TypeError:
+        raise _cast_error(name, np.result_type(t._data, *arrays), t) from None
+    except ValueError:
+        shape = np.broadcast_shapes(t.shape, *(np.shape(a) for a in arrays))
+        raise ShapeError(f"{name}: output with shape {list(t.shape)} doesn't match the broadcast shape {list(shape)}") from None
+
+
+def _write(t, result, name, casting="same_kind"):
+    """Writes the tensor `result` (of t's shape) into t's storage."""
+    if result.shape != t.shape:
+        raise ShapeError(f"{name}: output with shape {list(t.shape)} doesn't match the broadcast shape {list(result.shape)}")
+    if not np.can_cast(result._data.dtype, t._data.dtype, casting):
+        raise _cast_error(name, result._data.dtype, t)
+    np.copyto(t._data, result._data, casting="unsafe")
+
+
+# ----- writing with recording -----
+
+def _stand_in(t, copy):
+    """A new Tensor object that takes over `t`'s id and tape identity (t will take a new id).
+    With `copy`, it holds a copy of t's values: gradients that read the old value get it."""
+    old = Tensor._make(t._data.copy() if copy else t._data, t._id)
+    old._requires_grad, old._on_tape = t._requires_grad, t._on_tape
+    t._on_tape = False
+    return old
+
+
+def _take_identity(t, result):
+    """`t` becomes, for the tapes, the tensor `result` (whose values t's storage now holds)."""
+    t._id = result._id
+    t._on_tape, result._on_tape = result._on_tape, False
+    t._requires_grad = result._requires_grad
+
+
+def _recorded(t, name, compute):
+    """Records `t`'s new value `compute(old t)` and writes it into t's storage."""
+    old = _stand_in(t, copy=True)
+    try:
+        result = compute(old)
+        if result._data.dtype != t._data.dtype:
+            if not np.can_cast(result._data.dtype, t._data.dtype, "same_kind"):
+                raise _cast_error(name, result._data.dtype, t)
+            result = cast(result, t._data.dtype)
+        _write(t, result, name)
+    except BaseException:
+        t._on_tape, old._on_tape = old._on_tape, False  # t keeps its old identity
+        raise
+    bump(t)
+    _take_identity(t, result)
+    _rewrite_bases(t)
+    _rederive_views(t)
+    return t
+
+
+def _rewrite_bases(view):
+    """After a recorded write through `view`, each base up the chain becomes
+    'the old base with the view written in' (PyTorch's CopySlices)."""
+    while view._view_of is not None:
+        base, op_name, attrs = view._view_of
+        old = _stand_in(base, copy=False)
+        if op_name == "StridedSlice":
+            new_base = execute("TensorScatterUpdate", (old, view), {"index": attrs["index"]})
+        elif op_name == "Reshape":
+            new_base = execute("Reshape", (view,), {"shape": base.shape})
+        else:  # "Transpose"
+            new_base = execute("Transpose", (view,), {"perm": tuple(np.argsort(attrs["perm"]))})
+        _take_identity(base, new_base)
+        view = base
+
+
+def _rederive_views(t):
+    """The other views of the storage now show new values: take each again from its (new) base."""
+    views = t._version.views
+    if not views:
+        return
+    chain = set()
+    node = t
+    while node is not None:
+        chain.add(id(node))
+        node = node._view_of[0] if node._view_of is not None else None
+    for view in sorted((v for v in views if id(v) not in chain), key=view_depth):
+        base, op_name, attrs = view._view_of
+        if base._on_tape or view._on_tape:
+            _stand_in(view, copy=False)  # the old id is dropped with it
+            _take_identity(view, execute(op_name, (base,), attrs))
+
+
+# ----- the generic twin and the special ones -----
+
+def twin(fn, name, op_name=None, casting="same_kind"):
+    """The in-place twin `name` of the op function `fn`: `x.name(*args)` writes `fn(x, *args)` into x.
+
+    With `op_name` whose kernel is a numpy ufunc, an unrecorded update runs the
+    ufunc with `out=` straight into the storage (no temporary)."""
+    kernel = OPS[op_name].kernel if op_name is not None else None
+    ufunc = kernel if isinstance(kernel, np.ufunc) else None
+
+    def in_place(self, *args, **kwargs):
+        check_writable(self, name)
+        if would_record((self,) + args + tuple(kwargs.values())):
+            return _recorded(self, name, lambda old: fn(old, *args, **kwargs))
+        if ufunc is not None and not kwargs and len(args) == ufunc.nin - 1:
+            _ufunc_write(self, ufunc, args, name)
+        else:
+            _write(self, fn(self, *args, **kwargs), name, casting)
+        bump(self)
+        return self
+
+    in_place.__name__ = in_place.__qualname__ = name
+    in_place.__doc__ = (f"In place: writes `{fn.__name__}(self, ...)` into this tensor's storage and returns it "
+                        f"(see `mt.{fn.__name__}`).\n\n{fn.__doc__ or ''}")
+    return in_place
 
 
 def setitem(self, index, value):
-    """`x[index] = value`: writes into the data in place; allowed only where no tape would miss it.
+    """`x[index] = value`: writes into x's storage, recorded when a tape watches x or value.
 
     >>> x = mt.zeros(3)
     >>> x[1] = 5
     >>> x
     tensor([0., 5., 0.])
+    >>> w = mt.tensor(2.0, requires_grad=True)
+    >>> y = mt.zeros(3)
+    >>> y[0] = w * 3                          # y now depends on w
+    >>> y.sum().backward(); w.grad
+    tensor(3.)
     """
-    _check_in_place(self, "__setitem__")
-    index, _ = normalize_index(self, index)
-    self._data[index] = value._data if isinstance(value, Tensor) else value
+    check_writable(self, "__setitem__")
+    np_index, _ = normalize_index(self, index)
+    if would_record((self, value)):
+        update = cast(as_operand(value, like=self), self._data.dtype)
+        return _recorded(self, "__setitem__",
+                         lambda old: execute("TensorScatterUpdate", (old, update), {"index": np_index}))
+    self._data[np_index] = value._data if isinstance(value, Tensor) else value
+    bump(self)
 
 
-def add_(self, other, alpha=1):
-    """Adds alpha * other into this tensor in place (no op is recorded: use under `mt.no_grad()` for parameters).
+def fill_(self, value):
+    """Fills this tensor with `value` in place.
 
-    >>> x = mt.zeros(2)
-    >>> x.add_(mt.tensor([1.0, 2.0]), alpha=3)
-    tensor([3., 6.])
+    >>> mt.zeros(2).fill_(7)
+    tensor([7., 7.])
     """
-    _check_in_place(self, "add_")
-    other = other._data if isinstance(other, Tensor) else other
-    self._data += other if alpha == 1 else alpha * other
-    return self
-
-
-def sub_(self, other, alpha=1):
-    """Subtracts alpha * other from this tensor in place (an optimizer's step).
-
-    >>> w = mt.tensor([1.0, 1.0], requires_grad=True)
-    >>> with mt.no_grad():
-    ...     w.sub_(mt.tensor([0.5, 1.0]), alpha=0.1)
-    tensor([0.9500, 0.9000], requires_grad=True)
-    """
-    return add_(self, other, alpha=-alpha)
-
-
-def mul_(self, other):
-    """Multiplies this tensor by other in place.
-
-    >>> mt.tensor([1.0, 2.0]).mul_(3)
-    tensor([3., 6.])
-    """
-    _check_in_place(self, "mul_")
-    self._data *= other._data if isinstance(other, Tensor) else other
-    return self
-
-
-def div_(self, other):
-    """Divides this tensor by other in place.
-
-    >>> mt.tensor([1.0, 2.0]).div_(2)
-    tensor([0.5000, 1.0000])
-    """
-    _check_in_place(self, "div_")
-    self._data /= other._data if isinstance(other, Tensor) else other
+    check_writable(self, "fill_")
+    if would_record((self, value)):
+        return _recorded(self, "fill_", lambda old: broadcast_to(cast(as_operand(value, like=old), old._data.dtype), old.shape))
+    self._data[...] = value._data if isinstance(value, Tensor) else value
+    bump(self)
     return self
 
 
@@ -87,18 +236,7 @@ def zero_(self):
     return fill_(self, 0)
 
 
-def fill_(self, value):
-    """Fills this tensor with `value` in place.
-
-    >>> mt.zeros(2).fill_(7)
-    tensor([7., 7.])
-    """
-    _check_in_place(self, "fill_")
-    self._data[...] = value._data if isinstance(value, Tensor) else value
-    return self
-
-
-def copy_(self, src):
+def copy_(self, src, non_blocking=False):
     """Copies `src` (broadcast to this shape, cast to this dtype) into this tensor in place.
 
     >>> x = mt.zeros(2, 2)
@@ -106,42 +244,72 @@ def copy_(self, src):
     tensor([[1., 2.],
             [1., 2.]])
     """
-    _check_in_place(self, "copy_")
-    src = src._data if isinstance(src, Tensor) else np.asarray(src)
-    try:
-        self._data[...] = src
-    except ValueError:
-        raise ShapeError(f"copy_: cannot copy a tensor of shape {src.shape} into one of shape {self.shape}") from None
+    check_writable(self, "copy_")
+    src = as_operand(src)
+    if broadcast_axes(self.shape, src.shape) is None:
+        raise ShapeError(f"copy_: cannot copy a tensor of shape {tuple(src.shape)} into one of shape {tuple(self.shape)}")
+    if would_record((self, src)):
+        return _recorded(self, "copy_", lambda old: broadcast_to(cast(src, old._data.dtype), old.shape))
+    np.copyto(self._data, src._data, casting="unsafe")
+    bump(self)
     return self
 
 
-def clamp_(self, min=None, max=None):
-    """Limits each element to [min, max] in place.
+def masked_fill_(self, mask, value):
+    """Writes `value` where `mask` is True, in place.
 
-    >>> mt.tensor([-2.0, 0.5, 3.0]).clamp_(-1, 1)
-    tensor([-1.0000, 0.5000, 1.0000])
+    >>> mt.zeros(3).masked_fill_(mt.tensor([True, False, True]), 2.0)
+    tensor([2., 0., 2.])
     """
-    _check_in_place(self, "clamp_")
-    np.clip(self._data, min, max, out=self._data)
+    check_writable(self, "masked_fill_")
+    mask = as_operand(mask)
+    if would_record((self, value)):
+        return _recorded(self, "masked_fill_", lambda old: masked_fill(old, mask, value))
+    np.copyto(self._data, value._data if isinstance(value, Tensor) else value, where=np.broadcast_to(mask._data, self.shape))
+    bump(self)
     return self
 
 
-def uniform_(self, a=0.0, b=1.0):
-    """Fills this tensor in place with uniform random numbers in [a, b) from the global generator.
+def _random_fill(name, draw):
+    def fill(self, *args, generator=None):
+        check_writable(self, name)
+        values = draw(random.generator() if generator is None else generator, self.shape, *args)
+        _write_constant(self, values)
+        return self
+
+    fill.__name__ = fill.__qualname__ = name
+    return fill
+
+
+def _write_constant(t, values):
+    """Values that do not depend on anything recorded: t's history ends here (it becomes a constant)."""
+    np.copyto(t._data, values, casting="unsafe")
+    bump(t)
+    if t._on_tape and would_record((t,)):
+        _stand_in(t, copy=False)  # the old id, and its history, go with it
+        _take_identity(t, Tensor._make(t._data))
+
+
+uniform_ = _random_fill("uniform_", lambda rng, shape, a=0.0, b=1.0: rng.uniform(a, b, shape))
+uniform_.__doc__ = """Fills this tensor in place with uniform random numbers in [a, b) from the global generator.
 
     >>> _ = mt.manual_seed(0)
     >>> x = mt.empty(100).uniform_(-1, 1)
     >>> bool(((x >= -1) & (x < 1)).all())
     True
     """
-    return copy_(self, random.generator().uniform(a, b, self.shape))
-
-
-def normal_(self, mean=0.0, std=1.0):
-    """Fills this tensor in place with normal random numbers (mean, std) from the global generator.
+normal_ = _random_fill("normal_", lambda rng, shape, mean=0.0, std=1.0: rng.normal(mean, std, shape))
+normal_.__doc__ = """Fills this tensor in place with normal random numbers (mean, std) from the global generator.
 
     >>> _ = mt.manual_seed(0)
     >>> mt.empty(2, 3).normal_(0.0, 0.01).shape
     (2, 3)
     """
-    return copy_(self, random.generator().normal(mean, std, self.shape))
+bernoulli_ = _random_fill("bernoulli_", lambda rng, shape, p=0.5: rng.random(shape) < p)
+bernoulli_.__doc__ = """Fills this tensor in place with 1s (probability p) and 0s.
+
+    >>> _ = mt.manual_seed(0)
+    >>> x = mt.empty(1000).bernoulli_(0.25)
+    >>> 0.2 < float(x.mean()) < 0.3
+    True
+    """

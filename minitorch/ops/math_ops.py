@@ -526,12 +526,26 @@ for _name, _fn in {
     "Equal": np.equal, "NotEqual": np.not_equal, "LogicalAnd": np.logical_and, "LogicalOr": np.logical_or,
     "LogicalXor": np.logical_xor, "LogicalNot": np.logical_not, "Sign": np.sign, "Floor": np.floor,
     "Ceil": np.ceil, "Round": np.round, "IsNan": np.isnan, "IsInf": np.isinf, "IsFinite": np.isfinite,
+    "FloorDiv": np.floor_divide, "BitwiseAnd": np.bitwise_and, "BitwiseOr": np.bitwise_or,
+    "BitwiseXor": np.bitwise_xor, "Invert": np.invert,
 }.items():
     kernel(_name)(_fn)
 not_differentiable(
     "Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual", "LogicalAnd", "LogicalOr",
     "LogicalXor", "LogicalNot", "Sign", "Floor", "Ceil", "Round", "IsNan", "IsInf", "IsFinite",
+    "FloorDiv", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "Invert",
 )
+
+
+kernel("FloorMod")(np.remainder)
+
+
+@gradient("FloorMod", needs="inputs", jvp=TRANSPOSE)
+def _floor_mod_grad(op, grad):
+    """x mod y = x - floor(x / y) y: d/dx = 1, d/dy = -floor(x / y)."""
+    x, y = op.inputs
+    need_x, need_y = op.needs_input_grad
+    return (grad if need_x else None), (-grad * execute("FloorDiv", (x, y)) if need_y else None)
 
 
 # ----- the functional API (mt.exp(t), t.exp(), operators) -----
@@ -698,6 +712,18 @@ def where(condition, x, y):
     return execute("SelectV2", (condition, x, y))
 
 
+def masked_fill(x, mask, value):
+    """`x` with `value` where `mask` is True (the mask broadcasts to x; x keeps its dtype). Runs the "SelectV2" op.
+
+    >>> mt.tensor([1.0, 2.0, 3.0]).masked_fill(mt.tensor([True, False, True]), 0.0)
+    tensor([0., 2., 0.])
+    """
+    mask = as_operand(mask)
+    if mask._data.dtype != np.bool_:
+        raise RuntimeError(f"masked_fill only supports boolean masks, but got mask with dtype {mask.dtype}")
+    return where(mask, cast(as_operand(value, like=x), x._data.dtype), x)
+
+
 def clamp(x, min=None, max=None):
     """Each element limited to [min, max] (either may be None). Runs the "ClipByValue" op; `mt.clip` is the same function.
 
@@ -802,6 +828,44 @@ logical_xor = binary_function("LogicalXor", "logical_xor", """Elementwise logica
     >>> mt.ops.math_ops.logical_xor(mt.tensor([True, True, False]), mt.tensor([True, False, False]))
     tensor([False,  True, False])
     """)
+
+
+floor_divide = binary_function("FloorDiv", "floor_divide", """a // b, rounded toward minus infinity (Python's and PyTorch's `//`). Runs the "FloorDiv" op (not differentiable).
+
+    >>> mt.floor_divide(mt.tensor([7, -7]), 2)
+    tensor([ 3, -4])
+    """)
+remainder = binary_function("FloorMod", "remainder", """a % b with the sign of b (Python's and PyTorch's `%`). Runs the "FloorMod" op.
+
+    >>> mt.remainder(mt.tensor([7.0, -7.0]), 3)
+    tensor([1., 2.])
+    """)
+bitwise_and = binary_function("BitwiseAnd", "bitwise_and", """a & b, elementwise, for integer and bool tensors. Runs the "BitwiseAnd" op.
+
+    >>> mt.bitwise_and(mt.tensor([12, 10]), 6), mt.tensor([True, False]) & mt.tensor([True, True])
+    (tensor([4, 2]), tensor([ True, False]))
+    """)
+bitwise_or = binary_function("BitwiseOr", "bitwise_or", """a | b, elementwise, for integer and bool tensors. Runs the "BitwiseOr" op.
+
+    >>> mt.bitwise_or(mt.tensor([12, 10]), 6)
+    tensor([14, 14])
+    """)
+bitwise_xor = binary_function("BitwiseXor", "bitwise_xor", """a ^ b, elementwise, for integer and bool tensors. Runs the "BitwiseXor" op.
+
+    >>> mt.bitwise_xor(mt.tensor([12, 10]), 6)
+    tensor([10, 12])
+    """)
+
+
+def bitwise_not(x):
+    """~x: NOT of a bool tensor, bitwise NOT of an integer one. Runs the "Invert" op.
+
+    >>> mt.bitwise_not(mt.tensor([True, False])), ~mt.tensor([0, 5])
+    (tensor([False,  True]), tensor([-1, -6]))
+    """
+    if x._data.dtype.kind == "f":
+        raise TypeError(f"bitwise_not: not implemented for {x.dtype} (integer and bool tensors only)")
+    return execute("Invert", (x,))
 
 
 def logical_not(x):
