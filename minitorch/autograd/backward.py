@@ -72,8 +72,10 @@ def _accumulate(leaf_grads, create_graph):
     for leaf, grad in leaf_grads:
         if not create_graph:
             grad = grad.detach() if grad._requires_grad else grad
-            if id(grad) in assigned:  # the same gradient object reached two leaves
-                grad = Tensor._make(grad._data.copy())
+            data = grad._data
+            if id(grad) in assigned or data.base is not None or not data.flags.writeable:
+                # .grad is the leaf's own: p.grad.zero_() must not write into a shared or broadcast array
+                grad = Tensor._make(data.copy())
             assigned.add(id(grad))
         if leaf.grad is None:
             leaf.grad = grad

@@ -47,44 +47,51 @@ def compute_gradient(tape, targets, sources, output_gradients=None, release=Fals
             missing[op_id] = missing.get(op_id, 0) + 1
     ready = [op_id for op_id in entries if op_id not in missing]
     gradients = _initial_gradients(targets, output_gradients)
-    gradient_sizes = {}
 
-    while ready:
-        op_id = ready.pop()
-        entry = entries.pop(op_id)
-        out_grads = _output_gradients(entry, gradients)
-        # Skip the gradients nobody needs: inputs the pass never met on the tape.
-        needs = tuple(map(producer.__contains__, entry.input_ids))
-        if entry.hooks is None and not switches.check_anomalies:
-            in_grads = entry.backward_function(needs, out_grads)
-        else:
-            in_grads = _run_backward_function(entry, needs, out_grads)
-        if switches.tracing:
-            trace.backward_call(entry, out_grads, in_grads, needs)
-        if release:
-            tape.release(entry, op_id)
-        for tid, grad, needed, (shape, dtype) in zip(entry.input_ids, in_grads, needs, entry.input_info):
-            if grad is not None and needed:
-                if grad._data.shape != shape or grad._data.dtype != dtype:
-                    grad = match_input(grad, shape, dtype, entry.op_type)
-                pending = gradients.get(tid)
-                if pending is None:
-                    gradients[tid] = [grad]
-                else:
-                    pending.append(grad)
-                    if len(pending) >= MIN_AGGREGATE_COUNT:
-                        size = gradient_sizes.setdefault(tid, grad._data.nbytes)
-                        if len(pending) * size > MIN_AGGREGATE_BYTES:
-                            pending[:] = [_aggregate(pending, tid)]
-            count = usage.get(tid, 0)
-            if count > 0:
-                usage[tid] = count - 1
-                if count == 1 and tid not in source_ids:
-                    producer_id = producer.get(tid)
-                    if producer_id in missing:
-                        missing[producer_id] -= 1
-                        if missing[producer_id] == 0:
-                            ready.append(producer_id)
+    try:
+        gradient_sizes = {}
+        while ready:
+            op_id = ready.pop()
+            entry = entries[op_id]
+            out_grads = _output_gradients(entry, gradients)
+            # Skip the gradients nobody needs: inputs the pass never met on the tape.
+            needs = tuple(map(producer.__contains__, entry.input_ids))
+            if entry.hooks is None and not switches.check_anomalies:
+                in_grads = entry.backward_function(needs, out_grads)
+            else:
+                in_grads = _run_backward_function(entry, needs, out_grads)
+            if switches.tracing:
+                trace.backward_call(entry, out_grads, in_grads, needs)
+            del entries[op_id]
+            if release:
+                tape.release(entry, op_id)
+            for tid, grad, needed, (shape, dtype) in zip(entry.input_ids, in_grads, needs, entry.input_info):
+                if grad is not None and needed:
+                    if grad._data.shape != shape or grad._data.dtype != dtype:
+                        grad = match_input(grad, shape, dtype, entry.op_type)
+                    pending = gradients.get(tid)
+                    if pending is None:
+                        gradients[tid] = [grad]
+                    else:
+                        pending.append(grad)
+                        if len(pending) >= MIN_AGGREGATE_COUNT:
+                            size = gradient_sizes.setdefault(tid, grad._data.nbytes)
+                            if len(pending) * size > MIN_AGGREGATE_BYTES:
+                                pending[:] = [_aggregate(pending, tid)]
+                count = usage.get(tid, 0)
+                if count > 0:
+                    usage[tid] = count - 1
+                    if count == 1 and tid not in source_ids:
+                        producer_id = producer.get(tid)
+                        if producer_id in missing:
+                            missing[producer_id] -= 1
+                            if missing[producer_id] == 0:
+                                ready.append(producer_id)
+    except BaseException:
+        if release:  # the pass failed: free what it took off the tape and did not run, as if it had
+            for op_id, entry in entries.items():
+                tape.release(entry, op_id)
+        raise
 
     if collect_leaves:
         return {tid: _complete(gradients[tid], tid) for tid in leaves if gradients.get(tid)}

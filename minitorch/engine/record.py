@@ -103,7 +103,7 @@ class BackwardFunction:
         grad_fn = self.op_def.grad
         if grad_fn is None:
             raise LookupError(f"no gradient is registered for op {self.op_name!r}")
-        self._check_versions()
+        self._check_versions(needs_input_grad)
         self.needs_input_grad = needs_input_grad
         grads = grad_fn(self, *output_grads)
         if type(grads) is not tuple:
@@ -114,12 +114,13 @@ class BackwardFunction:
             )
         return grads
 
-    def _check_versions(self):
-        """PyTorch's check: no saved value was written in place since the op ran."""
+    def _check_versions(self, needs_input_grad):
+        """PyTorch's check: no value the gradient reads was written in place since the op ran."""
         if self._inputs is not None:
+            cross = self.op_def.cross_inputs
             for i, (t, saved) in enumerate(zip(self._inputs, self._input_versions)):
                 now = 0 if t._version is None else t._version.value
-                if now != saved:
+                if now != saved and not (cross and not any(n for j, n in enumerate(needs_input_grad) if j != i)):
                     self._modified(f"input {i}", t._data, now, saved)
         if self._saved_outputs is not None:
             for i, (data, _, counter, saved) in enumerate(self._saved_outputs):

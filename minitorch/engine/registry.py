@@ -6,6 +6,8 @@ A row holds what the engine needs to know about an op:
     grad           function(op, *output_grads) -> one gradient per input          (the reverse pass)
     needs_inputs   the gradient reads the op's inputs   } record_gradient keeps only these alive
     needs_outputs  the gradient reads the op's outputs  } (TensorFlow: _ops_which_dont_need_inputs/outputs)
+    cross_inputs   the gradient of each input reads only the other inputs (Mul, MatMul): an input
+                   written in place after the op matters only when another input needs a gradient
     accepts_none   output indices whose gradient may stay None
                    (tensorflow/python/eager/imperative_grad.py: _grad_fn_accepts_none_for_indices)
     differentiable False for comparisons, argmax, ...: nothing is recorded
@@ -25,13 +27,15 @@ TRANSPOSE = "transpose the gradient"  # the jvp of ops whose tangent is computed
 VIEW = "view"  # a view op with a history: an in-place write through it rewrites its base's history
 STORAGE = "storage"  # shares storage and version counter only (StopGradient)
 
-_NEEDS = {"inputs": (True, False), "outputs": (False, True), "both": (True, True), "nothing": (False, False)}
+_NEEDS = {"inputs": (True, False), "other inputs": (True, False), "outputs": (False, True), "both": (True, True),
+          "nothing": (False, False)}
 
 
 class OpDef:
     """One row of the op table."""
 
-    __slots__ = ("name", "kernel", "grad", "needs_inputs", "needs_outputs", "accepts_none", "differentiable", "jvp", "view")
+    __slots__ = ("name", "kernel", "grad", "needs_inputs", "needs_outputs", "cross_inputs", "accepts_none",
+                 "differentiable", "jvp", "view")
 
     def __init__(self, name):
         self.name = name
@@ -39,6 +43,7 @@ class OpDef:
         self.grad = None
         self.needs_inputs = True
         self.needs_outputs = True
+        self.cross_inputs = False
         self.accepts_none = frozenset()
         self.differentiable = True
         self.jvp = None
@@ -76,7 +81,8 @@ def kernel(op_name, view=None):
 def gradient(op_name, needs, accepts_none=(), jvp=None):
     """Registers the gradient of `op_name`.
 
-    `needs` says what the gradient reads: "inputs", "outputs", "both" or
+    `needs` says what the gradient reads: "inputs", "other inputs" (the
+    gradient of each input reads only the others), "outputs", "both" or
     "nothing". Only that is kept alive on the tape; reading anything else
     from the `op` argument raises. `jvp=TRANSPOSE` says that forward mode
     transposes this gradient instead of having a rule of its own.
@@ -87,6 +93,7 @@ def gradient(op_name, needs, accepts_none=(), jvp=None):
         row = op_def(op_name)
         row.grad = fn
         row.needs_inputs, row.needs_outputs = needs_inputs, needs_outputs
+        row.cross_inputs = needs == "other inputs"
         row.accepts_none = frozenset(accepts_none)
         if jvp is not None:
             row.jvp = jvp

@@ -12,6 +12,7 @@ import warnings
 import numpy as np
 
 from .. import dtypes, random
+from ..creation import from_numpy
 from ..errors import ShapeError
 from ..engine.state import no_grad
 from ..ops import array_ops, batch_norm_ops, conv_ops, math_ops, pool_ops, reduction_ops, special_ops
@@ -131,9 +132,9 @@ def _batch_norm_training(input, running_mean, running_var, weight, bias, momentu
     output, batch_mean, batch_var, _, _ = batch_norm_ops.fused_batch_norm(input, weight, bias, eps)
     with no_grad():
         if running_mean is not None:
-            running_mean.mul_(1 - momentum).add_(batch_mean._data * momentum)
+            running_mean.mul_(1 - momentum).add_(batch_mean, alpha=momentum)
         if running_var is not None:
-            running_var.mul_(1 - momentum).add_(batch_var._data * momentum)
+            running_var.mul_(1 - momentum).add_(batch_var, alpha=momentum)
     return output
 
 
@@ -184,8 +185,8 @@ def dropout(input, p=0.5, training=True, inplace=False):
     if p == 1.0:
         return input * 0.0
     keep = random.generator().random(input.shape) >= p
-    scale = (keep / (1.0 - p)).astype(input._data.dtype)
-    return input * Tensor._make(scale)
+    scale = (keep / (1.0 - p)).astype(np.asarray(input).dtype)
+    return input * from_numpy(scale)
 
 
 # ----- activations -----
@@ -288,17 +289,17 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
     """
     if max_norm is not None or scale_grad_by_freq or sparse:
         raise NotImplementedError("embedding: max_norm, scale_grad_by_freq and sparse are not supported")
-    indices = input._data if isinstance(input, Tensor) else np.asarray(input)
+    indices = np.asarray(input)
     if indices.dtype.kind not in "iu":
         raise TypeError(f"embedding: expected an integer index tensor (Long or Int), got {indices.dtype}")
     num_embeddings = weight.shape[0]
     if indices.size and (indices.min() < 0 or indices.max() >= num_embeddings):
         raise IndexError(f"embedding: index out of range in self (indices must lie in [0, {num_embeddings}), weight {tuple(weight.shape)})")
-    rows = weight[Tensor._make(indices)]
+    rows = weight[from_numpy(indices)]
     if padding_idx is None:
         return rows
     padding_idx = padding_idx % num_embeddings
-    is_padding = Tensor._make((indices == padding_idx)[..., None])
+    is_padding = from_numpy((indices == padding_idx)[..., None])
     # Same values everywhere; only the non-padding rows carry a gradient.
     return math_ops.where(is_padding, rows.detach(), rows)
 
@@ -309,13 +310,14 @@ def one_hot(tensor, num_classes=-1):
     >>> mt.nn.functional.one_hot(mt.tensor([0, 2]), 3).tolist()
     [[1, 0, 0], [0, 0, 1]]
     """
-    if tensor._data.dtype.kind not in "iu":
+    values = np.asarray(tensor)
+    if values.dtype.kind not in "iu":
         raise TypeError(f"one_hot is only applicable to index tensor of integer dtype, got {tensor.dtype}")
     if num_classes == -1:
-        num_classes = int(tensor._data.max()) + 1 if tensor.numel() else 0
-    if tensor.numel() and (tensor._data.min() < 0 or tensor._data.max() >= num_classes):
-        raise RuntimeError(f"one_hot: class values must be in [0, {num_classes}), got values in [{tensor._data.min()}, {tensor._data.max()}]")
-    classes = Tensor._make(np.arange(num_classes, dtype=tensor._data.dtype))
+        num_classes = int(values.max()) + 1 if values.size else 0
+    if values.size and (values.min() < 0 or values.max() >= num_classes):
+        raise RuntimeError(f"one_hot: class values must be in [0, {num_classes}), got values in [{values.min()}, {values.max()}]")
+    classes = from_numpy(np.arange(num_classes, dtype=values.dtype))
     return math_ops.cast(tensor.unsqueeze(-1) == classes, dtypes.int64)
 
 

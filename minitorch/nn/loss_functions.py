@@ -12,6 +12,7 @@ import numpy as np
 
 from ..errors import ShapeError
 from ..ops import loss_ops, math_ops, reduction_ops, special_ops
+from ..creation import from_numpy
 from ..tensor import Tensor
 
 
@@ -42,7 +43,7 @@ def _as_float_target(input, target, name, same_shape=False):
     """The target as a floating tensor of input's dtype; warns (or raises) on shape mismatch as PyTorch."""
     if not isinstance(target, Tensor):
         raise TypeError(f"{name}: target must be a Tensor, got {type(target).__name__}")
-    if target._data.dtype.kind not in "fb":
+    if target.dtype.category == 1:  # integer
         raise TypeError(f"{name}: expected a floating point target like the input ({input.dtype}), got {target.dtype}")
     if tuple(target.shape) != tuple(input.shape):
         if same_shape:
@@ -155,7 +156,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction, "binary_cross_entropy")
     target = _as_float_target(input, target, "binary_cross_entropy", same_shape=True)
-    values = input._data
+    values = np.asarray(input)
     if values.size and (np.any(values < 0) or np.any(values > 1) or np.any(np.isnan(values))):
         raise RuntimeError("binary_cross_entropy: all elements of input should be between 0 and 1")
     loss = -(target * input.log().clamp(min=-100) + (1 - target) * (1 - input).log().clamp(min=-100))
@@ -181,7 +182,7 @@ def _class_targets(input, target, ignore_index, name):
         raise ShapeError(
             f"{name}: expected target of shape {expected} for input of shape {tuple(input.shape)}, got target of shape {tuple(target.shape)}"
         )
-    flat = target._data.reshape(-1).astype(np.int64, copy=False)
+    flat = np.asarray(target).reshape(-1).astype(np.int64, copy=False)
     ignored = flat == ignore_index
     classes = input.shape[1]
     bad = flat[~ignored & ((flat < 0) | (flat >= classes))]
@@ -193,7 +194,7 @@ def _class_targets(input, target, ignore_index, name):
 def _weighted_mean_or_sum(per_element, weight_of_target, ignored, reduction, target_shape):
     """Zeroes ignored elements; 'mean' divides by the total weight of the targets kept (PyTorch's rule)."""
     if ignored.any():
-        per_element = per_element * Tensor._make((~ignored).astype(per_element._data.dtype))
+        per_element = per_element * from_numpy((~ignored).astype(np.asarray(per_element).dtype))
     if reduction == "none":
         return per_element.reshape(target_shape)
     total = per_element.sum()
@@ -201,12 +202,12 @@ def _weighted_mean_or_sum(per_element, weight_of_target, ignored, reduction, tar
         return total
     if weight_of_target is None:
         return total / float((~ignored).sum())
-    kept = Tensor._make((~ignored).astype(weight_of_target._data.dtype))
+    kept = from_numpy((~ignored).astype(np.asarray(weight_of_target).dtype))
     return total / (weight_of_target * kept).sum()
 
 
 def _check_class_input(input, weight, name):
-    if input.ndim < 1 or input._data.dtype.kind != "f":
+    if input.ndim < 1 or not input.is_floating_point():
         raise TypeError(f"{name}: expected a floating point input of shape (N, C, ...) or (C,), got {input.dtype} of shape {tuple(input.shape)}")
     classes = input.shape[1] if input.ndim >= 2 else input.shape[0]
     if weight is not None and tuple(weight.shape) != (classes,):
@@ -226,15 +227,15 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     if input.ndim == 1:
         # A single sample of C log-probabilities with a 0-d target.
         return nll_loss(input.unsqueeze(0), target.reshape(1), weight, None, ignore_index, None, reduction).reshape(())
-    if target._data.dtype.kind not in "iu":
+    if target.dtype.category != 1:
         raise TypeError(f"nll_loss: expected target of integer dtype (class indices), got {target.dtype}")
     targets, ignored = _class_targets(input, target, ignore_index, "nll_loss")
     log_probs = _class_last_2d(input)
-    rows = Tensor._make(np.arange(targets.size))
-    per_element = -log_probs[rows, Tensor._make(targets)]
+    rows = from_numpy(np.arange(targets.size))
+    per_element = -log_probs[rows, from_numpy(targets)]
     weight_of_target = None
     if weight is not None:
-        weight_of_target = weight[Tensor._make(targets)]
+        weight_of_target = weight[from_numpy(targets)]
         per_element = per_element * weight_of_target
     return _weighted_mean_or_sum(per_element, weight_of_target, ignored, reduction, target.shape)
 
@@ -257,14 +258,14 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         return cross_entropy(input.unsqueeze(0), target, weight, None, ignore_index, None, reduction, label_smoothing).reshape(
             target.shape[1:] if reduction == "none" else ()
         )
-    if target._data.dtype.kind == "f":
+    if target.is_floating_point():
         return _cross_entropy_probabilities(input, target, weight, ignore_index, reduction, label_smoothing)
-    if target._data.dtype.kind not in "iu":
+    if target.dtype.category != 1:
         raise TypeError(f"cross_entropy: expected target of integer dtype (class indices) or floating dtype (probabilities), got {target.dtype}")
     classes = input.shape[1]
     targets, ignored = _class_targets(input, target, ignore_index, "cross_entropy")
     logits = _class_last_2d(input)
-    target_tensor = Tensor._make(targets)
+    target_tensor = from_numpy(targets)
     weight_of_target = None if weight is None else weight[target_tensor]
     if label_smoothing == 0.0:
         per_element, _ = loss_ops.sparse_softmax_cross_entropy_with_logits(logits, target_tensor)
@@ -272,9 +273,9 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
             per_element = per_element * weight_of_target
     elif weight is None:
         # Smoothed one-hot labels still sum to 1: the fused dense op applies.
-        smooth = np.full((targets.size, classes), label_smoothing / classes, dtype=logits._data.dtype)
+        smooth = np.full((targets.size, classes), label_smoothing / classes, dtype=np.asarray(logits).dtype)
         smooth[np.arange(targets.size), targets] += 1.0 - label_smoothing
-        per_element, _ = loss_ops.softmax_cross_entropy_with_logits(logits, Tensor._make(smooth))
+        per_element, _ = loss_ops.softmax_cross_entropy_with_logits(logits, from_numpy(smooth))
     else:
         # PyTorch: (1 - eps) * weighted NLL + eps / C * sum_c -weight_c log p_c.
         nll, _ = loss_ops.sparse_softmax_cross_entropy_with_logits(logits, target_tensor)
@@ -297,7 +298,7 @@ def _cross_entropy_probabilities(input, target, weight, ignore_index, reduction,
         labels = labels * (1.0 - label_smoothing) + label_smoothing / classes
     # The fused op's logits gradient, softmax - labels, holds only for rows that sum to 1 (as in
     # TensorFlow); PyTorch accepts any non-negative targets, so other rows take the composed form.
-    if weight is None and np.allclose(labels._data.sum(axis=1), 1.0, rtol=0.0, atol=1e-5):
+    if weight is None and np.allclose(np.asarray(labels).sum(axis=1), 1.0, rtol=0.0, atol=1e-5):
         per_element, _ = loss_ops.softmax_cross_entropy_with_logits(logits, labels)
     else:
         log_probs = reduction_ops.log_softmax(logits, 1)

@@ -20,6 +20,7 @@ from collections import OrderedDict, namedtuple
 import numpy as np
 
 from .. import dtypes
+from ..creation import zeros_like
 from ..autograd.custom import Function
 from ..engine.hooks import RemovableHandle
 from ..engine.state import no_grad, thread_state
@@ -453,7 +454,7 @@ class Module:
             if set_to_none:
                 param.grad = None
             else:
-                param.grad = Tensor._make(np.zeros_like(param.grad._data))
+                param.grad = zeros_like(param.grad)
 
     def apply(self, fn):
         """Calls fn on every child (recursively) and then on self, like PyTorch; used for custom init.
@@ -491,10 +492,10 @@ class Module:
     def _convert_floats(self, np_dtype):
         # In place, so optimizers holding these Parameter objects keep working.
         for tensor in list(self.parameters()) + list(self.buffers()):
-            if tensor._data.dtype.kind == "f":
-                tensor._data = tensor._data.astype(np_dtype)
+            if tensor.is_floating_point():
+                tensor.data = tensor.data.to(np_dtype)
                 if tensor.grad is not None:
-                    tensor.grad = Tensor._make(tensor.grad._data.astype(np_dtype))
+                    tensor.grad = tensor.grad.to(np_dtype)
         return self
 
     def float(self):
@@ -558,7 +559,7 @@ class Module:
                 missing_keys.append(key)
                 continue
             value = state_dict[key]
-            array = value._data if isinstance(value, Tensor) else np.asarray(value)
+            array = np.asarray(value)
             if array.shape != target.shape:
                 error_msgs.append(
                     f"size mismatch for {key}: copying a param with shape {_size(array.shape)} from checkpoint, "

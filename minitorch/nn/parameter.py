@@ -24,10 +24,8 @@ class Parameter(Tensor):
     def __new__(cls, data=None, requires_grad=True):
         if data is None:
             array = np.empty(0, dtype=np.float32)
-        elif isinstance(data, Tensor):
-            array = data._data
         else:
-            array = Tensor(data)._data
+            array = np.asarray(data if isinstance(data, Tensor) else Tensor(data))
         param = cls._make(array)
         if requires_grad:
             param.requires_grad_(True)
@@ -38,6 +36,6 @@ class Parameter(Tensor):
 
     def __deepcopy__(self, memo):
         # A copy needs its own id: two tensors with one id would confuse the tapes.
-        result = Parameter(Tensor._make(self._data.copy()), self._requires_grad)
+        result = Parameter(self.detach().clone(), self._requires_grad)
         memo[id(self)] = result
         return result

@@ -3,6 +3,7 @@ import math
 
 import numpy as np
 
+from ..creation import from_numpy
 from ..tensor import Tensor
 
 
@@ -25,8 +26,8 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
     params = _with_grads(parameters)
     norm_type = float(norm_type)
     if not params:
-        return Tensor._make(np.array(0.0, dtype=np.float32))
-    grads = [p.grad._data for p in params]
+        return from_numpy(np.array(0.0, dtype=np.float32))
+    grads = [np.asarray(p.grad) for p in params]
     if math.isinf(norm_type):
         total = max(float(np.max(np.abs(g))) if g.size else 0.0 for g in grads)
     else:
@@ -37,9 +38,9 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
             "To disable this error and scale the gradients by the non-finite norm anyway, set `error_if_nonfinite=False`"
         )
     coefficient = min(max_norm / (total + 1e-6), 1.0)
-    for p in params:
-        p.grad = Tensor._make((p.grad._data * coefficient).astype(p.grad._data.dtype))
-    return Tensor._make(np.array(total, dtype=grads[0].dtype))
+    for p, grad in zip(params, grads):
+        p.grad = from_numpy((grad * coefficient).astype(grad.dtype))
+    return from_numpy(np.array(total, dtype=grads[0].dtype))
 
 
 def clip_grad_value_(parameters, clip_value, foreach=None):
@@ -52,4 +53,4 @@ def clip_grad_value_(parameters, clip_value, foreach=None):
     [-1.0, 0.5]
     """
     for p in _with_grads(parameters):
-        p.grad = Tensor._make(np.clip(p.grad._data, -clip_value, clip_value))
+        p.grad = from_numpy(np.clip(np.asarray(p.grad), -clip_value, clip_value))

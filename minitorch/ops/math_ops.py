@@ -127,7 +127,7 @@ def _sub_jvp(inputs, outputs, attrs, tangents):
 kernel("Mul")(np.multiply)
 
 
-@gradient("Mul", needs="inputs")
+@gradient("Mul", needs="other inputs")
 def _mul_grad(op, grad):
     """d(xy) = y dx + x dy."""
     x, y = op.inputs
@@ -473,7 +473,7 @@ def _matmul(a, b, transpose_a=False, transpose_b=False):
     return np.matmul(a, b)
 
 
-@gradient("MatMul", needs="inputs")
+@gradient("MatMul", needs="other inputs")
 def _matmul_grad(op, grad):
     """C = op(A) op(B), op = optional transpose (TensorFlow's _MatMulGrad):
     for C = A B, dA = dC B^T and dB = A^T dC; the transposed cases follow.

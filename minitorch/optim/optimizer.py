@@ -3,8 +3,12 @@
 Holds the parameter groups (each a dict of options plus its "params" list),
 the per-parameter `state` (keyed by the parameter Tensor itself) and the
 PyTorch-shaped `state_dict()` in which parameters become integer indices.
-Subclasses implement `_update(group)`, which changes `p._data` in place with
-plain numpy arithmetic: an update is not an op, so it never touches a tape.
+Subclasses implement `_update(group)`, which changes each parameter's array
+(`p._data`) in place with plain numpy arithmetic: an update is not an op, so
+it never touches a tape. This raw-array path is the optimizers' own door into
+the tensor core; `step` then bumps the version of every parameter it updated,
+as PyTorch's in-place updates do, so a graph that saved the old values
+refuses a later backward (engine/versions.py).
 """
 import copy
 import functools
@@ -15,6 +19,7 @@ from collections import defaultdict
 import numpy as np
 
 from ..autograd import enable_grad
+from ..engine.versions import bump
 from ..tensor import Tensor
 
 
@@ -136,6 +141,8 @@ class Optimizer:
                 loss = closure()
         for group in self.param_groups:
             self._update(group)
+            for p in self._params_with_grad(group):
+                bump(p)
         return loss
 
     def _update(self, group):
