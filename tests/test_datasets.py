@@ -404,6 +404,42 @@ def test_download_all_mirrors_fail(served, tmp_path, monkeypatch):
         MNIST(tmp_path / "d", download=True)
 
 
+@pytest.fixture
+def umask():
+    """Sets the process umask for one test (returns a setter) and restores it afterwards."""
+    previous = os.umask(0o022)
+    os.umask(previous)
+    yield os.umask
+    os.umask(previous)
+
+
+@pytest.mark.parametrize("mask, mode", [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
+def test_downloaded_files_respect_the_umask(served, tmp_path, umask, mask, mode):
+    umask(mask)
+    MNIST.download(tmp_path / "d", progress=False)
+    files = list((tmp_path / "d" / "MNIST" / "raw").iterdir())
+    assert len(files) == 4 and {f.stat().st_mode & 0o777 for f in files} == {mode}
+
+
+def test_an_unreachable_server_leaves_no_folder_behind(tmp_path, monkeypatch):
+    # Port 1 on the loopback: nothing listens, so the connection is refused at once (as offline).
+    monkeypatch.setenv(MIRROR_ENV_VAR, "http://127.0.0.1:1/")
+    with pytest.raises(DownloadError) as info:
+        MNIST(tmp_path / "cache", download=True)
+    message = str(info.value)
+    assert "\n" not in message and "could not download train-images-idx3-ubyte.gz" in message
+    assert "127.0.0.1:1" in message
+    assert not (tmp_path / "cache").exists()
+
+
+def test_a_failed_transfer_removes_the_folders_it_created(served, tmp_path):
+    name, _ = MNIST.resources[0]
+    (tmp_path / "existing").mkdir()
+    with pytest.raises(ChecksumMismatchError):
+        download_file(served.url + name, tmp_path / "existing" / "a" / "b" / name, "0" * 32, progress=False)
+    assert list((tmp_path / "existing").iterdir()) == []
+
+
 def test_download_refuses_non_http(tmp_path):
     with pytest.raises(DownloadError, match="only http and https"):
         download_file((tmp_path / "x").as_uri(), tmp_path / "y")

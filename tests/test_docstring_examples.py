@@ -60,6 +60,7 @@ MODULES = [
     "minitorch.nn.embedding",
     "minitorch.nn.parameter",
     "minitorch.datasets.download",
+    "minitorch.utils.files",
 ]
 
 
