@@ -61,6 +61,11 @@ MODULES = [
     "minitorch.nn.parameter",
     "minitorch.datasets.download",
     "minitorch.utils.files",
+    "minitorch.examples.cli",
+    "minitorch.examples.checkpoint",
+    "minitorch.examples.progress",
+    "minitorch.examples.training",
+    "minitorch.examples.__main__",
 ]
 
 
