@@ -1,6 +1,6 @@
 """Backprop, shown: one forward and backward pass of a tiny network, explained.
 
-    python -m minitorch.examples.explain [--out explain_graph.png]
+    python -m minitorch.examples.explain [--out PATH]
 
 1. Builds a 3 -> 4 -> 1 network (Linear, Tanh, Linear; float64) and a
    squared-error loss on two examples.
@@ -13,12 +13,12 @@
 4. Checks the first layer's weight gradient against central finite
    differences in float64, entry by entry, ending in "OK" when they agree.
 """
-import argparse
-
 import numpy as np
 
 import minitorch as mt
 from minitorch import nn
+
+from .cli import example_parser
 
 
 def build(seed=0):
@@ -36,22 +36,22 @@ def loss_of(model, x, target):
 def finite_difference_gradient(model, x, target, parameter, eps=1e-6):
     """d loss / d parameter, one entry at a time: (loss(p + eps) - loss(p - eps)) / 2 eps."""
     grad = np.zeros(parameter.shape)
-    values = parameter._data  # changed in place and restored, under no_grad
-    with mt.no_grad():
+    original = parameter.detach().clone()
+    with mt.no_grad():  # the parameter is nudged in place and restored
         for index in np.ndindex(*parameter.shape):
-            saved = values[index]
-            values[index] = saved + eps
+            parameter[index] = original[index] + eps
             above = loss_of(model, x, target).item()
-            values[index] = saved - eps
+            parameter[index] = original[index] - eps
             below = loss_of(model, x, target).item()
-            values[index] = saved
+            parameter[index] = original[index]
             grad[index] = (above - below) / (2 * eps)
     return grad
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", default="explain_graph.png", help="where to write the graph PNG")
+    parser = example_parser("python -m minitorch.examples.explain", __doc__)
+    parser.add_argument("--out", metavar="PATH", default="explain_graph.png",
+                        help="where to write the graph PNG (default: %(default)s)")
     args = parser.parse_args(argv)
     model, x, target = build()
     print(model)

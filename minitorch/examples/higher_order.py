@@ -1,6 +1,6 @@
 """Higher-order autodiff, four short demonstrations.
 
-    python -m minitorch.examples.higher_order
+    python -m minitorch.examples.higher_order [--seed N]
 
 1. A Hessian-vector product (nested tapes) checked against finite
    differences of the gradient.
@@ -16,6 +16,8 @@ Each part prints what it shows, ending in "OK" when the check holds.
 import numpy as np
 
 import minitorch as mt
+
+from .cli import example_parser
 
 
 def rosenbrock_like(x):
@@ -43,10 +45,10 @@ def gradient(f, x):
 def part_hvp_vs_finite_differences(rng):
     x = mt.tensor(rng.standard_normal(5), dtype=mt.float64)
     v = mt.tensor(rng.standard_normal(5), dtype=mt.float64)
-    hv = hvp_nested_tapes(rosenbrock_like, x, v)._data
+    hv = hvp_nested_tapes(rosenbrock_like, x, v).numpy()
     eps = 1e-5
-    plus = gradient(rosenbrock_like, mt.tensor(x._data + eps * v._data))._data
-    minus = gradient(rosenbrock_like, mt.tensor(x._data - eps * v._data))._data
+    plus = gradient(rosenbrock_like, x + eps * v).numpy()
+    minus = gradient(rosenbrock_like, x - eps * v).numpy()
     numeric = (plus - minus) / (2 * eps)
     error = float(np.max(np.abs(hv - numeric)) / np.max(np.abs(numeric)))
     status = "OK" if error < 1e-6 else "FAILED"
@@ -66,11 +68,11 @@ def part_newton(rng):
     norms = []
     for _ in range(8):
         g = gradient(objective, x)
-        norms.append(float(np.linalg.norm(g._data)))
+        norms.append(float(np.linalg.norm(g.numpy())))
         if norms[-1] < 1e-12:
             break
         h = mt.autograd.functional.hessian(objective, x)
-        x = x - mt.tensor(np.linalg.solve(h._data, g._data))
+        x = x - mt.tensor(np.linalg.solve(h.numpy(), g.numpy()))
     steps = len(norms) - 1
     ok = norms[-1] < 1e-10 and steps <= 6
     history = ", ".join(f"{n:.1e}" for n in norms)
@@ -120,19 +122,24 @@ def part_forward_over_reverse(rng):
     v = mt.tensor(rng.standard_normal(6), dtype=mt.float64)
     with mt.ForwardAccumulator(x, v) as acc:
         g = gradient(rosenbrock_like, x)
-    forward_over_reverse = acc.jvp(g)._data
-    reverse_over_reverse = hvp_nested_tapes(rosenbrock_like, x, v)._data
+    forward_over_reverse = acc.jvp(g).numpy()
+    reverse_over_reverse = hvp_nested_tapes(rosenbrock_like, x, v).numpy()
     difference = float(np.max(np.abs(forward_over_reverse - reverse_over_reverse)))
     ok = difference < 1e-10 * max(1.0, float(np.max(np.abs(reverse_over_reverse))))
     print(f"[4] forward-over-reverse vs reverse-over-reverse HVP: max difference {difference:.1e} {'OK' if ok else 'FAILED'}")
     return ok
 
 
-def main(seed=0):
-    rng = np.random.default_rng(seed)
-    results = [part(rng) for part in (part_hvp_vs_finite_differences, part_newton, part_gradient_penalty, part_forward_over_reverse)]
-    return all(results)
+def main(argv=None):
+    """Run the four parts; the exit status is 0 when every check holds, 1 otherwise."""
+    parser = example_parser("python -m minitorch.examples.higher_order", __doc__)
+    parser.add_argument("--seed", type=int, default=0, help="seeds the random problems (default: %(default)s)")
+    args = parser.parse_args(argv)
+    rng = np.random.default_rng(args.seed)
+    results = [part(rng) for part in (part_hvp_vs_finite_differences, part_newton, part_gradient_penalty,
+                                      part_forward_over_reverse)]
+    return 0 if all(results) else 1
 
 
 if __name__ == "__main__":
-    raise SystemExit(0 if main() else 1)
+    raise SystemExit(main())
