@@ -404,15 +404,6 @@ def test_download_all_mirrors_fail(served, tmp_path, monkeypatch):
         MNIST(tmp_path / "d", download=True)
 
 
-@pytest.fixture
-def umask():
-    """Sets the process umask for one test (returns a setter) and restores it afterwards."""
-    previous = os.umask(0o022)
-    os.umask(previous)
-    yield os.umask
-    os.umask(previous)
-
-
 @pytest.mark.parametrize("mask, mode", [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
 def test_downloaded_files_respect_the_umask(served, tmp_path, umask, mask, mode):
     umask(mask)

@@ -139,12 +139,9 @@ def test_a_finished_run_extends_with_a_new_one_cycle_and_resumes_exactly_inside_
     assert_same_weights(weights(from_one.model), weights(extended.model))
 
 
-def test_checkpoints_respect_the_umask(tmp_path):
-    previous = os.umask(0o027)
-    try:
-        mlp.main([*SMALL, "--epochs", "1", "--save", str(tmp_path / "ckpt.safetensors")])
-    finally:
-        os.umask(previous)
+def test_checkpoints_respect_the_umask(tmp_path, umask):
+    umask(0o027)
+    mlp.main([*SMALL, "--epochs", "1", "--save", str(tmp_path / "ckpt.safetensors")])
     assert (tmp_path / "ckpt.safetensors").stat().st_mode & 0o777 == 0o640
     assert os.listdir(tmp_path) == ["ckpt.safetensors"]
 

@@ -6,14 +6,6 @@ import pytest
 from minitorch.utils.files import atomic_write
 
 
-@pytest.fixture
-def umask():
-    previous = os.umask(0o022)
-    os.umask(previous)
-    yield os.umask
-    os.umask(previous)
-
-
 @pytest.mark.parametrize("mask, mode", [(0o022, 0o644), (0o077, 0o600)])
 def test_a_new_file_gets_the_mode_open_would_give(tmp_path, umask, mask, mode):
     umask(mask)
