@@ -66,6 +66,8 @@ MODULES = [
     "minitorch.examples.progress",
     "minitorch.examples.training",
     "minitorch.examples.__main__",
+    "minitorch.examples.higher_order",
+    "minitorch.examples.explain",
 ]
 
 

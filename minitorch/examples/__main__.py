@@ -21,6 +21,14 @@ def listing() -> str:
 
 
 def main(argv=None) -> int:
+    """Print the list of examples.
+
+    >>> main([])
+    minitorch's examples (each takes --help):
+    python -m minitorch.examples.mlp
+    ...
+    0
+    """
     example_parser("python -m minitorch.examples", __doc__).parse_args(argv)
     print("minitorch's examples (each takes --help):")
     print(listing())

@@ -82,7 +82,19 @@ class Checkpoint:
 
 
 def save_checkpoint(path, *, example, model, optimizer, scheduler, loader_generator, epoch, cycle, args, history):
-    """Write everything a resumed run needs to retrace this one exactly (atomically, with the umask's permissions)."""
+    """Write everything a resumed run needs to retrace this one exactly (atomically, with the umask's permissions).
+
+    >>> import argparse
+    >>> model = mt.nn.Linear(2, 2)
+    >>> optimizer = mt.optim.Adam(model.parameters(), lr=0.1)
+    >>> scheduler = mt.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=0.1, total_steps=4)
+    >>> args = argparse.Namespace(epochs=2, lr=0.1, dataset="embedded", batch_size=32, limit=None)
+    >>> save_checkpoint("run.safetensors", example="demo", model=model, optimizer=optimizer, scheduler=scheduler,
+    ...                 loader_generator=np.random.default_rng(0), epoch=1, cycle=Cycle(0, 2), args=args,
+    ...                 history=History([0.5], [0.8], [0.6], [0.75], [1.0]))
+    >>> read_checkpoint("run.safetensors", "demo").cycle
+    Cycle(start=0, end=2)
+    """
     state = {
         "format": FORMAT, "example": example,
         "epoch": epoch, "epochs": args.epochs, "cycle_start": cycle.start, "cycle_end": cycle.end, "lr": args.lr,
@@ -97,7 +109,14 @@ def save_checkpoint(path, *, example, model, optimizer, scheduler, loader_genera
 
 
 def read_checkpoint(path, example: str) -> Checkpoint:
-    """Load ``path`` and check it field by field; raises CheckpointError naming the file."""
+    """Load ``path`` and check it field by field; raises CheckpointError naming the file.
+
+    >>> mt.save({"format": FORMAT, "example": "demo", "epoch": "two"}, "damaged.safetensors")
+    >>> read_checkpoint("damaged.safetensors", "demo")
+    Traceback (most recent call last):
+        ...
+    minitorch...CheckpointError: damaged.safetensors: damaged training state: 'epoch' should be a count of epochs, found 'two'
+    """
     raw = mt.load(path)
     if not isinstance(raw, dict) or raw.get("format") not in (FORMAT, FORMAT_1):
         raise mt.CheckpointError(f"{path}: not a checkpoint written by the examples' --save")
@@ -172,7 +191,16 @@ def _is_generator_state(value) -> bool:
 # ----- resuming -----
 
 def plan_resume(checkpoint: Checkpoint, args: argparse.Namespace) -> tuple[Cycle, list[str]]:
-    """The cycle to continue and what to tell the user; UsageError when this command line cannot continue it."""
+    """The cycle to continue and what to tell the user; UsageError when this command line cannot continue it.
+
+    >>> import argparse
+    >>> finished = Checkpoint("run.safetensors", epoch=3, epochs=3, cycle=Cycle(0, 3), lr=0.002, history=History(),
+    ...                       settings={"dataset": "embedded", "batch_size": 128, "limit": None}, states={})
+    >>> args = argparse.Namespace(epochs=5, lr=0.002, dataset="embedded", batch_size=128, limit=None)
+    >>> cycle, notes = plan_resume(finished, args)
+    >>> cycle, notes[1][:58]
+    (Cycle(start=0, end=3), 'extending the run to 5 epochs: its OneCycle schedule ended')
+    """
     path, done, cycle = checkpoint.path, checkpoint.epoch, checkpoint.cycle
     for key, flag in (("dataset", "--dataset"), ("batch_size", "--batch-size"), ("limit", "--limit")):
         saved = checkpoint.settings[key]
@@ -202,7 +230,15 @@ def plan_resume(checkpoint: Checkpoint, args: argparse.Namespace) -> tuple[Cycle
 
 
 def restore_model(checkpoint: Checkpoint, model) -> None:
-    """Load the checkpoint's weights into ``model``; CheckpointError if they do not fit it."""
+    """Load the checkpoint's weights into ``model``; CheckpointError if they do not fit it.
+
+    >>> wider = Checkpoint("run.safetensors", 1, 1, Cycle(0, 1), None, {}, History(),
+    ...                    states={"model": mt.nn.Linear(2, 3).state_dict()})
+    >>> restore_model(wider, mt.nn.Linear(2, 2))
+    Traceback (most recent call last):
+        ...
+    minitorch...CheckpointError: run.safetensors: its model does not fit this one: ...size mismatch for weight...
+    """
     try:
         model.load_state_dict(checkpoint.states["model"])
     except (RuntimeError, KeyError, TypeError, ValueError) as error:
@@ -210,7 +246,17 @@ def restore_model(checkpoint: Checkpoint, model) -> None:
 
 
 def restore_training(checkpoint: Checkpoint, optimizer, scheduler, loader_generator, steps_per_epoch: int) -> None:
-    """Load the optimizer, scheduler and both generators; CheckpointError if a state is damaged or does not fit."""
+    """Load the optimizer, scheduler and both generators; CheckpointError if a state is damaged or does not fit.
+
+    >>> optimizer = mt.optim.Adam(mt.nn.Linear(2, 2).parameters(), lr=0.1)
+    >>> scheduler = mt.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=0.1, total_steps=4)
+    >>> damaged = Checkpoint("run.safetensors", 1, 2, Cycle(0, 2), 0.1, {}, History(),
+    ...                      states={"optimizer": optimizer.state_dict(), "scheduler": {"last_epoch": 2}})
+    >>> restore_training(damaged, optimizer, scheduler, np.random.default_rng(0), steps_per_epoch=2)
+    Traceback (most recent call last):
+        ...
+    minitorch...CheckpointError: run.safetensors: damaged training state: the scheduler state is not a OneCycleLR's ...
+    """
     path, states = checkpoint.path, checkpoint.states
     fresh_scheduler = scheduler.state_dict()
     try:

@@ -35,7 +35,15 @@ def one_line(text: str) -> str:
 
 
 class OneLineParser(argparse.ArgumentParser):
-    """An ArgumentParser whose errors are one line (argparse prints the whole usage block first)."""
+    """An ArgumentParser whose errors are one line (argparse prints the whole usage block first).
+
+    >>> import contextlib, io
+    >>> parser = OneLineParser(prog="demo")
+    >>> with contextlib.redirect_stderr(io.StringIO()) as err, contextlib.suppress(SystemExit):
+    ...     parser.parse_args(["--bogus"])
+    >>> err.getvalue()
+    'demo: error: unrecognized arguments: --bogus (--help lists the options)\\n'
+    """
 
     def error(self, message):
         self.exit(2, f"{self.prog}: error: {one_line(message)} (--help lists the options)\n")
@@ -91,7 +99,13 @@ def training_parser(prog: str, description: str, recipe) -> OneLineParser:
 
 
 def parse_training_args(parser: OneLineParser, recipe, argv=None) -> argparse.Namespace:
-    """Parse ``argv``, fill in the epoch default, and refuse values no run can use (one line, exit status 2)."""
+    """Parse ``argv``, fill in the epoch default, and refuse values no run can use (one line, exit status 2).
+
+    >>> from minitorch.examples.cnn import RECIPE
+    >>> parser = training_parser("python -m minitorch.examples.cnn", "A CNN.", RECIPE)
+    >>> parse_training_args(parser, RECIPE, ["--dataset", "mnist"]).epochs
+    5
+    """
     args = parser.parse_args(argv)
     if args.epochs is None:
         args.epochs = recipe.epochs_embedded if args.dataset == "embedded" else recipe.epochs_full
@@ -108,7 +122,14 @@ def parse_training_args(parser: OneLineParser, recipe, argv=None) -> argparse.Na
 
 
 def check_paths(args: argparse.Namespace) -> None:
-    """Raise UsageError, before any work, for a path the run would fail on later (after training, for --plot)."""
+    """Raise UsageError, before any work, for a path the run would fail on later (after training, for --plot).
+
+    >>> import argparse
+    >>> check_paths(argparse.Namespace(plot="out/curves.png", save=None, resume=None, data_dir=None))
+    Traceback (most recent call last):
+        ...
+    minitorch.examples.cli.UsageError: --plot out/curves.png: folder out does not exist
+    """
     if args.plot is not None:
         _check_output("--plot", Path(args.plot))
         extension = Path(args.plot).suffix.lstrip(".").lower()

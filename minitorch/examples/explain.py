@@ -22,6 +22,16 @@ from .cli import example_parser
 
 
 def build(seed=0):
+    """(model, inputs, targets): a 3 -> 4 -> 1 float64 network and two examples.
+
+    >>> model, x, target = build()
+    >>> model
+    Sequential(
+      (0): Linear(in_features=3, out_features=4, bias=True)
+      (1): Tanh()
+      (2): Linear(in_features=4, out_features=1, bias=True)
+    )
+    """
     mt.manual_seed(seed)
     model = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 1)).double()
     x = mt.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.5]], dtype=mt.float64)
@@ -30,11 +40,24 @@ def build(seed=0):
 
 
 def loss_of(model, x, target):
+    """The mean squared error of ``model(x)`` against ``target``.
+
+    >>> model, x, target = build()
+    >>> loss_of(model, x, target).item() > 0
+    True
+    """
     return ((model(x) - target) ** 2).mean()
 
 
 def finite_difference_gradient(model, x, target, parameter, eps=1e-6):
-    """d loss / d parameter, one entry at a time: (loss(p + eps) - loss(p - eps)) / 2 eps."""
+    """d loss / d parameter, one entry at a time: (loss(p + eps) - loss(p - eps)) / 2 eps.
+
+    >>> model, x, target = build()
+    >>> loss_of(model, x, target).backward()
+    >>> numeric = finite_difference_gradient(model, x, target, model[2].bias)
+    >>> bool(np.allclose(numeric, model[2].bias.grad.numpy(), atol=1e-8))
+    True
+    """
     grad = np.zeros(parameter.shape)
     original = parameter.detach().clone()
     with mt.no_grad():  # the parameter is nudged in place and restored
@@ -49,6 +72,14 @@ def finite_difference_gradient(model, x, target, parameter, eps=1e-6):
 
 
 def main(argv=None):
+    """Print the trace, draw the graph to ``--out``, check the gradient; exit status 0 when it agrees.
+
+    >>> main(["--out", "graph.png"])
+    Sequential(
+    ...
+    largest difference ...: OK
+    0
+    """
     parser = example_parser("python -m minitorch.examples.explain", __doc__)
     parser.add_argument("--out", metavar="PATH", default="explain_graph.png",
                         help="where to write the graph PNG (default: %(default)s)")

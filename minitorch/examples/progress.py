@@ -25,7 +25,11 @@ LEGEND = "per epoch: time (train+test), training speed, loss and accuracy as tra
 
 
 def bars_wanted(no_progress: bool) -> bool:
-    """Bars in a terminal or a notebook, not in a log file or a pipe, and never with --no-progress."""
+    """Bars in a terminal or a notebook, not in a log file or a pipe, and never with --no-progress.
+
+    >>> bars_wanted(no_progress=True)
+    False
+    """
     if no_progress:
         return False
     return issubclass(tqdm, tqdm_notebook) or sys.stderr.isatty()

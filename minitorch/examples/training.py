@@ -105,6 +105,12 @@ def make_loaders(args: argparse.Namespace):
     The training loader shuffles with its own seeded generator, which is
     returned so that checkpoints can store and restore its state. A data set
     that is missing, cannot be downloaded or is damaged is a UsageError.
+
+    >>> args = argparse.Namespace(dataset="embedded", data_dir=None, download=False, limit=256, test_limit=100,
+    ...                           batch_size=64, seed=0)
+    >>> train_loader, test_loader, generator, (mean, std) = make_loaders(args)
+    >>> len(train_loader), len(test_loader.dataset), round(mean, 2)
+    (4, 100, 0.28)
     """
     try:
         train_x, train_y, test_x, test_y = load_arrays(args.dataset, args.data_dir, args.download)
@@ -211,6 +217,8 @@ def history_figure(history: History, title: str) -> Figure:
 
 @dataclasses.dataclass
 class Result:
+    """What :func:`run` returns: the trained model, the whole history (a resumed run's earlier epochs too)."""
+
     model: nn.Module
     history: History
     start_epoch: int  # epochs already done when this run started (non-zero after --resume)
@@ -221,6 +229,20 @@ def run(name: str, build_model, recipe: Recipe, argv=None, *, prog: str, descrip
     """Parse ``argv``, train ``build_model()`` with Adam + OneCycleLR, print and return the results.
 
     A mistake in the command line or the files it names exits with status 2 and one line on stderr.
+
+    >>> linear = lambda: nn.Sequential(nn.Flatten(), nn.Linear(784, 10))
+    >>> result = run("linear", linear, Recipe(batch_size=32, max_lr=1e-2, epochs_embedded=2, epochs_full=2),
+    ...              ["--limit", "64", "--test-limit", "32", "--no-progress"], prog="demo", description="A demo.")
+    linear: 7,850 parameters
+    embedded: 64 train / 32 test images, mean ..., std ...
+    Adam + OneCycleLR(max_lr=0.01) per batch, batch size 32, 2 epochs, seed 0
+    per epoch: ...
+    epoch 1/2 ...
+    epoch 2/2 ...
+    done: final test accuracy ...
+    2 epochs in ...
+    >>> len(result.history.test_acc), result.start_epoch
+    (2, 0)
     """
     parser = training_parser(prog, description, recipe)
     args = parse_training_args(parser, recipe, argv)
