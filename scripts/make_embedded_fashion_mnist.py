@@ -4,7 +4,9 @@
 Picks, with a fixed seed, 600 training and 100 test images per class from the
 real Fashion-MNIST (kept in their original order) and writes them as gzipped
 IDX files into minitorch/datasets/embedded/, next to the dataset's MIT licence.
-Same input and seed give byte-identical output.
+Same input and seed give byte-identical output on every Python version: the
+gzip header is written here, not by the gzip module (whose OS byte differs
+between Python versions), and the deflate stream is zlib's at level 9.
 
 The full files come from ``apt-get install dataset-fashion-mnist`` (Debian),
 ``FashionMNIST(download=True)``, or any directory given with ``--source``.
@@ -16,7 +18,10 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import struct
 import sys
+import tempfile
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -31,6 +36,11 @@ SEED = 20240601
 TRAIN_PER_CLASS = 600
 TEST_PER_CLASS = 100
 NUM_CLASSES = 10
+
+# RFC 1952 header: magic 1f 8b, method 8 (deflate), no flags, mtime 0, XFL 2 (slowest, best
+# compression), OS 3 (Unix). gzip.compress writes OS 255 on Python 3.10 and 3.13 but 3 on 3.11
+# and 3.12, so the shipped files, made on 3.11, keep 3.
+GZIP_HEADER = bytes([0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 2, 3])
 
 LICENSE_TEXT = """\
 The files in this directory are a subset of Fashion-MNIST
@@ -73,6 +83,19 @@ def find_source(explicit: Path | None) -> Path:
     sys.exit(f"full Fashion-MNIST not found in:\n  {looked}\n(apt-get install dataset-fashion-mnist, or --source DIR)")
 
 
+def gzip_deterministic(payload: bytes) -> bytes:
+    """``payload`` as a gzip member whose bytes depend on nothing but ``payload`` (and zlib's level-9 deflate)."""
+    compressor = zlib.compressobj(9, zlib.DEFLATED, -zlib.MAX_WBITS)  # raw deflate: we write header and trailer
+    deflated = compressor.compress(payload) + compressor.flush()
+    return GZIP_HEADER + deflated + struct.pack("<II", zlib.crc32(payload), len(payload) & 0xFFFFFFFF)
+
+
+def idx_bytes(array: np.ndarray) -> bytes:
+    """The uncompressed IDX file of ``array``, as minitorch's write_idx writes it."""
+    with tempfile.TemporaryDirectory() as directory:
+        return write_idx(Path(directory) / "array.idx", array, compress=False).read_bytes()
+
+
 def balanced_indices(labels: np.ndarray, per_class: int, rng: np.random.Generator) -> np.ndarray:
     """``per_class`` random indices of each class, returned in increasing (original) order."""
     chosen = []
@@ -101,7 +124,8 @@ def main() -> None:
         labels = read_idx(_find_file(source, labels_name), expected_ndim=1, expected_dtype=np.uint8)
         keep = balanced_indices(labels, per_class, rng)
         for name, array in ((images_name, images[keep]), (labels_name, labels[keep])):
-            path = write_idx(args.out / f"{name}.gz", array)
+            path = args.out / f"{name}.gz"
+            path.write_bytes(gzip_deterministic(idx_bytes(array)))
             sha256 = hashlib.sha256(path.read_bytes()).hexdigest()
             summary.append(f"{path.name}: shape {array.shape}, {path.stat().st_size} bytes, sha256 {sha256}")
     (args.out / "LICENSE").write_text(LICENSE_TEXT)

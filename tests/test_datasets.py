@@ -4,6 +4,8 @@ import gzip
 import hashlib
 import http.server
 import os
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -402,6 +404,33 @@ def test_download_all_mirrors_fail(served, tmp_path, monkeypatch):
         MNIST(tmp_path / "d", download=True)
 
 
+@pytest.mark.parametrize("mask, mode", [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
+def test_downloaded_files_respect_the_umask(served, tmp_path, umask, mask, mode):
+    umask(mask)
+    MNIST.download(tmp_path / "d", progress=False)
+    files = list((tmp_path / "d" / "MNIST" / "raw").iterdir())
+    assert len(files) == 4 and {f.stat().st_mode & 0o777 for f in files} == {mode}
+
+
+def test_an_unreachable_server_leaves_no_folder_behind(tmp_path, monkeypatch):
+    # Port 1 on the loopback: nothing listens, so the connection is refused at once (as offline).
+    monkeypatch.setenv(MIRROR_ENV_VAR, "http://127.0.0.1:1/")
+    with pytest.raises(DownloadError) as info:
+        MNIST(tmp_path / "cache", download=True)
+    message = str(info.value)
+    assert "\n" not in message and "could not download train-images-idx3-ubyte.gz" in message
+    assert "127.0.0.1:1" in message
+    assert not (tmp_path / "cache").exists()
+
+
+def test_a_failed_transfer_removes_the_folders_it_created(served, tmp_path):
+    name, _ = MNIST.resources[0]
+    (tmp_path / "existing").mkdir()
+    with pytest.raises(ChecksumMismatchError):
+        download_file(served.url + name, tmp_path / "existing" / "a" / "b" / name, "0" * 32, progress=False)
+    assert list((tmp_path / "existing").iterdir()) == []
+
+
 def test_download_refuses_non_http(tmp_path):
     with pytest.raises(DownloadError, match="only http and https"):
         download_file((tmp_path / "x").as_uri(), tmp_path / "y")
@@ -465,16 +494,19 @@ def test_full_fashion_mnist_from_debian_package(monkeypatch):
 
 @needs_debian_fashion
 def test_embedded_subset_is_regenerated_byte_for_byte(tmp_path):
-    import subprocess
-    import sys
-
+    # Byte for byte on every Python: the script writes the gzip header itself (gzip.compress's
+    # OS byte is 255 on Python 3.10 and 3.13, 3 on 3.11 and 3.12).
     script = Path(__file__).resolve().parent.parent / "scripts" / "make_embedded_fashion_mnist.py"
     subprocess.run([sys.executable, str(script), "--source", str(DEBIAN_FASHION), "--out", str(tmp_path)],
                    check=True, capture_output=True)
     shipped = Path(embedded_fashion_mnist(train=False).raw_folder)
     for name in ("train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz",
-                 "t10k-images-idx3-ubyte.gz", "t10k-labels-idx1-ubyte.gz", "LICENSE"):
-        assert (tmp_path / name).read_bytes() == (shipped / name).read_bytes(), name
+                 "t10k-images-idx3-ubyte.gz", "t10k-labels-idx1-ubyte.gz"):
+        regenerated, expected = (tmp_path / name).read_bytes(), (shipped / name).read_bytes()
+        assert regenerated[:10] == bytes.fromhex("1f8b0800000000000203"), name  # mtime 0, XFL 2, OS 3
+        assert gzip.decompress(regenerated) == gzip.decompress(expected), name
+        assert regenerated == expected, name
+    assert (tmp_path / "LICENSE").read_text() == (shipped / "LICENSE").read_text()
     # Every embedded image is a real Fashion-MNIST image with its real label.
     full_images = read_idx(DEBIAN_FASHION / "t10k-images-idx3-ubyte.gz")
     full_labels = read_idx(DEBIAN_FASHION / "t10k-labels-idx1-ubyte.gz")

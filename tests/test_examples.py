@@ -1,19 +1,26 @@
-"""The training examples' command line, run in-process through main(argv) on a few hundred samples.
+"""The training examples run in-process through main(argv) on a few hundred samples.
 
-Checks what a user relies on: the loss falls, the plot is a real PNG, a
-checkpoint resumes exactly where the run stopped, and a seed makes two runs
-print the same numbers. Real images (the embedded Fashion-MNIST subset), tiny
-budgets: --limit/--test-limit keep each run to a few batches.
+Checks what a user relies on: the loss falls, the plot is a real figure with a
+sane epoch axis, a checkpoint resumes exactly where the run stopped (and can
+extend a finished run), a seed makes two runs print the same numbers, and the
+output is one line per epoch within 80 columns. Real images (the embedded
+Fashion-MNIST subset), tiny budgets: --limit/--test-limit keep each run to a
+few batches. The command line's mistakes are in test_examples_cli.py.
 """
+import io
+import os
 import re
 
 import numpy as np
 import pytest
 
 import minitorch as mt
-from minitorch.examples import cnn, mlp
+from minitorch.examples import checkpoint, cnn, mlp, progress
+from minitorch.examples.training import history_figure
 
 SMALL = ["--limit", "256", "--test-limit", "200", "--batch-size", "32", "--no-progress"]
+EPOCH_LINE = re.compile(r"^epoch (\d+)/(\d+) ([\d.]+s|\d\d:\d\d) [\d.]+k? img/s "
+                        r"loss ([\d.]+)/([\d.]+) acc ([\d.]+)/([\d.]+)$")
 
 
 def weights(model):
@@ -26,10 +33,9 @@ def assert_same_weights(a, b):
         np.testing.assert_array_equal(a[key], b[key], err_msg=key)
 
 
-def printed_numbers(output):
-    """The printed epoch and summary lines without their wall times (which differ from run to run)."""
-    lines = [line for line in output.splitlines() if line.startswith(("epoch", "done"))]
-    return [re.sub(r"[\d.]+ s\b|[\d.]+ s/epoch", "<time>", line) for line in lines]
+def epoch_numbers(output):
+    """(epoch, losses and accuracies) of each printed epoch line, without its time and speed."""
+    return [(m[1], m[4], m[5], m[6], m[7]) for m in map(EPOCH_LINE.match, output.splitlines()) if m]
 
 
 @pytest.mark.parametrize("example", [mlp, cnn], ids=["mlp", "cnn"])
@@ -42,8 +48,24 @@ def test_training_lowers_the_loss_and_writes_a_plot(example, tmp_path, capsys):
     assert history.test_acc[1] > 0.3  # ten classes: chance is 0.1
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and plot.stat().st_size > 5000
     out = capsys.readouterr().out
-    assert re.search(r"epoch  2/2  train loss [\d.]+  train acc [\d.]+  test loss [\d.]+  test acc [\d.]+", out)
-    assert "done: final test accuracy" in out
+    # One line per epoch, carrying train/test loss and accuracy as printed in the history.
+    printed = epoch_numbers(out)
+    assert [p[0] for p in printed] == ["1", "2"]
+    assert printed[1][1:] == tuple(f"{v:.4f}" for v in (history.train_loss[1], history.test_loss[1],
+                                                        history.train_acc[1], history.test_acc[1]))
+    assert "done: final test accuracy" in out and "2 epochs in" in out
+    assert all(len(line) <= 80 for line in out.splitlines()), out
+
+
+def test_one_epoch_is_one_epoch_and_its_plot_axis_is_whole_epochs(tmp_path, capsys):
+    mlp.main([*SMALL, "--epochs", "1"])
+    out = capsys.readouterr().out
+    assert "1 epoch," in out and "1 epoch in" in out and "1 epochs" not in out and "nan" not in out
+    figure = history_figure(checkpoint.History([0.5], [0.8], [0.6], [0.75], [1.0]), "one epoch")
+    for axes in figure.axes:
+        low, high = axes.get_xlim()
+        assert (low, high) == (0.5, 1.5)
+        assert [tick for tick in axes.get_xticks() if low <= tick <= high] == [1]
 
 
 def test_a_seed_makes_two_runs_identical_and_another_seed_differs(capsys):
@@ -51,30 +73,30 @@ def test_a_seed_makes_two_runs_identical_and_another_seed_differs(capsys):
     out_first = capsys.readouterr().out
     second = mlp.main([*SMALL, "--epochs", "2", "--seed", "3"])
     out_second = capsys.readouterr().out
-    assert printed_numbers(out_first) == printed_numbers(out_second) and len(printed_numbers(out_first)) == 3
+    assert epoch_numbers(out_first) == epoch_numbers(out_second) and len(epoch_numbers(out_first)) == 2
     assert_same_weights(weights(first.model), weights(second.model))
     other = mlp.main([*SMALL, "--epochs", "2", "--seed", "4"])
     assert not np.array_equal(weights(other.model)["fc1.weight"], weights(first.model)["fc1.weight"])
 
 
-def test_resuming_continues_exactly_where_the_checkpoint_stopped(tmp_path, capsys):
-    # --save with {epoch} keeps one checkpoint per epoch of an uninterrupted 3-epoch run.
-    template = str(tmp_path / "ckpt-{epoch}.safetensors")
-    run = [*SMALL, "--limit", "96", "--test-limit", "64", "--epochs", "3"]
-    uninterrupted = cnn.main([*run, "--save", template])
-    saved_after_1 = mt.load(tmp_path / "ckpt-1.safetensors")
-    assert saved_after_1["epoch"] == 1
-    capsys.readouterr()
+RUN = [*SMALL, "--limit", "96", "--test-limit", "64"]
 
-    # Resuming from a finished run trains nothing: the model is exactly the saved one.
-    finished = cnn.main([*run, "--resume", str(tmp_path / "ckpt-3.safetensors")])
-    assert finished.start_epoch == 3
-    assert_same_weights(weights(finished.model), weights(uninterrupted.model))
 
-    resumed = cnn.main([*run, "--resume", str(tmp_path / "ckpt-1.safetensors")])
+@pytest.fixture(scope="module")
+def three_epochs(tmp_path_factory):
+    """An uninterrupted 3-epoch CNN run keeping one checkpoint per epoch."""
+    directory = tmp_path_factory.mktemp("checkpoints")
+    result = cnn.main([*RUN, "--epochs", "3", "--save", str(directory / "ckpt-{epoch}.safetensors")])
+    return result, directory
+
+
+def test_resuming_continues_exactly_where_the_checkpoint_stopped(three_epochs, capsys):
+    uninterrupted, directory = three_epochs
+    assert mt.load(directory / "ckpt-1.safetensors")["epoch"] == 1
+    resumed = cnn.main([*RUN, "--epochs", "3", "--resume", str(directory / "ckpt-1.safetensors")])
     out = capsys.readouterr().out
     assert resumed.start_epoch == 1
-    assert "resumed from" in out and "epoch  1/3" not in out and "epoch  2/3" in out and "epoch  3/3" in out
+    assert "resumed from" in out and [p[0] for p in epoch_numbers(out)] == ["2", "3"]
     # The history of epoch 1 comes from the checkpoint; epochs 2-3 retrace the uninterrupted run
     # (same weights, optimizer moments, schedule position, BatchNorm statistics and shuffling order).
     assert resumed.history.train_loss[0] == uninterrupted.history.train_loss[0]
@@ -82,11 +104,46 @@ def test_resuming_continues_exactly_where_the_checkpoint_stopped(tmp_path, capsy
     assert_same_weights(weights(resumed.model), weights(uninterrupted.model))
 
 
-def test_resuming_with_a_different_schedule_is_refused(tmp_path):
-    path = tmp_path / "ckpt.safetensors"
-    mlp.main([*SMALL, "--epochs", "1", "--save", str(path)])
-    with pytest.raises(ValueError, match="--epochs 1"):
-        mlp.main([*SMALL, "--epochs", "2", "--resume", str(path)])
+def test_resuming_a_finished_run_with_the_same_epochs_trains_nothing(three_epochs, capsys):
+    uninterrupted, directory = three_epochs
+    finished = cnn.main([*RUN, "--epochs", "3", "--resume", str(directory / "ckpt-3.safetensors")])
+    assert finished.start_epoch == 3 and epoch_numbers(capsys.readouterr().out) == []
+    assert_same_weights(weights(finished.model), weights(uninterrupted.model))
+
+
+def test_a_finished_run_extends_with_a_new_one_cycle_and_resumes_exactly_inside_it(three_epochs, tmp_path, capsys):
+    uninterrupted, directory = three_epochs
+    extended = cnn.main([*RUN, "--epochs", "5", "--resume", str(directory / "ckpt-3.safetensors"),
+                         "--save", str(tmp_path / "ext-{epoch}.safetensors")])
+    out = capsys.readouterr().out
+    assert "OneCycle schedule ended at epoch 3" in " ".join(out.split())
+    assert "new OneCycle cycle" in out and [p[0] for p in epoch_numbers(out)] == ["4", "5"]
+    assert extended.history.test_acc[:3] == uninterrupted.history.test_acc
+    # The new cycle spans epochs 4-5 and has run to its end; the checkpoint says so.
+    saved = mt.load(tmp_path / "ext-5.safetensors")
+    steps = 96 // 32
+    assert (saved["cycle_start"], saved["cycle_end"], saved["epochs"]) == (3, 5, 5)
+    assert saved["scheduler"]["total_steps"] == saved["scheduler"]["last_epoch"] == 2 * steps
+    # Warm restart: epoch 4 starts again from max_lr / 25, not from the annealed ~0.
+    after_4 = mt.load(tmp_path / "ext-4.safetensors")["optimizer"]["param_groups"][0]["lr"]
+    assert after_4 > 2e-3 / 25
+
+    # Resuming inside the new cycle retraces it exactly ...
+    again = cnn.main([*RUN, "--epochs", "5", "--resume", str(tmp_path / "ext-4.safetensors")])
+    assert_same_weights(weights(again.model), weights(extended.model))
+    # ... and so does extending straight from epoch 1: the first cycle finishes, then the same new one runs.
+    from_one = cnn.main([*RUN, "--epochs", "5", "--resume", str(directory / "ckpt-1.safetensors")])
+    out = capsys.readouterr().out
+    assert "first finishes (epochs 2-3)" in " ".join(out.split())
+    assert from_one.history.test_acc == extended.history.test_acc
+    assert_same_weights(weights(from_one.model), weights(extended.model))
+
+
+def test_checkpoints_respect_the_umask(tmp_path, umask):
+    umask(0o027)
+    mlp.main([*SMALL, "--epochs", "1", "--save", str(tmp_path / "ckpt.safetensors")])
+    assert (tmp_path / "ckpt.safetensors").stat().st_mode & 0o777 == 0o640
+    assert os.listdir(tmp_path) == ["ckpt.safetensors"]
 
 
 def test_a_dataset_read_from_idx_files_in_data_dir(tmp_path):
@@ -104,8 +161,29 @@ def test_a_dataset_read_from_idx_files_in_data_dir(tmp_path):
     assert result.history.test_acc[-1] >= 0.9
 
 
-@pytest.mark.parametrize("flags", [["--epochs", "0"], ["--limit", "-1"], ["--lr", "0"], ["--dataset", "cifar"]])
-def test_bad_flags_are_refused_by_the_parser(flags, capsys):
-    with pytest.raises(SystemExit):
-        mlp.main(flags)
-    assert "error" in capsys.readouterr().err
+# ----- the progress display -----
+
+@pytest.mark.parametrize("columns", ["80", "200"])
+def test_the_bar_ends_as_one_line_of_at_most_80_columns_with_train_and_test_results(columns, monkeypatch):
+    monkeypatch.setenv("COLUMNS", columns)
+    bar_output = io.StringIO()
+    display = progress.EpochProgress("epoch 10/10", train_size=60_000, enabled=True, bar_file=bar_output)
+    for _ in range(10):
+        display.trained(6000, loss=0.41234, acc=0.853)
+    with display.testing(10_000) as test_bar:
+        test_bar.update(10_000)
+    display.finish(progress.epoch_results(83.4, 723.9, 0.41234, 0.853, 0.44111, 0.842))
+    drawn = [line for line in re.split(r"[\r\n]", bar_output.getvalue()) if line.strip()]
+    assert drawn and all(len(line) <= 80 for line in drawn)
+    assert re.fullmatch(r"epoch 10/10 [█#]+ 01:23 724 img/s loss 0\.4123/0\.4411 acc 0\.8530/0\.8420", drawn[-1])
+    assert len(drawn) >= 2 and "%" in drawn[0]  # the live bar was drawn before the finished line
+
+
+def test_without_bars_each_epoch_is_one_printed_line():
+    out = io.StringIO()
+    display = progress.EpochProgress("epoch 1/2", train_size=64, enabled=False, out=out)
+    display.trained(64, loss=0.7, acc=0.5)
+    with display.testing(100) as test_bar:
+        test_bar.update(100)
+    display.finish(progress.epoch_results(0.25, 256.0, 0.7, 0.5, 0.6, 0.55))
+    assert out.getvalue() == "epoch 1/2 0.25s 256 img/s loss 0.7000/0.6000 acc 0.5000/0.5500\n"

@@ -2,7 +2,9 @@
 
 A file is streamed into a temporary file in the destination directory and only
 renamed (``os.replace``) to its final name once complete and its MD5 matches,
-so a half-downloaded or corrupt file never sits under the final name.
+so a half-downloaded or corrupt file never sits under the final name. Files get
+the permissions the umask allows (as ``open()`` would), and a download that
+fails leaves no directory it created behind.
 
 Mirrors are tried in order. The environment variable ``MINITORCH_DATASETS_MIRROR``
 (comma-separated base URLs) replaces every dataset's built-in mirror list, e.g.
@@ -14,7 +16,6 @@ from __future__ import annotations
 import hashlib
 import http.client
 import os
-import tempfile
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -22,6 +23,8 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from tqdm.auto import tqdm
+
+from ..utils.files import atomic_write
 
 __all__ = [
     "DownloadError",
@@ -82,6 +85,15 @@ def _join_url(base: str, filename: str) -> str:
     return base if base.endswith(filename) else base.rstrip("/") + "/" + filename
 
 
+def _missing_directories(directory: Path) -> list[Path]:
+    """The directories ``directory.mkdir(parents=True)`` would create, deepest first."""
+    missing = []
+    while not directory.exists() and directory != directory.parent:
+        missing.append(directory)
+        directory = directory.parent
+    return missing
+
+
 def download_file(
     url: str,
     destination: str | os.PathLike,
@@ -90,47 +102,61 @@ def download_file(
     progress: bool = True,
     timeout: float = 60.0,
 ) -> Path:
-    """Download ``url`` to ``destination`` atomically, checking ``md5`` when given."""
+    """Download ``url`` to ``destination`` atomically, checking ``md5`` when given.
+
+    >>> from minitorch.datasets.download import download_file
+    >>> download_file("file:///etc/passwd", "passwd")
+    Traceback (most recent call last):
+        ...
+    minitorch.datasets.download.DownloadError: refusing to download 'file:///etc/passwd': only http and https URLs are allowed
+    """
     destination = Path(destination)
     scheme = urllib.parse.urlsplit(url).scheme
     if scheme not in ("http", "https"):
         # urllib would also open file:// and ftp:// URLs; datasets only come over HTTP(S).
         raise DownloadError(f"refusing to download {url!r}: only http and https URLs are allowed")
-    destination.parent.mkdir(parents=True, exist_ok=True)
     request = urllib.request.Request(url, headers={"User-Agent": _USER_AGENT})
-    fd, temp_name = tempfile.mkstemp(prefix=f".{destination.name}.", suffix=".part", dir=destination.parent)
     try:
-        digest = hashlib.md5()
-        received = 0
-        with os.fdopen(fd, "wb") as out, urllib.request.urlopen(request, timeout=timeout) as response:
-            declared = response.headers.get("Content-Length")
-            total = int(declared) if declared and declared.isdigit() else None
-            with tqdm(
-                total=total, unit="B", unit_scale=True, unit_divisor=1024, desc=destination.name, disable=not progress
-            ) as bar:
-                for chunk in iter(lambda: response.read(_CHUNK_BYTES), b""):
-                    out.write(chunk)
-                    digest.update(chunk)
-                    received += len(chunk)
-                    bar.update(len(chunk))
-            if total is not None and received != total:
-                raise DownloadError(f"{url}: connection ended after {received} of {total} bytes")
-            out.flush()
-            os.fsync(out.fileno())
+        # Connect before creating any directory, so that an unreachable server leaves nothing behind.
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            created = _missing_directories(destination.parent)
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                _receive(response, url, destination, md5, progress)
+            except BaseException:
+                for directory in created:  # deepest first; stops at one that is not empty
+                    try:
+                        directory.rmdir()
+                    except OSError:
+                        break
+                raise
+        return destination
+    except http.client.HTTPException as err:
+        # e.g. IncompleteRead when the server drops the connection mid-body.
+        raise DownloadError(f"{url}: transfer failed: {err!r}") from err
+
+
+def _receive(response, url: str, destination: Path, md5: str | None, progress: bool) -> None:
+    """Stream ``response`` into ``destination`` (atomically), refusing a short body or a wrong MD5."""
+    declared = response.headers.get("Content-Length")
+    total = int(declared) if declared and declared.isdigit() else None
+    digest = hashlib.md5()
+    received = 0
+    with atomic_write(destination) as out, tqdm(
+        total=total, unit="B", unit_scale=True, unit_divisor=1024, desc=destination.name, disable=not progress
+    ) as bar:
+        for chunk in iter(lambda: response.read(_CHUNK_BYTES), b""):
+            out.write(chunk)
+            digest.update(chunk)
+            received += len(chunk)
+            bar.update(len(chunk))
+        if total is not None and received != total:
+            raise DownloadError(f"{url}: connection ended after {received} of {total} bytes")
         if md5 is not None and digest.hexdigest() != md5.lower():
             raise ChecksumMismatchError(
                 f"{url}: MD5 mismatch for {destination.name}: got {digest.hexdigest()}, expected {md5.lower()}; "
                 "the download was discarded"
             )
-        os.replace(temp_name, destination)
-        temp_name = None
-        return destination
-    except http.client.HTTPException as err:
-        # e.g. IncompleteRead when the server drops the connection mid-body.
-        raise DownloadError(f"{url}: transfer failed: {err!r}") from err
-    finally:
-        if temp_name is not None and os.path.exists(temp_name):
-            os.unlink(temp_name)
 
 
 def download_resources(
@@ -162,7 +188,7 @@ def download_resources(
                 break
             except (DownloadError, OSError, http.client.HTTPException) as err:
                 # URLError/HTTPError are OSErrors; IncompleteRead is an HTTPException.
-                failures.append(f"  {url}: {err}")
+                failures.append(f"{url}: {err}")
         else:
-            raise DownloadError(f"could not download {filename} from any mirror:\n" + "\n".join(failures))
+            raise DownloadError(f"could not download {filename} from any mirror: " + "; ".join(failures))
     return paths

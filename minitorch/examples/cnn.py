@@ -1,14 +1,20 @@
-"""Train a small convolutional network with BatchNorm on Fashion-MNIST images.
+"""Train a small convolutional network with BatchNorm on Fashion-MNIST.
 
-    python -m minitorch.examples.cnn                            # embedded subset, no files or network needed
-    python -m minitorch.examples.cnn --dataset fashion-mnist    # the full 60,000 / 10,000 images
+    python -m minitorch.examples.cnn
+    python -m minitorch.examples.cnn --dataset fashion-mnist
     python -m minitorch.examples.cnn --plot cnn.png --save cnn.safetensors
+    python -m minitorch.examples.cnn --resume cnn.safetensors --epochs 8
     python -m minitorch.examples.cnn --help
+
+The first trains on the Fashion-MNIST subset shipped with minitorch (no
+files, no network), the second on the full 60,000 / 10,000 images, the
+fourth extends the 5-epoch run saved by the third to 8 epochs.
 
 Two conv-BatchNorm-ReLU-maxpool blocks (28x28 -> 14x14 -> 7x7), then a
 two-layer classifier. The model, the optimizer and the schedule are written
-as in PyTorch; the command line, the loop, plots and checkpoints are in
-training.py.
+as in PyTorch; the loop, the plot and the command line are in
+training.py (checkpoints in checkpoint.py, the progress display in
+progress.py).
 """
 from minitorch import nn
 
@@ -34,7 +40,7 @@ class CNN(nn.Module):
 
 
 def main(argv=None):
-    return run("CNN conv32-conv64-fc128", CNN, RECIPE, argv, description=__doc__.splitlines()[0])
+    return run("CNN conv32-conv64-fc128", CNN, RECIPE, argv, prog="python -m minitorch.examples.cnn", description=__doc__)
 
 
 if __name__ == "__main__":

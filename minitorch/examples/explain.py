@@ -1,6 +1,6 @@
 """Backprop, shown: one forward and backward pass of a tiny network, explained.
 
-    python -m minitorch.examples.explain [--out explain_graph.png]
+    python -m minitorch.examples.explain [--out PATH]
 
 1. Builds a 3 -> 4 -> 1 network (Linear, Tanh, Linear; float64) and a
    squared-error loss on two examples.
@@ -13,15 +13,25 @@
 4. Checks the first layer's weight gradient against central finite
    differences in float64, entry by entry, ending in "OK" when they agree.
 """
-import argparse
-
 import numpy as np
 
 import minitorch as mt
 from minitorch import nn
 
+from .cli import example_parser
+
 
 def build(seed=0):
+    """(model, inputs, targets): a 3 -> 4 -> 1 float64 network and two examples.
+
+    >>> model, x, target = build()
+    >>> model
+    Sequential(
+      (0): Linear(in_features=3, out_features=4, bias=True)
+      (1): Tanh()
+      (2): Linear(in_features=4, out_features=1, bias=True)
+    )
+    """
     mt.manual_seed(seed)
     model = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 1)).double()
     x = mt.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.5]], dtype=mt.float64)
@@ -30,28 +40,49 @@ def build(seed=0):
 
 
 def loss_of(model, x, target):
+    """The mean squared error of ``model(x)`` against ``target``.
+
+    >>> model, x, target = build()
+    >>> loss_of(model, x, target).item() > 0
+    True
+    """
     return ((model(x) - target) ** 2).mean()
 
 
 def finite_difference_gradient(model, x, target, parameter, eps=1e-6):
-    """d loss / d parameter, one entry at a time: (loss(p + eps) - loss(p - eps)) / 2 eps."""
+    """d loss / d parameter, one entry at a time: (loss(p + eps) - loss(p - eps)) / 2 eps.
+
+    >>> model, x, target = build()
+    >>> loss_of(model, x, target).backward()
+    >>> numeric = finite_difference_gradient(model, x, target, model[2].bias)
+    >>> bool(np.allclose(numeric, model[2].bias.grad.numpy(), atol=1e-8))
+    True
+    """
     grad = np.zeros(parameter.shape)
-    values = parameter._data  # changed in place and restored, under no_grad
-    with mt.no_grad():
+    original = parameter.detach().clone()
+    with mt.no_grad():  # the parameter is nudged in place and restored
         for index in np.ndindex(*parameter.shape):
-            saved = values[index]
-            values[index] = saved + eps
+            parameter[index] = original[index] + eps
             above = loss_of(model, x, target).item()
-            values[index] = saved - eps
+            parameter[index] = original[index] - eps
             below = loss_of(model, x, target).item()
-            values[index] = saved
+            parameter[index] = original[index]
             grad[index] = (above - below) / (2 * eps)
     return grad
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", default="explain_graph.png", help="where to write the graph PNG")
+    """Print the trace, draw the graph to ``--out``, check the gradient; exit status 0 when it agrees.
+
+    >>> main(["--out", "graph.png"])
+    Sequential(
+    ...
+    largest difference ...: OK
+    0
+    """
+    parser = example_parser("python -m minitorch.examples.explain", __doc__)
+    parser.add_argument("--out", metavar="PATH", default="explain_graph.png",
+                        help="where to write the graph PNG (default: %(default)s)")
     args = parser.parse_args(argv)
     model, x, target = build()
     print(model)

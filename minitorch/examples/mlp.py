@@ -1,12 +1,18 @@
-"""Train a multi-layer perceptron (784-256-128-10, ReLU) on Fashion-MNIST images.
+"""Train a multi-layer perceptron (784-256-128-10, ReLU) on Fashion-MNIST.
 
-    python -m minitorch.examples.mlp                            # embedded subset, no files or network needed
-    python -m minitorch.examples.mlp --dataset fashion-mnist    # the full 60,000 / 10,000 images
+    python -m minitorch.examples.mlp
+    python -m minitorch.examples.mlp --dataset fashion-mnist
     python -m minitorch.examples.mlp --plot mlp.png --save mlp.safetensors
+    python -m minitorch.examples.mlp --resume mlp.safetensors --epochs 15
     python -m minitorch.examples.mlp --help
 
+The first trains on the Fashion-MNIST subset shipped with minitorch (no
+files, no network), the second on the full 60,000 / 10,000 images, the
+fourth extends the 10-epoch run saved by the third to 15 epochs.
+
 The model, the optimizer and the schedule are written as in PyTorch; the
-command line, the loop, plots and checkpoints are in training.py.
+loop, the plot and the command line are in training.py (checkpoints in
+checkpoint.py, the progress display in progress.py).
 """
 import minitorch.nn.functional as F
 from minitorch import nn
@@ -33,7 +39,7 @@ class MLP(nn.Module):
 
 
 def main(argv=None):
-    return run("MLP 784-256-128-10", MLP, RECIPE, argv, description=__doc__.splitlines()[0])
+    return run("MLP 784-256-128-10", MLP, RECIPE, argv, prog="python -m minitorch.examples.mlp", description=__doc__)
 
 
 if __name__ == "__main__":

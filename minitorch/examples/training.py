@@ -1,9 +1,16 @@
-"""What the two training examples share: the command line, the data, the loop, plots and checkpoints.
+"""What the two training examples share: the data, the loop, the plot, and run(), which drives them.
 
 mlp.py and cnn.py define only their model and recipe and call :func:`run`,
 so they read like PyTorch user code. Everything here is ordinary minitorch
 user code too: a DataLoader over a TensorDataset, ``model(x)``,
 ``loss.backward()``, ``optimizer.step()``, ``scheduler.step()`` once per batch.
+The command line is in cli.py, checkpoints in checkpoint.py, the per-epoch
+display in progress.py.
+
+Order of work: the command line's paths, the --resume checkpoint (read and
+checked field by field, its weights loaded into the model) and the data set
+are all checked before the first batch trains; any mistake is one line and
+exit status 2.
 
 Data: the images are standardised once, on the whole array (the training
 split's mean and std), then wrapped in a TensorDataset, so the DataLoader
@@ -18,26 +25,33 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import math
-import os
+import textwrap
 import time
 
 import numpy as np
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from tqdm import tqdm
+from matplotlib.ticker import MaxNLocator
 
 import minitorch as mt
 from minitorch import nn
+from minitorch.datasets import DatasetNotFoundError, DownloadError, IDXFormatError
 from minitorch.utils.data import DataLoader, TensorDataset
 
-DATASETS = ("embedded", "fashion-mnist", "mnist", "kmnist")
-CHECKPOINT_FORMAT = "minitorch-example-checkpoint-1"
+from . import checkpoint as checkpoints
+from .checkpoint import Cycle, History
+from .cli import UsageError, check_paths, one_line, parse_training_args, training_parser
+from .progress import LEGEND, WIDTH, EpochProgress, bars_wanted, epoch_results
+
+DATASET_CLASSES = {"fashion-mnist": mt.datasets.FashionMNIST, "mnist": mt.datasets.MNIST, "kmnist": mt.datasets.KMNIST}
 
 
 @dataclasses.dataclass(frozen=True)
 class Recipe:
-    """An example's default hyper-parameters: Adam, a OneCycle schedule stepped every batch."""
+    """An example's default hyper-parameters: Adam, a OneCycle schedule stepped every batch.
+
+    >>> Recipe(batch_size=128, max_lr=2e-3, epochs_embedded=10, epochs_full=10).max_lr
+    0.002
+    """
 
     batch_size: int
     max_lr: float
@@ -45,86 +59,67 @@ class Recipe:
     epochs_full: int
 
 
-@dataclasses.dataclass
-class History:
-    """Per-epoch numbers, kept in checkpoints so a resumed run plots the whole curve."""
-
-    train_loss: list = dataclasses.field(default_factory=list)
-    train_acc: list = dataclasses.field(default_factory=list)
-    test_loss: list = dataclasses.field(default_factory=list)
-    test_acc: list = dataclasses.field(default_factory=list)
-    epoch_time: list = dataclasses.field(default_factory=list)
-
-    def append(self, **values):
-        for name, value in values.items():
-            getattr(self, name).append(float(value))
-
-
-# ----- command line -----
-
-def parse_args(description: str, recipe: Recipe, argv=None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=description)
-    parser.add_argument("--dataset", choices=DATASETS, default="embedded",
-                        help="embedded: the Fashion-MNIST subset shipped with minitorch (6,000 train / 1,000 test "
-                             "images, no file or network needed); the others read the standard IDX files")
-    parser.add_argument("--data-dir", default=None,
-                        help="where to look for the dataset's files first (default: $MINITORCH_DATA, "
-                             "~/.cache/minitorch, and for Fashion-MNIST /usr/share/datasets/fashion-mnist)")
-    parser.add_argument("--download", action="store_true", help="download the dataset if it is not found")
-    parser.add_argument("--epochs", type=int, default=None,
-                        help=f"total epochs (default: {recipe.epochs_embedded} on the embedded set, "
-                             f"{recipe.epochs_full} on a full dataset)")
-    parser.add_argument("--batch-size", type=int, default=recipe.batch_size)
-    parser.add_argument("--lr", type=float, default=recipe.max_lr, help="peak learning rate of the OneCycle schedule")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--limit", type=int, default=None, help="train on the first N training samples only")
-    parser.add_argument("--test-limit", type=int, default=None, help="evaluate on the first N test samples only")
-    parser.add_argument("--plot", default=None, metavar="PATH", help="write a PNG of loss and accuracy per epoch")
-    parser.add_argument("--save", default=None, metavar="PATH",
-                        help="write a checkpoint after every epoch (a '{epoch}' in PATH keeps one file per epoch)")
-    parser.add_argument("--resume", default=None, metavar="PATH", help="continue from a checkpoint's next epoch")
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
-    args = parser.parse_args(argv)
-    if args.epochs is None:
-        args.epochs = recipe.epochs_embedded if args.dataset == "embedded" else recipe.epochs_full
-    for name in ("epochs", "batch_size", "limit", "test_limit"):
-        value = getattr(args, name)
-        if value is not None and value < 1:
-            parser.error(f"--{name.replace('_', '-')} must be a positive integer, got {value}")
-    if not args.lr > 0:
-        parser.error(f"--lr must be positive, got {args.lr}")
-    return args
-
-
 # ----- data -----
 
 def load_arrays(dataset: str, data_dir=None, download: bool = False):
-    """(train_images, train_labels, test_images, test_labels): float32 (N, 1, 28, 28) in [0, 1], int64 (N,)."""
+    """(train_images, train_labels, test_images, test_labels): float32 (N, 1, 28, 28) in [0, 1], int64 (N,).
+
+    >>> train_images, train_labels, test_images, test_labels = load_arrays("embedded")
+    >>> train_images.shape, test_labels.dtype
+    ((6000, 1, 28, 28), dtype('int64'))
+    """
     if dataset == "embedded":
         train = mt.datasets.FashionMNIST(train=True, embedded=True)
         test = mt.datasets.FashionMNIST(train=False, embedded=True)
     else:
-        classes = {"fashion-mnist": mt.datasets.FashionMNIST, "mnist": mt.datasets.MNIST, "kmnist": mt.datasets.KMNIST}
-        cls = classes[dataset]
+        cls = DATASET_CLASSES[dataset]
         train = cls(data_dir, train=True, download=download)
         test = cls(data_dir, train=False, download=download)
     return (*train.arrays(), *test.arrays())
 
 
 def standardise(train_images: np.ndarray, test_images: np.ndarray):
-    """Both splits shifted and scaled by the training images' mean and std (0.2860 / 0.3530 for Fashion-MNIST)."""
+    """Both splits shifted and scaled by the training images' mean and std (0.2860 / 0.3530 for Fashion-MNIST).
+
+    >>> train, test, mean, std = standardise(np.array([0.0, 1.0], np.float32), np.array([0.5], np.float32))
+    >>> train.tolist(), test.tolist(), mean, std
+    ([-1.0, 1.0], [0.0], 0.5, 0.5)
+    """
     mean, std = float(train_images.mean(dtype=np.float64)), float(train_images.std(dtype=np.float64))
     scale = lambda images: ((images - np.float32(mean)) / np.float32(std)).astype(np.float32)  # noqa: E731
     return scale(train_images), scale(test_images), mean, std
 
 
-def make_loaders(args):
+def _not_found(args: argparse.Namespace) -> str:
+    cls = DATASET_CLASSES[args.dataset]
+    looked = ", ".join(str(d) for d in cls.search_dirs(args.data_dir))
+    extra = "; or apt-get install dataset-fashion-mnist" if args.dataset == "fashion-mnist" else ""
+    return (f"--dataset {args.dataset}: the {cls.__name__} IDX files (train-images-idx3-ubyte[.gz] and three more) "
+            f"are in none of {looked}; pass --download to fetch them into {cls.download_dir(args.data_dir)}, "
+            f"or --data-dir DIR where they are{extra}")
+
+
+def make_loaders(args: argparse.Namespace):
     """(train loader, test loader, the train loader's generator, (mean, std) used to standardise).
 
     The training loader shuffles with its own seeded generator, which is
-    returned so that checkpoints can store and restore its state.
+    returned so that checkpoints can store and restore its state. A data set
+    that is missing, cannot be downloaded or is damaged is a UsageError.
+
+    >>> args = argparse.Namespace(dataset="embedded", data_dir=None, download=False, limit=256, test_limit=100,
+    ...                           batch_size=64, seed=0)
+    >>> train_loader, test_loader, generator, (mean, std) = make_loaders(args)
+    >>> len(train_loader), len(test_loader.dataset), round(mean, 2)
+    (4, 100, 0.28)
     """
-    train_x, train_y, test_x, test_y = load_arrays(args.dataset, args.data_dir, args.download)
+    try:
+        train_x, train_y, test_x, test_y = load_arrays(args.dataset, args.data_dir, args.download)
+    except DatasetNotFoundError as error:
+        raise UsageError(_not_found(args)) from error
+    except DownloadError as error:
+        raise UsageError(f"--download: {error}") from error
+    except IDXFormatError as error:
+        raise UsageError(f"--dataset {args.dataset}: {error}") from error
     train_x, train_y = train_x[: args.limit], train_y[: args.limit]
     test_x, test_y = test_x[: args.test_limit], test_y[: args.test_limit]
     train_x, test_x, mean, std = standardise(train_x, test_x)
@@ -137,8 +132,16 @@ def make_loaders(args):
 
 # ----- one epoch -----
 
-def train_one_epoch(model, loader, loss_fn, optimizer, scheduler=None, progress=None):
-    """One pass over ``loader``; returns (mean loss, accuracy) over its samples."""
+def train_one_epoch(model, loader, loss_fn, optimizer, scheduler=None, on_batch=None):
+    """One pass over ``loader``; returns (mean loss, accuracy). ``on_batch(size, mean loss, accuracy)`` after each batch.
+
+    >>> model = nn.Linear(2, 2)
+    >>> loader = DataLoader(TensorDataset(np.eye(2, dtype=np.float32), np.array([0, 1])), batch_size=2)
+    >>> optimizer = mt.optim.SGD(model.parameters(), lr=0.1)
+    >>> loss, accuracy = train_one_epoch(model, loader, nn.CrossEntropyLoss(), optimizer)
+    >>> 0 < loss < 2 and accuracy in (0.0, 0.5, 1.0)
+    True
+    """
     model.train()
     total_loss, correct, seen = 0.0, 0, 0
     for images, labels in loader:
@@ -153,14 +156,20 @@ def train_one_epoch(model, loader, loss_fn, optimizer, scheduler=None, progress=
         total_loss += loss.item() * batch
         correct += int((logits.argmax(dim=1) == labels).sum().item())
         seen += batch
-        if progress is not None:
-            progress.set_postfix(loss=f"{total_loss / seen:.4f}", acc=f"{correct / seen:.3f}", refresh=False)
-            progress.update(batch)
+        if on_batch is not None:
+            on_batch(batch, total_loss / seen, correct / seen)
     return total_loss / seen, correct / seen
 
 
-def evaluate(model, loader, loss_fn):
-    """(mean loss, accuracy) of ``model`` in eval mode over ``loader``, without recording gradients."""
+def evaluate(model, loader, loss_fn, on_batch=None):
+    """(mean loss, accuracy) of ``model`` in eval mode over ``loader``, without recording gradients.
+
+    >>> model = nn.Linear(2, 2)
+    >>> loader = DataLoader(TensorDataset(np.eye(2, dtype=np.float32), np.array([0, 1])), batch_size=2)
+    >>> loss, accuracy = evaluate(model, loader, nn.CrossEntropyLoss())
+    >>> accuracy in (0.0, 0.5, 1.0)
+    True
+    """
     model.eval()
     total_loss, correct, seen = 0.0, 0, 0
     with mt.no_grad():
@@ -169,54 +178,23 @@ def evaluate(model, loader, loss_fn):
             total_loss += loss_fn(logits, labels).item() * len(labels)
             correct += int((logits.argmax(dim=1) == labels).sum().item())
             seen += len(labels)
+            if on_batch is not None:
+                on_batch(len(labels))
     return total_loss / seen, correct / seen
-
-
-# ----- checkpoints -----
-
-def save_checkpoint(path, model, optimizer, scheduler, loader_generator, epoch, args, history: History):
-    mt.save({
-        "format": CHECKPOINT_FORMAT,
-        "epoch": epoch,  # epochs completed
-        "epochs": args.epochs,  # the length of the schedule the run was started with
-        "model": model.state_dict(),
-        "optimizer": optimizer.state_dict(),
-        "scheduler": None if scheduler is None else scheduler.state_dict(),
-        "loader_rng": loader_generator.bit_generator.state,
-        "global_rng": mt.random.generator().bit_generator.state,
-        "history": dataclasses.asdict(history),
-        "dataset": args.dataset, "batch_size": args.batch_size, "limit": args.limit,
-    }, path)
-
-
-def load_checkpoint(path, model, optimizer, scheduler, loader_generator, args):
-    """Restores everything ``save_checkpoint`` wrote; returns (epochs completed, history)."""
-    checkpoint = mt.load(path)
-    if not isinstance(checkpoint, dict) or checkpoint.get("format") != CHECKPOINT_FORMAT:
-        raise ValueError(f"--resume {path}: not a checkpoint written by this example's --save")
-    # A different schedule length or batch count would make the OneCycle schedule
-    # (stepped per batch) run off its end, or start somewhere else in the cycle.
-    for key, flag in (("epochs", "--epochs"), ("batch_size", "--batch-size"), ("limit", "--limit"),
-                      ("dataset", "--dataset")):
-        if checkpoint[key] != getattr(args, key):
-            raise ValueError(f"--resume {path}: the checkpoint's run used {flag} {checkpoint[key]}, "
-                             f"this one {getattr(args, key)}; pass {flag} {checkpoint[key]} to continue it")
-    model.load_state_dict(checkpoint["model"])
-    optimizer.load_state_dict(checkpoint["optimizer"])
-    if scheduler is not None:
-        scheduler.load_state_dict(checkpoint["scheduler"])
-    loader_generator.bit_generator.state = checkpoint["loader_rng"]
-    mt.random.generator().bit_generator.state = checkpoint["global_rng"]
-    return int(checkpoint["epoch"]), History(**checkpoint["history"])
 
 
 # ----- plot -----
 
-def plot_history(history: History, path, title: str):
-    """A PNG with the loss (train and test) and the accuracy (train and test) per epoch."""
+def history_figure(history: History, title: str) -> Figure:
+    """Loss (train and test) and accuracy (train and test) per epoch, whole epochs on the x axis.
+
+    >>> figure = history_figure(History([0.5], [0.8], [0.6], [0.75], [1.0]), "one epoch")
+    >>> low, high = map(float, figure.axes[0].get_xlim())
+    >>> low, high, [int(tick) for tick in figure.axes[0].get_xticks() if low <= tick <= high]
+    (0.5, 1.5, [1])
+    """
     epochs = np.arange(1, len(history.train_loss) + 1)
-    figure = Figure(figsize=(10, 4))  # files only: no pyplot, no display backend
-    FigureCanvasAgg(figure)
+    figure = Figure(figsize=(10, 4))  # no pyplot: no display or global backend needed
     loss_axes, acc_axes = figure.subplots(1, 2)
     loss_axes.plot(epochs, history.train_loss, "o-", label="train")
     loss_axes.plot(epochs, history.test_loss, "s--", label="test")
@@ -227,66 +205,137 @@ def plot_history(history: History, path, title: str):
     for axes in (loss_axes, acc_axes):
         axes.grid(alpha=0.3)
         axes.legend()
-        axes.xaxis.get_major_locator().set_params(integer=True)
+        # Half an epoch of margin: matplotlib would stretch a single point over 0.96-1.04.
+        axes.set_xlim(0.5, len(epochs) + 0.5)
+        axes.xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
     figure.suptitle(title)
     figure.tight_layout()
-    figure.savefig(path, dpi=100)
+    return figure
 
 
 # ----- the whole run -----
 
 @dataclasses.dataclass
 class Result:
+    """What :func:`run` returns: the trained model, the whole history (a resumed run's earlier epochs too)."""
+
     model: nn.Module
     history: History
     start_epoch: int  # epochs already done when this run started (non-zero after --resume)
     wall_time: float
 
 
-def run(name: str, build_model, recipe: Recipe, argv=None, description: str = "") -> Result:
-    """Parse ``argv``, train ``build_model()`` with Adam + OneCycleLR, print and return the results."""
-    args = parse_args(description or name, recipe, argv)
-    start = time.perf_counter()
-    mt.manual_seed(args.seed)  # weight initialisation and dropout
-    train_loader, test_loader, loader_generator, (mean, std) = make_loaders(args)
+def run(name: str, build_model, recipe: Recipe, argv=None, *, prog: str, description: str) -> Result:
+    """Parse ``argv``, train ``build_model()`` with Adam + OneCycleLR, print and return the results.
 
+    A mistake in the command line or the files it names exits with status 2 and one line on stderr.
+
+    >>> linear = lambda: nn.Sequential(nn.Flatten(), nn.Linear(784, 10))
+    >>> result = run("linear", linear, Recipe(batch_size=32, max_lr=1e-2, epochs_embedded=2, epochs_full=2),
+    ...              ["--limit", "64", "--test-limit", "32", "--no-progress"], prog="demo", description="A demo.")
+    linear: 7,850 parameters
+    embedded: 64 train / 32 test images, mean ..., std ...
+    Adam + OneCycleLR(max_lr=0.01) per batch, batch size 32, 2 epochs, seed 0
+    per epoch: ...
+    epoch 1/2 ...
+    epoch 2/2 ...
+    done: final test accuracy ...
+    2 epochs in ...
+    >>> len(result.history.test_acc), result.start_epoch
+    (2, 0)
+    """
+    parser = training_parser(prog, description, recipe)
+    args = parse_training_args(parser, recipe, argv)
+    try:
+        return _train(name, build_model, args)
+    except UsageError as error:
+        parser.exit(2, f"{prog}: error: {one_line(str(error))}\n")
+
+
+def _one_cycle(optimizer, args, cycle: Cycle, steps_per_epoch: int):
+    return mt.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=args.lr, epochs=cycle.epochs,
+                                            steps_per_epoch=steps_per_epoch)
+
+
+def _train(name: str, build_model, args: argparse.Namespace) -> Result:
+    start = time.perf_counter()
+    check_paths(args)
+    resumed, cycle, notes = None, Cycle(0, args.epochs), []
+    if args.resume:
+        try:
+            resumed = checkpoints.read_checkpoint(args.resume, name)
+        except mt.CheckpointError as error:
+            raise UsageError(f"--resume {error}") from error
+        cycle, notes = checkpoints.plan_resume(resumed, args)
+
+    mt.manual_seed(args.seed)  # weight initialisation and dropout
     model = build_model()
     loss_fn = nn.CrossEntropyLoss()
+    if resumed:
+        try:
+            checkpoints.restore_model(resumed, model)
+        except mt.CheckpointError as error:
+            raise UsageError(f"--resume {error}") from error
+    train_loader, test_loader, loader_generator, (mean, std) = make_loaders(args)
+    steps = len(train_loader)
     optimizer = mt.optim.Adam(model.parameters(), lr=args.lr)
-    scheduler = mt.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=args.lr, epochs=args.epochs,
-                                                 steps_per_epoch=len(train_loader))
+    scheduler = _one_cycle(optimizer, args, cycle, steps)
     history, done = History(), 0
-    if args.resume:
-        done, history = load_checkpoint(args.resume, model, optimizer, scheduler, loader_generator, args)
-        print(f"resumed from {args.resume} after epoch {done}")
+    if resumed:
+        try:
+            checkpoints.restore_training(resumed, optimizer, scheduler, loader_generator, steps)
+        except mt.CheckpointError as error:
+            raise UsageError(f"--resume {error}") from error
+        history, done = resumed.history, resumed.epoch
 
     n_params = sum(p.numel() for p in model.parameters())
-    print(f"{name} ({n_params:,} parameters) on {args.dataset}: {len(train_loader.dataset):,} train / "
-          f"{len(test_loader.dataset):,} test images")
-    print(f"inputs standardised (mean {mean:.4f}, std {std:.4f}); Adam + OneCycleLR(max_lr={args.lr:g}) per batch, "
-          f"batch size {args.batch_size}, {args.epochs} epoch{'s' if args.epochs != 1 else ''}, seed {args.seed}")
+    plural = "s" if args.epochs != 1 else ""
+    print(f"{name}: {n_params:,} parameters")
+    print(f"{args.dataset}: {len(train_loader.dataset):,} train / {len(test_loader.dataset):,} test images, "
+          f"mean {mean:.4f}, std {std:.4f}")
+    print(f"Adam + OneCycleLR(max_lr={args.lr:g}) per batch, batch size {args.batch_size}, "
+          f"{args.epochs} epoch{plural}, seed {args.seed}")
+    print(LEGEND)
+    for note in notes:
+        print(textwrap.fill(note, WIDTH, subsequent_indent="  "))
+    bars = bars_wanted(args.no_progress)
     for epoch in range(done + 1, args.epochs + 1):
+        if epoch > cycle.end:
+            cycle = Cycle(cycle.end, args.epochs)
+            scheduler = _one_cycle(optimizer, args, cycle, steps)
         epoch_start = time.perf_counter()
-        with tqdm(total=len(train_loader.dataset), desc=f"epoch {epoch}/{args.epochs}", unit=" samples",
-                  leave=True, disable=True if args.no_progress else None, dynamic_ncols=True) as progress:
-            train_loss, train_acc = train_one_epoch(model, train_loader, loss_fn, optimizer, scheduler, progress)
-        test_loss, test_acc = evaluate(model, test_loader, loss_fn)
+        progress = EpochProgress(f"epoch {epoch:>{len(str(args.epochs))}}/{args.epochs}",
+                                 len(train_loader.dataset), enabled=bars)
+        train_loss, train_acc = train_one_epoch(model, train_loader, loss_fn, optimizer, scheduler, progress.trained)
+        train_seconds = time.perf_counter() - epoch_start
+        with progress.testing(len(test_loader.dataset)) as test_bar:
+            test_loss, test_acc = evaluate(model, test_loader, loss_fn, test_bar.update)
         seconds = time.perf_counter() - epoch_start
         history.append(train_loss=train_loss, train_acc=train_acc, test_loss=test_loss, test_acc=test_acc,
                        epoch_time=seconds)
-        print(f"epoch {epoch:>2}/{args.epochs}  train loss {train_loss:.4f}  train acc {train_acc:.4f}  "
-              f"test loss {test_loss:.4f}  test acc {test_acc:.4f}  ({seconds:.1f} s)", flush=True)
+        progress.finish(epoch_results(seconds, len(train_loader.dataset) / train_seconds, train_loss, train_acc,
+                                      test_loss, test_acc))
         if args.save:
-            path = args.save.replace("{epoch}", str(epoch))
-            save_checkpoint(path, model, optimizer, scheduler, loader_generator, epoch, args, history)
+            checkpoints.save_checkpoint(args.save.replace("{epoch}", str(epoch)), example=name, model=model,
+                                        optimizer=optimizer, scheduler=scheduler, loader_generator=loader_generator,
+                                        epoch=epoch, cycle=cycle, args=args, history=history)
     if args.plot and history.train_loss:
-        plot_history(history, args.plot, f"{name} on {args.dataset}")
+        history_figure(history, f"{name} on {args.dataset}").savefig(args.plot, dpi=100)
     wall = time.perf_counter() - start
-    if history.test_acc:
-        best = int(np.argmax(history.test_acc))
-        trained = args.epochs - done
-        per_epoch = sum(history.epoch_time[done:]) / trained if trained else math.nan
-        print(f"done: final test accuracy {history.test_acc[-1]:.4f} (best {history.test_acc[best]:.4f} at epoch "
-              f"{best + 1}); {trained} epochs in {wall:.1f} s, {per_epoch:.1f} s/epoch"
-              + (f"; checkpoint {args.save}" if args.save else "") + (f"; plot {args.plot}" if args.plot else ""))
+    _print_summary(args, history, done, wall)
     return Result(model=model, history=history, start_epoch=done, wall_time=wall)
+
+
+def _print_summary(args: argparse.Namespace, history: History, done: int, wall: float) -> None:
+    if not history.test_acc:
+        return
+    best = int(np.argmax(history.test_acc))
+    trained = args.epochs - done
+    print(f"done: final test accuracy {history.test_acc[-1]:.4f} (best {history.test_acc[best]:.4f} "
+          f"at epoch {best + 1})")
+    if trained:
+        per_epoch = sum(history.epoch_time[done:]) / trained
+        print(f"{trained} epoch{'s' if trained != 1 else ''} in {wall:.1f} s, {per_epoch:.2f} s/epoch")
+    for flag, path in (("checkpoint", args.save), ("plot", args.plot)):
+        if path:
+            print(f"{flag}: {path}")
