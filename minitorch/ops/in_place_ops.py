@@ -172,12 +172,16 @@ def twin(fn, name, op_name=None, casting="same_kind"):
     ufunc with `out=` straight into the storage (no temporary)."""
     kernel = OPS[op_name].kernel if op_name is not None else None
     ufunc = kernel if isinstance(kernel, np.ufunc) else None
+    takes_alpha = op_name in ("Add", "Sub")  # add_(other, alpha=...) is the optimizers' favourite
 
     def in_place(self, *args, **kwargs):
         check_writable(self, name)
         if would_record((self,) + args + tuple(kwargs.values())):
             return _recorded(self, name, lambda old: fn(old, *args, **kwargs))
-        if ufunc is not None and not kwargs and len(args) == ufunc.nin - 1:
+        if ufunc is not None and len(args) == ufunc.nin - 1 and (not kwargs or takes_alpha and kwargs.keys() == {"alpha"}):
+            if kwargs:
+                other = args[0]
+                args = ((other._data if isinstance(other, Tensor) else np.asarray(other)) * kwargs["alpha"],)
             _ufunc_write(self, ufunc, args, name)
         else:
             _write(self, fn(self, *args, **kwargs), name, casting)
