@@ -18,7 +18,7 @@ reference cycles, so that `Tensor.__del__` runs from the collector, on any
 thread, at any allocation.
 
 Used by tests/test_threads.py (about a second per scenario) and by
-`python tests/test_threads.py --seconds 60` for the long runs.
+bench/stress_threads.py (a minute per scenario).
 """
 import gc
 import sys
@@ -215,8 +215,11 @@ def _persistent_tapes(context, worker, steps=2):
             out = model(xs)
             loss = F.mse_loss(out, y[:2])
             second = (out * out).sum()
+        recorded = len(tape._tape)
         results += arrays(tape.gradient(loss, params)) + arrays(tape.gradient(second, params))
         results.append(tape.jacobian(out, xs).numpy().copy())
+        if len(tape._tape) != recorded:
+            raise AssertionError(f"a persistent tape grew after its block: {recorded} -> {len(tape._tape)} entries")
         del tape
         v = x[0].detach()
         with mt.GradientTape(persistent=True) as outer:
@@ -291,12 +294,14 @@ def _shared_persistent_tape_setup():
 
 
 def _shared_persistent_tape(context, worker, steps=4):
-    """One persistent tape (recorded before the threads start) differentiated by every thread at once."""
+    """One persistent tape (recorded before the threads start) differentiated by every thread at once,
+    with respect to different sources (so the same entries are asked for different input gradients)."""
     tape, targets, x, w = context
     results = []
     for step in range(steps):
         target = targets[(worker + step) % len(targets)]
-        results += arrays(tape.gradient(target, [x, w]))
+        sources = [[x, w], [w], [x]][(worker + step) % 3]
+        results += arrays(tape.gradient(target, sources))
     return results
 
 
@@ -404,7 +409,7 @@ def leftovers():
         found.append(f"tape set not empty: {state.active_tapes}")
     if state.active_accumulators:
         found.append(f"accumulators still active: {state.active_accumulators}")
-    alive = [o for o in gc.get_objects() if isinstance(o, Tape) and o is not AUTOGRAD_TAPE]
+    alive = [o for o in gc.get_objects() if issubclass(type(o), Tape) and o is not AUTOGRAD_TAPE]
     if alive:
         found.append(f"{len(alive)} Tape objects still alive, holding {sum(len(t) for t in alive)} entries")
     return found

@@ -12,9 +12,15 @@ gradient needs (see record.py).
 `delete_trace` runs when a Tensor dies: once nothing uses a tensor any more
 its producing op is dropped, and so on up the graph. Finished work is thus
 freed during training, not when the tape goes away.
+
+A tape changes only under the engine lock (state.tape_lock): record_gradient
+holds it while it records, state.delete_trace while a dead tensor's trace is
+deleted, and `watch` and `release` take it themselves.
 """
 import itertools
 import weakref
+
+from .state import lock_tapes, tape_lock, unlock_tapes
 
 _serials = itertools.count(1)
 
@@ -67,9 +73,10 @@ class Tape:
 
     def watch(self, tensor):
         tensor._on_tape = True
-        if tensor._id not in self.tensor_tape:
-            self.tensor_tape[tensor._id] = -1
-            self.watched[tensor._id] = weakref.ref(tensor)
+        with tape_lock:
+            if tensor._id not in self.tensor_tape:
+                self.tensor_tape[tensor._id] = -1
+                self.watched[tensor._id] = weakref.ref(tensor)
 
     def record_operation(self, op_type, inputs, outputs, backward_function):
         tensor_tape, usage = self.tensor_tape, self.tensor_usage
@@ -142,6 +149,8 @@ class Tape:
                 # the op: the gradient may read it (FusedBatchNorm's statistics),
                 # and a tape recording that gradient must see where it came from.
                 return
+        if op_id not in self.op_tape:
+            return  # the garbage collector, run during the loop above, let another output drop the op
         del self.op_tape[op_id]
         self._forget_outputs(entry, op_id)
         for input_id in entry.input_ids:
@@ -157,9 +166,13 @@ class Tape:
     def release(self, entry, op_id):
         """Forget a consumed entry (non-persistent reverse pass): its inputs lose one use.
         Its live outputs keep their link, which marks the graph as freed."""
-        self._forget_outputs(entry, op_id)
-        for input_id in entry.input_ids:
-            self.delete_trace(input_id)
+        lock_tapes()
+        try:
+            self._forget_outputs(entry, op_id)
+            for input_id in entry.input_ids:
+                self.delete_trace(input_id)
+        finally:
+            unlock_tapes()
 
     def clear(self):
         self.tensor_tape.clear()
