@@ -12,11 +12,14 @@ processes, hits both alike; and it times this thread's CPU time, not wall
 time. Prints medians and new/old.
 
 Issue 12's engine lock (one RLock taken per recorded op, per dead tensor's
-trace, per released entry), on the 2-core dev machine, microseconds per op,
-medians of 400 alternating repeats (three runs):
+trace, per released entry), against the tree before it (60568b1), on the
+2-core dev machine under load from other sessions, CPU microseconds per op,
+medians of 600 alternating repeats, five runs:
 
-    forward+backward:  old 11.36 / 11.17 / 11.46   new 11.70 / 11.52 / 11.80   (+3.0% / +3.1% / +3.0%)
-    forward, no tape:  old  1.22 /  1.21 /  1.23   new  1.22 /  1.21 /  1.22   (+0.0%)
+    forward+backward:  old 11.35 11.53 12.74 12.43 12.08   new 11.73 11.95 13.18 13.01 12.49
+                       new/old 1.034 1.036 1.035 1.047 1.033 (median +3.5%)
+    forward, no tape:  new/old 1.004 0.998 1.018 1.016 1.002 (median +0.4%)
+    the tree against a copy of itself: 1.006, 1.007 (forward+backward), 0.988, 0.994
 """
 import argparse
 import importlib

@@ -4,7 +4,19 @@ Run: python bench/stress_threads.py [--seconds 60] [NAME ...]
 Each scenario runs on its threads for the given time, every epoch compared bit
 for bit with the same work done sequentially; prints one line per scenario
 (epochs, mismatches, exceptions, leftovers) and exits with status 1 if any failed.
-The figures measured for issue 12 are in docs/ARCHITECTURE.md, "Threads".
+The model is explained in docs/ARCHITECTURE.md, "Threads".
+
+Measured on the 2-core dev machine (other sessions running), 60 s each, after
+issue 12's lock: every scenario ok, 0 mismatches, 0 exceptions, 0 leftovers,
+in 14995 / 8346 / 18450 / 6273 / 17613 / 8680 / 19920 / 49219 / 22665 / 153689
+epochs (scenarios in the order of thread_scenarios.SCENARIOS). Before it (60568b1),
+10 s each: tape_own_models 13 exceptions (None gradients, KeyError in __del__);
+forward_accumulators 4 mismatches and 2022 exceptions (None JVPs);
+shared_model_grad_mode a usage count left on the autograd tape; shared_trunk_own_heads
+11 exceptions; persistent_tapes 141 exceptions (entries landing on exited tapes among
+them); tensors_cross_threads 30 mismatches; the leftovers carried into the next
+scenarios. backward_own_models, shared_model_no_grad and shared_persistent_tape, run
+alone, passed there too.
 """
 import argparse
 import os
