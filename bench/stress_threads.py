@@ -8,8 +8,10 @@ The model is explained in docs/ARCHITECTURE.md, "Threads".
 
 Measured on the 2-core dev machine (other sessions running), 60 s each, after
 issue 12's lock: every scenario ok, 0 mismatches, 0 exceptions, 0 leftovers,
-in 14995 / 8346 / 18450 / 6273 / 17613 / 8680 / 19920 / 49219 / 22665 / 153689
-epochs (scenarios in the order of thread_scenarios.SCENARIOS). Before it (60568b1),
+in 14995 / 8346 / 18450 / 6273 / 17613 / 8680 / 19920 / 49219 / 22665 / 153689 / 18344
+epochs (scenarios in the order of thread_scenarios.SCENARIOS). tensor_hooks, with the
+engine lock but before the hook tables took it: 1 mismatch and 5 exceptions
+("dictionary changed size during iteration") in 20 s. Before it (60568b1),
 10 s each: tape_own_models 13 exceptions (None gradients);
 forward_accumulators 4 mismatches and 2022 exceptions (None JVPs);
 shared_model_grad_mode a usage count left on the autograd tape; shared_trunk_own_heads

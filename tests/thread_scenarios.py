@@ -283,6 +283,24 @@ def _tensors_cross_threads(context, worker, steps=2):
     return results
 
 
+def _tensor_hooks(context, worker, steps=4):
+    """Tensor hooks and retain_grad registered, run and dropped by every thread (the hook
+    tables are shared by all threads, keyed by tensor id)."""
+    model, (x, y) = make_mlp(700 + worker), make_batch(worker)
+    params = list(model.parameters())
+    results = []
+    for step in range(steps):
+        hidden = model[1](model[0](x))
+        hidden.retain_grad()
+        seen = []
+        handle = hidden.register_hook(lambda g: seen.append(g.detach().numpy().copy()) or g * (step + 1))
+        F.mse_loss(model[2](hidden), y).backward()
+        handle.remove()
+        results += arrays([p.grad for p in params] + [hidden.grad]) + seen
+        model.zero_grad()
+    return results
+
+
 def _shared_persistent_tape_setup():
     x = mt.tensor(np.random.RandomState(3).standard_normal((4, 6)).astype(np.float64))
     w = mt.tensor(np.random.RandomState(4).standard_normal((6, 3)).astype(np.float64))
@@ -316,6 +334,7 @@ SCENARIOS = [
     Scenario("shared_model_no_grad", 4, _shared_model_no_grad, _shared_model),
     Scenario("tensors_cross_threads", 2, _tensors_cross_threads),
     Scenario("shared_persistent_tape", 4, _shared_persistent_tape, _shared_persistent_tape_setup),
+    Scenario("tensor_hooks", 4, _tensor_hooks),
 ]
 
 
