@@ -12,7 +12,7 @@ from minitorch.engine import state
 from minitorch.engine.forwardprop import _CallState
 from thread_scenarios import SCENARIOS, Scenario, run
 
-SECONDS = 1.0
+SECONDS = 0.8
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.name)
