@@ -12,14 +12,14 @@ processes, hits both alike; and it times this thread's CPU time, not wall
 time. Prints medians and new/old.
 
 Issue 12's engine lock (one RLock taken per recorded op, per dead tensor's
-trace, per released entry), against the tree before it (60568b1), on the
-2-core dev machine under load from other sessions, CPU microseconds per op,
-medians of 600 alternating repeats, five runs:
+trace, per released entry), the branch's final tree against the tree before
+it (60568b1), on the 2-core dev machine with other sessions running, medians
+of 600 alternating repeats, eight runs, new/old:
 
-    forward+backward:  old 11.35 11.53 12.74 12.43 12.08   new 11.73 11.95 13.18 13.01 12.49
-                       new/old 1.034 1.036 1.035 1.047 1.033 (median +3.5%)
-    forward, no tape:  new/old 1.004 0.998 1.018 1.016 1.002 (median +0.4%)
-    the tree against a copy of itself: 1.006, 1.007 (forward+backward), 0.988, 0.994
+    forward+backward:  1.049 1.045 1.035 1.044 1.046 1.033 1.046 1.049   median +4.5%
+                       (about 10.5 us per op before, 11.0 after)
+    forward, no tape:  0.991 1.005 0.996 (runs 1-3)                       no change
+    the tree against a copy of itself (the method's bias): 1.006, 1.007 forward+backward
 """
 import argparse
 import importlib

@@ -8,7 +8,7 @@ The model is explained in docs/ARCHITECTURE.md, "Threads".
 
 Measured on the 2-core dev machine (other sessions running), 60 s each, after
 issue 12's lock: every scenario ok, 0 mismatches, 0 exceptions, 0 leftovers,
-in 14995 / 8346 / 18450 / 6273 / 17613 / 8680 / 19920 / 49219 / 22665 / 153689 / 18344
+in 11640 / 4713 / 26740 / 7601 / 42745 / 16701 / 30496 / 55406 / 21371 / 113816 / 20377
 epochs (scenarios in the order of thread_scenarios.SCENARIOS). tensor_hooks, with the
 engine lock but before the hook tables took it: 1 mismatch and 5 exceptions
 ("dictionary changed size during iteration") in 20 s. Before it (60568b1),
