@@ -6,6 +6,7 @@ is the ops' own door: it turns the Python numbers and arrays handed to an
 op into tensors.
 """
 import builtins
+import math
 
 import numpy as np
 
@@ -157,6 +158,13 @@ def arange(start, end=None, step=1, dtype=None, requires_grad=False):
     """
     if end is None:
         start, end = 0, start
+    # PyTorch's checks and messages (numpy would divide by a zero step, or make an empty range)
+    if not (step > 0 or step < 0):
+        raise RuntimeError(f"arange: step must be nonzero, got {step}")
+    if not (math.isfinite(start) and math.isfinite(end)):
+        raise RuntimeError(f"arange: unsupported range: {start} -> {end}")
+    if (step > 0 and end < start) or (step < 0 and end > start):
+        raise RuntimeError(f"arange: upper bound and lower bound inconsistent with step sign (start {start}, end {end}, step {step})")
     if dtype is None:
         integral = builtins.all(isinstance(v, (int, np.integer)) for v in (start, end, step))
         dtype = np.int64 if integral else dtypes.default_float.numpy

@@ -32,7 +32,7 @@ from ..creation import as_operand
 from ..engine.backprop import broadcast_axes
 from ..engine.execute import execute
 from ..engine.registry import TRANSPOSE, gradient, kernel
-from ..engine.state import active_accumulators, active_tapes, stop_recording, thread_state
+from ..engine.state import active_accumulators, active_tapes, stop_recording, tape_lock, thread_state
 from ..tensor import Tensor
 
 
@@ -219,7 +219,8 @@ def _would_record(t):
     """Could a gradient with respect to `t` be asked for? (some active tape or accumulator watches it)"""
     if not thread_state.recording or t._data.dtype.kind != "f":
         return False
-    return any(tape.should_record((t,)) for tape in active_tapes) or any(acc.should_record((t,)) for acc in active_accumulators)
+    with tape_lock:
+        return any(tape.should_record((t,)) for tape in active_tapes) or any(acc.should_record((t,)) for acc in active_accumulators)
 
 
 class Function:

@@ -20,7 +20,7 @@ import numpy as np
 from ..engine import trace
 from ..engine.autograd_tape import AUTOGRAD_TAPE
 from ..engine.backprop import broadcast_axes
-from ..engine.state import active_tapes
+from ..engine.state import active_tapes, tape_lock
 from ..engine.tape import Tape
 from ..tensor import Tensor
 
@@ -145,8 +145,10 @@ def _watched_grads(graph, tape):
 
 def from_tape(tape, title):
     graph = Graph(title)
-    for op_id in sorted(tape.op_tape):
-        _entry_op(graph, tape, op_id, tape.op_tape[op_id])
+    with tape_lock:  # other threads may be recording on it (docs/ARCHITECTURE.md, "Threads")
+        entries = sorted(tape.op_tape.items(), key=lambda item: item[0])
+    for op_id, entry in entries:
+        _entry_op(graph, tape, op_id, entry)
     graph._finish_kinds(tape.watched)
     _watched_grads(graph, tape)
     return graph
@@ -168,7 +170,7 @@ def from_tensor(tensor):
         graph._finish_kinds()
         graph.notes.append("no tape recorded how this tensor was made (does anything it came from require grad?)")
         return graph
-    op_ids, stack, seen = set(), [tensor._id], set()
+    entries, stack, seen = {}, [tensor._id], set()
     while stack:
         tid = stack.pop()
         if tid in seen:
@@ -181,10 +183,10 @@ def from_tensor(tensor):
         if entry is None:
             graph.notes.append("part of the graph was released by a backward pass: use retain_graph=True, or mt.viz.capture()")
             continue
-        op_ids.add(op_id)
+        entries[op_id] = entry
         stack.extend(entry.input_ids)
-    for op_id in sorted(op_ids):
-        _entry_op(graph, tape, op_id, tape.op_tape[op_id])
+    for op_id in sorted(entries):
+        _entry_op(graph, tape, op_id, entries[op_id])
     graph._tensor(tensor._id, tensor._data.shape, tensor._data.dtype)
     graph._finish_kinds(tape.watched)
     _watched_grads(graph, tape)

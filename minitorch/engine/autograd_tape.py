@@ -11,7 +11,7 @@ compute_gradient on it and accumulates into the leaves' `.grad`; without
 through them raises. Dropped tensors free their entries through
 delete_trace, like on any tape.
 """
-from .state import active_tapes, pop_tape, thread_state
+from .state import active_tapes, pop_tape, tape_lock, thread_state
 from .tape import Tape
 
 
@@ -33,9 +33,10 @@ class AutogradTape(Tape):
         return False
 
     def activate(self):
-        if not self.active:
-            self.active = True
-            active_tapes.insert(0, self)
+        with tape_lock:
+            if not self.active:
+                self.active = True
+                active_tapes.insert(0, self)
 
     def leave(self):
         # Nothing left that requires grad: leave the tape set, so that plain
@@ -50,6 +51,7 @@ AUTOGRAD_TAPE = AutogradTape()
 
 def watch(tensor):
     """A tensor now requires grad: the autograd tape watches it from here on."""
-    AUTOGRAD_TAPE.activate()
-    AUTOGRAD_TAPE.watch(tensor)
+    with tape_lock:  # not between another thread's last tensor_died and leave()
+        AUTOGRAD_TAPE.activate()
+        AUTOGRAD_TAPE.watch(tensor)
 

@@ -18,7 +18,7 @@ from ..tensor import Tensor
 from . import anomaly, hooks, trace
 from .execute import execute
 from .nodes import run_with_hooks
-from .state import enable_grad, pop_tape, push_tape, switches, thread_state
+from .state import enable_grad, pop_tape, push_tape, switches, tape_lock, thread_state
 from .tape import Tape
 
 # Early aggregation (imperative_grad.py's _MIN_AGGREGATE_COUNT/BYTES): with this many pending gradients for one
@@ -37,7 +37,8 @@ def compute_gradient(tape, targets, sources, output_gradients=None, release=Fals
     {leaf tensor id: gradient}.
     """
     source_ids = {s._id for s in sources}
-    usage, entries, producer, leaves = _prepare_backprop(tape, targets, source_ids, release)
+    with tape_lock:
+        usage, entries, producer, leaves = _prepare_backprop(tape, targets, source_ids, release)
     if collect_leaves:
         source_ids |= leaves
     missing = {}

@@ -22,17 +22,27 @@ The call-state stack keeps an accumulator out of its own work: while it
 computes a tangent (`accumulating`), the ops it runs are not accumulated by
 itself, nor by accumulators entered after it; accumulators entered before it,
 and every tape, do see them, which is how forward-over-forward and
-reverse-over-forward derivatives arise.
+reverse-over-forward derivatives arise. The stack is per thread: an
+accumulator busy on one thread does not hide other threads' ops from it.
 """
+import threading
+
 import numpy as np
 
 from ..nest import flatten, map_structure
 from ..tensor import Tensor
-from .state import active_accumulators, active_tapes
+from .state import active_accumulators, active_tapes, tape_lock
 from .backprop import compute_gradient, match_input
 from .execute import execute
 from .registry import OPS, TRANSPOSE
 from .tape import Tape
+
+
+class _CallStates(threading.local):
+    """One accumulator's call-state stack on each thread (TensorFlow keeps the accumulator set per thread)."""
+
+    def __init__(self):
+        self.stack = [_CallState(None, False)]
 
 
 class _CallState:
@@ -63,7 +73,7 @@ class ForwardAccumulator:
 
     def __init__(self, primals, tangents):
         self._jvps = {}  # tensor id -> tangent Tensor
-        self._call_state = [_CallState(None, False)]
+        self._call_states = _CallStates()
         self._recording = False
         self._watch(primals, tangents)
 
@@ -72,16 +82,16 @@ class ForwardAccumulator:
     def __enter__(self):
         if self._recording:
             raise ValueError("Accumulator is already recording.")
-        active_accumulators.append(self)
+        with tape_lock:
+            active_accumulators.append(self)
         self._recording = True
         return self
 
     def __exit__(self, *exc):
         if self._recording:
-            try:
-                active_accumulators.remove(self)
-            except ValueError:
-                pass
+            with tape_lock:
+                if self in active_accumulators:
+                    active_accumulators.remove(self)
             self._recording = False
         return False
 
@@ -135,7 +145,7 @@ class ForwardAccumulator:
     # ----- the record_gradient hooks (tape.h: ShouldRecord, Accumulate, DeleteGradient) -----
 
     def should_record(self, inputs):
-        state = self._call_state[-1]
+        state = self._call_states.stack[-1]
         if state.backward_tape is not None:
             return state.backward_tape.should_record(inputs)
         if state.accumulating:
@@ -143,7 +153,7 @@ class ForwardAccumulator:
         for outer in active_accumulators:
             if outer is self:
                 break
-            if outer._call_state[-1].accumulating:
+            if outer._call_states.stack[-1].accumulating:
                 return False  # an outer accumulator's own tangent work: invisible to inner ones (tape.h: BusyAccumulating)
         jvps = self._jvps
         for t in inputs:
@@ -152,7 +162,7 @@ class ForwardAccumulator:
         return False
 
     def accumulate(self, op_name, inputs, attrs, results, backward_function):
-        state = self._call_state[-1]
+        state = self._call_states.stack[-1]
         if state.backward_tape is not None:
             # An op run by our own backward function: the private tape needs it.
             state.backward_tape.record_operation(op_name, inputs, results, backward_function)
@@ -160,7 +170,7 @@ class ForwardAccumulator:
         tangents = [self._jvps.get(t._id) if t._data.dtype.kind == "f" else None for t in inputs]
         if all(t is None for t in tangents):
             return
-        self._call_state.append(_CallState(None, True))
+        self._call_states.stack.append(_CallState(None, True))
         try:
             rule = OPS[op_name].jvp
             if rule is not None and rule is not TRANSPOSE:
@@ -170,7 +180,7 @@ class ForwardAccumulator:
             else:
                 out_tangents = self._forwardprop_from_tape(op_name, inputs, results, backward_function, tangents)
         finally:
-            self._call_state.pop()
+            self._call_states.stack.pop()
         for output, tangent in zip(results, out_tangents):
             # An output that already has a tangent keeps the first one (tape.h: the recompute_grad case).
             if tangent is not None and output._data.dtype.kind == "f" and output._id not in self._jvps:
@@ -185,7 +195,7 @@ class ForwardAccumulator:
         with the input tangents as output gradients gives J @ tangents.
         """
         backward_tape = Tape(persistent=False, watch_accessed_variables=False)
-        state = self._call_state[-1]
+        state = self._call_states.stack[-1]
         state.backward_tape = backward_tape
         try:
             aids = [Tensor._make(np.ones_like(o._data)) for o in results]  # the value does not matter: g is linear in it

@@ -9,6 +9,8 @@ the tapes know; compute_gradient looks here only when some hook exists.
 import itertools
 import weakref
 
+from .state import tape_lock
+
 tensor_hooks = {}  # tensor id -> (weakref to the tensor, {handle id: fn})
 retaining = {}  # tensor id -> weakref: non-leaf tensors whose gradient is kept in .grad
 _handle_ids = itertools.count()
@@ -51,9 +53,10 @@ def register_hook(tensor, fn):
     """
     if not tensor._requires_grad:
         raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-    _forget_dead()
-    ref, hooks = tensor_hooks.setdefault(tensor._id, (weakref.ref(tensor), {}))
-    return add_hook(hooks, fn)
+    with tape_lock:  # the tables are shared by all threads: no other thread forgets this entry meanwhile
+        _forget_dead()
+        ref, hooks = tensor_hooks.setdefault(tensor._id, (weakref.ref(tensor), {}))
+        return add_hook(hooks, fn)
 
 
 def add_hook(hooks, fn):
@@ -99,6 +102,7 @@ def retain_grad(tensor):
         return
     if not tensor._requires_grad:
         raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-    for tid in [tid for tid, ref in retaining.items() if ref() is None]:
-        del retaining[tid]
-    retaining[tensor._id] = weakref.ref(tensor)
+    with tape_lock:
+        for tid in [tid for tid, ref in retaining.items() if ref() is None]:
+            del retaining[tid]
+        retaining[tensor._id] = weakref.ref(tensor)

@@ -9,7 +9,7 @@ the op table says it reads (TensorFlow's `_get_backward_fn`).
 from ..tensor import SavedTensor
 from . import anomaly, trace
 from .registry import OPS
-from .state import active_accumulators, active_tapes, switches, thread_state
+from .state import active_accumulators, active_tapes, lock_tapes, switches, thread_state, unlock_tapes
 from .versions import counter_of
 
 
@@ -21,29 +21,35 @@ def record_gradient(op_name, inputs, attrs, results):
     if not op_def.differentiable:
         return
 
-    # 2. Which active tapes watch one of the inputs?
-    tapes = []
-    for tape in active_tapes:
-        if tape.should_record(inputs):
-            tapes.append(tape)
-    accumulators = [acc for acc in active_accumulators if acc.should_record(inputs)] if active_accumulators else ()
-    if not tapes and not accumulators:
-        return
+    # Steps 2 to 5 hold the engine lock (state.py): no other thread changes the
+    # tape set or the tapes between asking a tape and recording on it.
+    lock_tapes()
+    try:
+        # 2. Which active tapes watch one of the inputs?
+        tapes = []
+        for tape in active_tapes:
+            if tape.should_record(inputs):
+                tapes.append(tape)
+        accumulators = [acc for acc in active_accumulators if acc.should_record(inputs)] if active_accumulators else ()
+        if not tapes and not accumulators:
+            return
 
-    # 3. The op table: keep alive only what the gradient will read.
-    op_inputs = inputs if op_def.needs_inputs else None
-    op_outputs = results if op_def.needs_outputs else None
+        # 3. The op table: keep alive only what the gradient will read.
+        op_inputs = inputs if op_def.needs_inputs else None
+        op_outputs = results if op_def.needs_outputs else None
 
-    # 4. The backward function, from the op's row.
-    input_info = [(t._data.shape, t._data.dtype) for t in inputs]
-    backward_function = BackwardFunction(op_def, attrs, input_info, op_inputs, op_outputs)
-    if switches.check_anomalies:
-        backward_function.created_at = anomaly.user_stack()
+        # 4. The backward function, from the op's row.
+        input_info = [(t._data.shape, t._data.dtype) for t in inputs]
+        backward_function = BackwardFunction(op_def, attrs, input_info, op_inputs, op_outputs)
+        if switches.check_anomalies:
+            backward_function.created_at = anomaly.user_stack()
 
-    # 5. Record the op on every tape that asked for it, then let forward-mode
-    #    accumulators push tangents through it.
-    for tape in tapes:
-        tape.record_operation(op_name, inputs, results, backward_function)
+        # 5. Record the op on every tape that asked for it, then (without the
+        #    lock: they run ops) let forward-mode accumulators push tangents through it.
+        for tape in tapes:
+            tape.record_operation(op_name, inputs, results, backward_function)
+    finally:
+        unlock_tapes()
     for accumulator in accumulators:
         accumulator.accumulate(op_name, inputs, attrs, results, backward_function)
     if switches.tracing:

@@ -7,12 +7,31 @@ of tapes global, because tensors cross threads, while each thread can still
 pause recording on its own (tensorflow/python/eager/tape.py,
 `stop_recording`). `no_grad`, `enable_grad` and `stop_recording` are that
 per-thread switch.
+
+Threads (see docs/ARCHITECTURE.md, "Threads"): every change to the tape set
+and to what a tape holds happens under `tape_lock`, one re-entrant lock for
+the whole engine. Per-thread things (the recording flag, a ForwardAccumulator's
+call state) live in `threading.local` objects.
 """
 import functools
+import os
 import threading
 
 active_tapes = []  # every tape that is recording, in the order they were entered
 active_accumulators = []  # forward-mode accumulators, on the same recording path
+
+# One lock, not one per tape: a dying Tensor reaches every tape, from whichever
+# thread drops it (or runs the garbage collector) at whatever point that thread
+# is, so per-tape locks could be taken in any order and deadlock. Re-entrant,
+# because that point may be inside a locked section of the same thread.
+tape_lock = threading.RLock()
+# The hot paths (record_gradient, delete_trace, Tape.release) call these in a
+# try/finally: half the cost of `with tape_lock:` (CPython 3.11).
+lock_tapes, unlock_tapes = tape_lock.acquire, tape_lock.release
+if hasattr(os, "register_at_fork"):
+    # A child forked while another thread held the lock would inherit it held, and a
+    # tape half-changed: fork only between two changes.
+    os.register_at_fork(before=lock_tapes, after_in_parent=unlock_tapes, after_in_child=unlock_tapes)
 
 
 class _ThreadState(threading.local):
@@ -34,14 +53,14 @@ switches = Switches()
 
 
 def push_tape(tape):
-    active_tapes.append(tape)
+    with tape_lock:
+        active_tapes.append(tape)
 
 
 def pop_tape(tape):
-    try:
-        active_tapes.remove(tape)
-    except ValueError:
-        pass
+    with tape_lock:
+        if tape in active_tapes:
+            active_tapes.remove(tape)
 
 
 def is_recording():
@@ -52,10 +71,18 @@ def is_recording():
 def delete_trace(tensor_id):
     """Called when a Tensor dies, so the tapes can free what only it needed
     and the accumulators can drop its tangent."""
-    for tape in tuple(active_tapes):  # a tape may leave the set on the way
-        tape.tensor_died(tensor_id)
-    for accumulator in active_accumulators:
-        accumulator.delete_trace(tensor_id)
+    lock_tapes()
+    try:
+        if len(active_tapes) == 1:  # the common case, and the lock's cost paid back
+            active_tapes[0].tensor_died(tensor_id)
+        else:
+            for tape in tuple(active_tapes):  # a tape may leave the set on the way
+                tape.tensor_died(tensor_id)
+        if active_accumulators:
+            for accumulator in active_accumulators:
+                accumulator.delete_trace(tensor_id)
+    finally:
+        unlock_tapes()
 
 
 class _RecordingSwitch:

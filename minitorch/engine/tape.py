@@ -15,9 +15,15 @@ gradient needs (see record.py).
 `delete_trace` runs when a Tensor dies: once nothing uses a tensor any more
 its producing op is dropped, and so on up the graph. Finished work is thus
 freed during training, not when the tape goes away.
+
+A tape changes only under the engine lock (state.tape_lock): record_gradient
+holds it while it records, state.delete_trace while a dead tensor's trace is
+deleted, and `watch` and `release` take it themselves.
 """
 import itertools
 import weakref
+
+from .state import lock_tapes, tape_lock, unlock_tapes
 
 _serials = itertools.count(1)
 
@@ -73,9 +79,10 @@ class Tape:
 
     def watch(self, tensor):
         tensor._on_tape = True
-        if tensor._id not in self.tensor_tape:
-            self.tensor_tape[tensor._id] = -1
-            self.watched[tensor._id] = weakref.ref(tensor)
+        with tape_lock:
+            if tensor._id not in self.tensor_tape:
+                self.tensor_tape[tensor._id] = -1
+                self.watched[tensor._id] = weakref.ref(tensor)
 
     def record_operation(self, op_type, inputs, outputs, backward_function):
         tensor_tape, usage = self.tensor_tape, self.tensor_usage
@@ -151,27 +158,37 @@ class Tape:
                 # the op: the gradient may read it (FusedBatchNorm's statistics),
                 # and a tape recording that gradient must see where it came from.
                 return
+        if op_id not in self.op_tape:
+            return  # the garbage collector, run during the loop above, let another output drop the op
         del self.op_tape[op_id]
         self._forget_outputs(entry, op_id)
         for input_id in entry.input_ids:
             self.delete_trace(input_id)
 
     def _forget_outputs(self, entry, op_id):
-        """Drops the links of the op's dead outputs; live ones keep theirs."""
+        """Drops the links of the op's dead outputs; live ones keep theirs. True if one kept it."""
         tensor_tape, usage = self.tensor_tape, self.tensor_usage
+        linked = False
         for output_id in entry.output_ids:
-            if output_id not in usage and tensor_tape.get(output_id) == op_id:
-                del tensor_tape[output_id]
+            if tensor_tape.get(output_id) == op_id:
+                if output_id in usage:
+                    linked = True
+                else:
+                    del tensor_tape[output_id]
+        return linked
 
     def release(self, entry, op_id):
         """Forget a consumed entry (non-persistent reverse pass): its inputs lose one use.
         Its live outputs keep their link, which marks the graph as freed."""
-        self._forget_outputs(entry, op_id)
-        entry.backward_function = None  # the saved values go now
-        if any(self.tensor_tape.get(o) == op_id for o in entry.output_ids):
-            self.released[op_id] = entry
-        for input_id in entry.input_ids:
-            self.delete_trace(input_id)
+        lock_tapes()
+        try:
+            if self._forget_outputs(entry, op_id):
+                self.released[op_id] = entry
+            entry.backward_function = None  # the saved values go now
+            for input_id in entry.input_ids:
+                self.delete_trace(input_id)
+        finally:
+            unlock_tapes()
 
     def clear(self):
         self.tensor_tape.clear()

@@ -30,6 +30,8 @@ class Conv2d(Module):
             raise NotImplementedError(f"Conv2d: padding_mode={padding_mode!r} is not supported (only 'zeros')")
         if isinstance(padding, str) and padding not in ("same", "valid"):
             raise ValueError(f"Invalid padding string {padding!r}, should be one of {{'valid', 'same'}}")
+        if any(k < 0 for k in _pair(kernel_size)):
+            raise RuntimeError(f"Conv2d: Trying to create tensor with negative dimension: kernel_size={kernel_size}")
         self.in_channels = in_channels
         self.out_channels = out_channels
         self.kernel_size = _pair(kernel_size)

@@ -50,6 +50,14 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     >>> mt.nn.functional.conv2d(image, kernel, padding=1)[0, 0].tolist()[0]
     [4.0, 6.0, 6.0, 4.0]
     """
+    if weight.ndim == 4:  # PyTorch's checks of an empty weight (its other checks are conv_ops.conv2d's)
+        if weight.shape[0] == 0:
+            raise ShapeError(f"conv2d: expected weight to be at least 1 at dimension 0, but got weight of size {list(weight.shape)}")
+        if 0 in weight.shape[2:]:
+            raise ShapeError(
+                f"conv2d: kernel size should be greater than zero, but got kernel_height: {weight.shape[2]} "
+                f"kernel_width: {weight.shape[3]} (weight of size {list(weight.shape)})"
+            )
     return conv_ops.conv2d(input, weight, bias, stride=stride, padding=padding, dilation=dilation, groups=groups)
 
 

@@ -18,6 +18,7 @@ from ..errors import ShapeError
 from ..tensor import Tensor
 from .jvp import linear, linear_in_all
 from .math_ops import cast
+from .reduction_ops import normalize_dims
 
 
 @kernel("Reshape", view=VIEW)
@@ -355,12 +356,16 @@ def cat(tensors, dim=0):
     if not tensors:
         raise ValueError("ConcatV2: expected a non-empty list of Tensors")
     tensors = _same_dtype(tensors)
+    for position, t in enumerate(tensors):
+        if t.ndim == 0:
+            raise ShapeError(f"ConcatV2: zero-dimensional tensor (at position {position}) cannot be concatenated")
     ndim = tensors[0].ndim
+    (axis,) = normalize_dims(dim, ndim, "ConcatV2")
     for t in tensors:
-        if t.ndim != ndim or any(a != b for i, (a, b) in enumerate(zip(t.shape, tensors[0].shape)) if i != dim % ndim):
+        if t.ndim != ndim or any(a != b for i, (a, b) in enumerate(zip(t.shape, tensors[0].shape)) if i != axis):
             shapes = ", ".join(str(tuple(s.shape)) for s in tensors)
             raise ShapeError(f"ConcatV2: sizes of tensors must match except in dimension {dim}; got shapes {shapes}")
-    return execute("ConcatV2", tuple(tensors), {"axis": dim % ndim})
+    return execute("ConcatV2", tuple(tensors), {"axis": axis})
 
 
 def stack(tensors, dim=0):
@@ -379,7 +384,8 @@ def stack(tensors, dim=0):
     if any(t.shape != tensors[0].shape for t in tensors):
         shapes = ", ".join(str(tuple(s.shape)) for s in tensors)
         raise ShapeError(f"Pack: stack expects each tensor to be equal size, but got shapes {shapes}")
-    return execute("Pack", tuple(tensors), {"axis": dim % (tensors[0].ndim + 1)})
+    (axis,) = normalize_dims(dim, tensors[0].ndim + 1, "Pack")
+    return execute("Pack", tuple(tensors), {"axis": axis})
 
 
 def _same_dtype(tensors):
@@ -419,13 +425,14 @@ def normalize_index(x, index):
     if not isinstance(index, tuple):
         index = (index,)
     out, advanced = [], False
-    for item in index:
+    for position, item in enumerate(index):
         if isinstance(item, Tensor):
             item = item._data
         elif isinstance(item, (list, range)):
             item = np.asarray(item)
         if isinstance(item, np.ndarray):
             if item.dtype == np.bool_:
+                _check_mask(item, x.shape, _mask_start(index, position, x.ndim))
                 out.extend(np.nonzero(item))
                 advanced = True
                 continue
@@ -438,4 +445,36 @@ def normalize_index(x, index):
             raise IndexError(f"only integers, slices, None, Ellipsis, and integer or boolean tensors are valid indices (got {type(item).__name__})")
         out.append(item)
     return tuple(out), advanced
+
+
+def _dims_taken(item):
+    """How many dimensions of the indexed tensor an index item consumes."""
+    if item is None or item is Ellipsis:
+        return 0
+    if isinstance(item, Tensor):
+        item = item._data
+    elif isinstance(item, list):
+        item = np.asarray(item)
+    return item.ndim if isinstance(item, np.ndarray) and item.dtype == np.bool_ else 1
+
+
+def _mask_start(index, position, ndim):
+    """The first dimension of the indexed tensor that the boolean mask index[position] covers."""
+    for k in range(position):
+        if index[k] is Ellipsis:  # the items from the mask on take the last dimensions
+            return ndim - sum(_dims_taken(item) for item in index[position:])
+    return sum(_dims_taken(item) for item in index[:position])
+
+
+def _check_mask(mask, shape, first):
+    """A boolean mask must match the dimensions it covers, from `first` on (numpy would read
+    a short mask as a list of indices: x[[True, False]] is x[[1, 0]])."""
+    if mask.ndim == 0:
+        raise IndexError("indexing with a 0-d boolean mask is not supported")
+    for i, n in enumerate(mask.shape):
+        if first + i >= len(shape) or shape[first + i] != n:
+            raise IndexError(
+                f"The shape of the mask {list(mask.shape)} at index {i} does not match the shape of the indexed "
+                f"tensor {list(shape)} at index {first + i}"
+            )
 

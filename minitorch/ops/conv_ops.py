@@ -16,6 +16,8 @@ Attrs: stride (sh, sw), padding ((top, bottom), (left, right)) of zeros --
 pairs so that padding="same" with an even kernel can pad one more on the
 bottom/right, as PyTorch does -- dilation (dh, dw), groups.
 """
+import math
+
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
@@ -87,7 +89,7 @@ def _to_nchw(channel_major):
 def _conv2d(x, w, stride, padding, dilation, groups):
     n, o = x.shape[0], w.shape[0]
     out_size = conv_output_size(x.shape[2:], w.shape[2:], stride, padding, dilation)
-    cols = _columns(x, w.shape[2:], stride, padding, dilation, out_size).reshape(groups, -1, n * out_size[0] * out_size[1])
+    cols = _columns(x, w.shape[2:], stride, padding, dilation, out_size).reshape(groups, math.prod(w.shape[1:]), n * math.prod(out_size))
     out = np.matmul(w.reshape(groups, o // groups, -1), cols)  # (G, Og, N Ho Wo)
     return _to_nchw(out.reshape(o, n, *out_size))
 
@@ -170,7 +172,7 @@ def _conv2d_backprop_input_grad(op, grad):
 @kernel("Conv2DBackpropFilter")
 def _conv2d_backprop_filter(x, dy, filter_shape, stride, padding, dilation, groups):
     dy = np.ascontiguousarray(dy)  # may be a stride-0 broadcast: BLAS needs real strides
-    cols = _columns(x, filter_shape[2:], stride, padding, dilation, dy.shape[2:]).reshape(groups, -1, dy.size // dy.shape[1])
+    cols = _columns(x, filter_shape[2:], stride, padding, dilation, dy.shape[2:]).reshape(groups, math.prod(filter_shape[1:]), x.shape[0] * math.prod(dy.shape[2:]))
     return np.matmul(_channels_first(dy, groups), cols.transpose(0, 2, 1)).reshape(filter_shape)  # (G, Og, Cg kH kW)
 
 

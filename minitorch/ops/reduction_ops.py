@@ -39,9 +39,14 @@ def _broadcast_back(grad, op):
     return execute("BroadcastTo", (_unreduce(grad, op),), {"shape": op.input_shapes[0]})
 
 
+# The reductions call the ufuncs' reduce themselves (np.sum calls the same, through a
+# Python frame of numpy's): numpy's overflow warnings then come from this file, where
+# the op table's warning filter silences them as PyTorch is silent (engine/registry.py).
+
+
 @kernel("Sum")
 def _sum(x, axis, keepdims):
-    return np.sum(x, axis=axis, keepdims=keepdims)
+    return np.add.reduce(x, axis=axis, keepdims=keepdims)
 
 
 @gradient("Sum", needs="nothing")
@@ -55,7 +60,12 @@ jvp("Sum")(linear("Sum"))
 
 @kernel("Mean")
 def _mean(x, axis, keepdims):
-    return np.mean(x, axis=axis, keepdims=keepdims)
+    """np.mean's arithmetic (float16 summed in float32, integers in float64); the mean of
+    nothing is nan, without np.mean's "Mean of empty slice" warning."""
+    count = x.size if axis is None else int(np.prod([x.shape[i] for i in axis]))
+    accumulate = np.float32 if x.dtype == np.float16 else np.float64 if x.dtype.kind in "biu" else None
+    mean = np.true_divide(np.add.reduce(x, axis=axis, dtype=accumulate, keepdims=keepdims), count)
+    return mean.astype(np.float16) if x.dtype == np.float16 else mean
 
 
 @gradient("Mean", needs="nothing")
@@ -71,7 +81,7 @@ jvp("Mean")(linear("Mean"))
 
 @kernel("Prod")
 def _prod(x, axis, keepdims):
-    return np.prod(x, axis=axis, keepdims=keepdims)
+    return np.multiply.reduce(x, axis=axis, keepdims=keepdims)
 
 
 @gradient("Prod", needs="both", jvp=TRANSPOSE)

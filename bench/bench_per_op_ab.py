@@ -1,0 +1,97 @@
+"""Per-op cost of this tree against another one, in one process: is a change within budget?
+
+Run: python bench/bench_per_op_ab.py OLD_DIR [--repeats 400]
+where OLD_DIR holds the `minitorch` package to compare with, e.g. after
+`git archive main minitorch | tar -x -C /tmp/old`. The old package is copied
+under another name (its imports are relative) and imported next to this
+tree's `minitorch`; bench_per_op.py's workload (a chain of 198 elementwise
+ops on 8 floats, forward+backward through requires_grad, and forward with no
+tape active) then runs on both in strict alternation, so that the machine's
+noise, which on a shared 2-core machine moves single figures by 3x between
+processes, hits both alike; and it times this thread's CPU time, not wall
+time. Prints medians and new/old.
+
+Issue 12's engine lock (one RLock taken per recorded op, per dead tensor's
+trace, per released entry), the branch's final tree against the tree before
+it (60568b1), on the 2-core dev machine with other sessions running, medians
+of 600 alternating repeats, eight runs, new/old:
+
+    forward+backward:  1.049 1.045 1.035 1.044 1.046 1.033 1.046 1.049   median +4.5%
+                       (about 10.5 us per op before, 11.0 after)
+    forward, no tape:  0.991 1.005 0.996 (runs 1-3)                       no change
+    the tree against a copy of itself (the method's bias): 1.006, 1.007 forward+backward
+"""
+import argparse
+import importlib
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+import minitorch
+
+from bench_per_op import N_OPS, chain
+
+OLD_NAME = "minitorch_before"
+
+
+def import_old(tree, scratch):
+    shutil.copytree(os.path.join(tree, "minitorch"), os.path.join(scratch, OLD_NAME))
+    sys.path.insert(0, scratch)
+    return importlib.import_module(OLD_NAME)
+
+
+def workloads(mt):
+    c = mt.tensor(np.full(8, 0.5, np.float32))
+    start = np.linspace(-1, 1, 8, dtype=np.float32)
+
+    def with_grad():
+        chain(mt.tensor(start, requires_grad=True), c).sum().backward()
+
+    def forward_only():
+        chain(mt.tensor(start), c)
+
+    return with_grad, forward_only
+
+
+def alternate(old_fn, new_fn, repeats):
+    """Microseconds per op of each, median over `repeats` runs taken in turns. CPU time of
+    this thread, not wall time: with other sessions on the machine, waiting for a core
+    is most of the wall time's noise."""
+    for fn in (old_fn, new_fn) * 3:
+        fn()
+    times = ([], [])
+    pairs = list(zip((old_fn, new_fn), times))
+    for _ in range(repeats):
+        pairs.reverse()  # old first, then new first: no place in the pair is favoured
+        for fn, samples in pairs:
+            start = time.thread_time()
+            fn()
+            samples.append(time.thread_time() - start)
+    return [statistics.median(samples) / (N_OPS // 3 * 3) * 1e6 for samples in times]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("old", help="a directory holding the minitorch package to compare with")
+    parser.add_argument("--repeats", type=int, default=400)
+    args = parser.parse_args()
+    if not os.path.isdir(os.path.join(args.old, "minitorch")):
+        parser.error(f"{args.old} holds no minitorch package")
+    with tempfile.TemporaryDirectory() as scratch:
+        old = import_old(args.old, scratch)
+        print(f"old: {os.path.dirname(old.__file__)} (copied from {args.old})")
+        print(f"new: {os.path.dirname(minitorch.__file__)}")
+        print(f"median of {args.repeats} alternating repeats, CPU us per op")
+        for label, old_fn, new_fn in zip(("forward+backward", "forward, no tape"), workloads(old), workloads(minitorch)):
+            before, after = alternate(old_fn, new_fn, args.repeats)
+            print(f"{label:18s} old {before:6.2f}   new {after:6.2f}   new/old {after / before:.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
