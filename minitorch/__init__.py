@@ -26,7 +26,7 @@ from .ops.array_ops import (
     broadcast_to, cat, clone, flatten, permute, reshape, squeeze, stack, stop_gradient, transpose, unsqueeze,
 )
 from .ops import batch_norm_ops, conv_ops, loss_ops, pool_ops, special_ops  # noqa: F401  (registers the ops)
-from . import autograd, datasets, nn, optim, utils, viz
+from . import autograd, datasets, distributed, nn, optim, utils, viz
 from .serialization import CheckpointError, load, save
 from .autograd import GradientTape, enable_grad, is_grad_enabled, no_grad, set_grad_enabled, stop_recording
 from .autograd.execute import ShapeError
