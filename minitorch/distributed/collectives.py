@@ -119,8 +119,8 @@ def wait_all(group, requests, name, timeout):
 
 # ----- agreeing on the call before moving data -----
 
-_DTYPES = [np.dtype(name) for name in ("bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64")]
-_DTYPE_CODES = {dtype: code for code, dtype in enumerate(_DTYPES)}
+DTYPES = [np.dtype(name) for name in ("bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64")]
+DTYPE_CODES = {dtype: code for code, dtype in enumerate(DTYPES)}  # how a call's description names a dtype
 _COLLECTIVES = ["barrier", "all_reduce", "broadcast", "all_gather", "reduce", "gather", "scatter"]
 _MAX_DIMS = 9
 _STATUS, _COLLECTIVE, _ROOT, _OP, _DTYPE, _NDIM, _SHAPE_HASH, _DIMS = 0, 1, 2, 3, 4, 5, 6, 7
@@ -131,7 +131,7 @@ def _describe_call(name, array, root, op, failed):
     description = np.zeros(DESCRIPTION_SIZE, np.int64)
     description[[_STATUS, _COLLECTIVE, _ROOT, _OP]] = [int(failed), _COLLECTIVES.index(name), root, op]
     if array is not None:
-        description[_DTYPE] = _DTYPE_CODES.get(array.dtype, -1)
+        description[_DTYPE] = DTYPE_CODES.get(array.dtype, -1)
         description[_NDIM] = array.ndim
         if array.ndim <= _MAX_DIMS:
             description[_DIMS:_DIMS + array.ndim] = array.shape
@@ -145,7 +145,7 @@ def _explain_call(row):
     if row[_COLLECTIVE] != 0:
         ndim = int(row[_NDIM])
         shape = tuple(int(n) for n in row[_DIMS:_DIMS + ndim]) if ndim <= _MAX_DIMS else f"<{ndim} dims>"
-        dtype = _DTYPES[row[_DTYPE]] if 0 <= row[_DTYPE] < len(_DTYPES) else "?"
+        dtype = DTYPES[row[_DTYPE]] if 0 <= row[_DTYPE] < len(DTYPES) else "?"
         text += f" of a {dtype} tensor of shape {shape}"
     if row[_OP] >= 0:
         text += f", op {ReduceOp(int(row[_OP])).name}"
@@ -449,6 +449,17 @@ def scatter(tensor, scatter_list=None, src=0, group=None, async_op=False):
     staged = _Staged(array)
     request = group.comm.Iscatter(send, staged.buffer, root=src)
     return _start(group, "scatter", [request], staged.write_back, async_op, (send, staged.buffer))
+
+
+def start_sum_unchecked(group, buffer, name):
+    """Starts summing a contiguous numpy `buffer` across ranks in place and returns its Work, without agree().
+
+    For callers that have checked once that every rank's buffers match
+    (DistributedDataParallel's gradient buckets), where a check per call
+    would cost a round trip in the middle of the backward pass.
+    """
+    request = group.comm.Iallreduce(group.mpi.IN_PLACE, buffer, group.mpi.SUM)
+    return Work(group, [request], name, buffers=(buffer,))
 
 
 def barrier(group=None, async_op=False):
