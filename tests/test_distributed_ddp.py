@@ -134,6 +134,12 @@ def worker_no_sync_unused_and_tape():
             F.cross_entropy(ddp(xs), ys).backward()
     for p, q in zip(reference.parameters(), model.parameters()):
         np.testing.assert_allclose(q.grad.numpy(), p.grad.numpy(), rtol=1e-5, atol=1e-7)
+    # A backward pass not after a forward through DDP (the bare module here) stays local, as in PyTorch.
+    model.zero_grad()
+    F.cross_entropy(model(xs), ys).backward()
+    local = [mt.zeros(16, 10) for _ in range(size)]
+    dist.all_gather(local, model[0].weight.grad)
+    assert not np.allclose(local[0].numpy(), local[1].numpy())
 
     # find_unused_parameters: head "b" is used on the last rank only, head "c" nowhere.
     class Heads(mt.nn.Module):

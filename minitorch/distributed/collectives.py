@@ -21,7 +21,7 @@ import time
 import numpy as np
 
 from ..tensor import Tensor
-from .process_group import DistBackendError, _check_group, default_group
+from .process_group import DistBackendError, check_group, default_group, timeout_seconds
 
 
 class ReduceOp(enum.IntEnum):
@@ -74,7 +74,7 @@ class Work:
     def wait(self, timeout=None):
         """Blocks until the collective has finished; DistBackendError after `timeout` (a timedelta; default: the group's)."""
         if not self._done:
-            seconds = self._group.timeout if timeout is None else timeout.total_seconds()
+            seconds = self._group.timeout if timeout is None else timeout_seconds(timeout)
             wait_all(self._group, self._requests, self._name, seconds)
             self._complete()
         return True
@@ -259,7 +259,7 @@ def _start(group, name, requests, finish, async_op, buffers=()):
 def _validated(name, group_arg, check):
     """Runs `check()` (local validation), keeping its error for agree() instead of raising it alone."""
     group = default_group()
-    _check_group(group_arg)
+    check_group(group_arg)
     try:
         return group, check(), None
     except (TypeError, ValueError) as error:
@@ -460,6 +460,11 @@ def start_sum_unchecked(group, buffer, name):
     """
     request = group.comm.Iallreduce(group.mpi.IN_PLACE, buffer, group.mpi.SUM)
     return Work(group, [request], name, buffers=(buffer,))
+
+
+def start_broadcast_unchecked(group, buffer, root, name):
+    """Starts broadcasting rank `root`'s contiguous numpy `buffer` in place, without agree() (see start_sum_unchecked)."""
+    return Work(group, [group.comm.Ibcast(buffer, root=root)], name, buffers=(buffer,))
 
 
 def barrier(group=None, async_op=False):

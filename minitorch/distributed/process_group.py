@@ -38,12 +38,12 @@ class DistBackendError(RuntimeError):
 class ProcessGroup:
     """The world of processes one job runs on: its MPI communicator, rank, size and timeout."""
 
-    def __init__(self, mpi, comm, timeout_seconds):
+    def __init__(self, mpi, comm, timeout):
         self.mpi = mpi
         self.comm = comm
         self.rank = comm.Get_rank()
         self.size = comm.Get_size()
-        self.timeout = timeout_seconds
+        self.timeout = timeout  # seconds
 
 
 _default_group = None
@@ -89,12 +89,13 @@ def _load_mpi():
         ) from error
 
 
-def _timeout_seconds(timeout):
+def timeout_seconds(timeout):
+    """`timeout` (a datetime.timedelta, or seconds; None: 30 minutes) in seconds, or a ValueError."""
     if timeout is None:
         timeout = DEFAULT_TIMEOUT
     seconds = timeout.total_seconds() if isinstance(timeout, datetime.timedelta) else timeout
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds > 0:
-        raise ValueError(f"init_process_group: timeout must be a positive datetime.timedelta (or seconds), got {timeout!r}")
+        raise ValueError(f"timeout must be a positive datetime.timedelta (or seconds), got {timeout!r}")
     return float(seconds)
 
 
@@ -131,14 +132,14 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size=
         raise ValueError("init_process_group: the mpi backend does not use a store (MPI connects the processes)")
     if _default_group is not None:
         raise RuntimeError("trying to initialize the default process group twice!")
-    timeout_seconds = _timeout_seconds(timeout)
+    seconds = timeout_seconds(timeout)
     mpi = _load_mpi()
     world = mpi.COMM_WORLD
     _check_against_mpi("world_size", world_size, world.Get_size(), "the world_size argument")
     _check_against_mpi("rank", rank, world.Get_rank(), "the rank argument")
     _check_against_mpi("world_size", os.environ.get("WORLD_SIZE"), world.Get_size(), "the WORLD_SIZE variable")
     _check_against_mpi("rank", os.environ.get("RANK"), world.Get_rank(), "the RANK variable")
-    _default_group = ProcessGroup(mpi, world.Dup(), timeout_seconds)
+    _default_group = ProcessGroup(mpi, world.Dup(), seconds)
     if _default_group.size > 1:
         _previous_excepthook = sys.excepthook
         sys.excepthook = _abort_job_on_uncaught_exception
@@ -165,7 +166,7 @@ def destroy_process_group(group=None):
     """
     global _default_group, _previous_excepthook
     current = default_group()
-    _check_group(group)
+    check_group(group)
     _default_group = None
     if sys.excepthook is _abort_job_on_uncaught_exception:
         sys.excepthook = _previous_excepthook
@@ -173,7 +174,8 @@ def destroy_process_group(group=None):
     current.comm.Free()
 
 
-def _check_group(group):
+def check_group(group):
+    """ValueError unless `group` means the default group (None): the only one there is."""
     if group is not None and group is not _default_group and group != "WORLD":
         raise ValueError("minitorch.distributed supports the default (world) process group only: pass group=None")
 
@@ -185,7 +187,7 @@ def get_rank(group=None):
     True
     """
     current = default_group()
-    _check_group(group)
+    check_group(group)
     return current.rank
 
 
@@ -196,7 +198,7 @@ def get_world_size(group=None):
     2
     """
     current = default_group()
-    _check_group(group)
+    check_group(group)
     return current.size
 
 
@@ -207,5 +209,5 @@ def get_backend(group=None):
     'mpi'
     """
     default_group()
-    _check_group(group)
+    check_group(group)
     return "mpi"

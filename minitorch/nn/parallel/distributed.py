@@ -32,9 +32,9 @@ import contextlib
 import numpy as np
 
 from ... import distributed as dist
-from ...autograd.tape_set import is_grad_enabled, no_grad
+from ...autograd.tape_set import is_grad_enabled
 from ...creation import from_numpy, tensor
-from ...distributed.collectives import DTYPE_CODES, DTYPES
+from ...distributed.collectives import DTYPE_CODES, DTYPES, start_broadcast_unchecked
 from ...distributed.process_group import default_group
 from ..module import Module
 from .reducer import FIRST_BUCKET_BYTES, Reducer
@@ -101,7 +101,8 @@ class DistributedDataParallel(Module):
         if self.broadcast_buffers:
             buffers = [b for b in self.module.buffers() if b is not None]
             if buffers and dist.get_world_size() > 1:
-                _broadcast_from_rank_0(buffers)
+                _broadcast_from_rank_0(buffers, checked=False)  # their shapes were checked at construction
+        # As in PyTorch, the backward pass after this forward averages (unless in no_sync()); others do not.
         self.reducer.expect_sync = is_grad_enabled() and self.require_backward_grad_sync
         return self.module(*inputs, **kwargs)
 
@@ -204,19 +205,22 @@ def _explain(row):
     return f"{dtype} of shape {shape}"
 
 
-def _broadcast_from_rank_0(tensors):
+def _broadcast_from_rank_0(tensors, checked=True):
     """Copies rank 0's values into `tensors` on every rank: one broadcast per dtype, through a flat buffer."""
     by_dtype = {}
     for t in tensors:
         by_dtype.setdefault(np.asarray(t).dtype, []).append(t)
-    with no_grad():
-        for dtype in sorted(by_dtype, key=str):
-            group = by_dtype[dtype]
-            flat = from_numpy(np.concatenate([np.asarray(t).reshape(-1) for t in group]))
-            dist.broadcast(flat, src=0)
-            if dist.get_rank() != 0:
-                values, start = np.asarray(flat), 0
-                for t in group:
-                    array = np.asarray(t)
-                    array[...] = values[start:start + array.size].reshape(array.shape)
-                    start += array.size
+    group = default_group()
+    for dtype in sorted(by_dtype, key=str):
+        same_dtype = by_dtype[dtype]
+        flat = np.concatenate([np.asarray(t).reshape(-1) for t in same_dtype])
+        if checked:
+            dist.broadcast(from_numpy(flat), src=0)
+        else:
+            start_broadcast_unchecked(group, flat, 0, "DistributedDataParallel buffer broadcast").wait()
+        if group.rank != 0:
+            start = 0
+            for t in same_dtype:
+                array = np.asarray(t)  # written in place: parameters keep their identity (optimizers hold them)
+                array[...] = flat[start:start + array.size].reshape(array.shape)
+                start += array.size

@@ -94,7 +94,7 @@ class Reducer:
         for bucket in self.buckets:
             for position, index in enumerate(bucket.indices):
                 self.location[index] = (bucket, position)
-        self.expect_sync = False  # set by each forward: whether the coming backward averages
+        self.expect_sync = False  # set by each forward: whether the backward pass after it averages
         self.in_pass = False
         self.marked = np.zeros(len(params), bool)
         self.next_bucket = 0
@@ -157,6 +157,7 @@ class Reducer:
 
     def _finish_pass(self):
         self.in_pass = False
+        self.expect_sync = False  # until the next forward through DistributedDataParallel, as in PyTorch
         missing = np.flatnonzero(~self.marked)
         used_anywhere = None
         if len(missing):
