@@ -50,8 +50,11 @@ class DistributedDataParallel(Module):
     soon as its gradients are ready during backward(). `find_unused_parameters`
     allows parameters that get no gradient in some steps (or on some ranks);
     `no_sync()` accumulates gradients locally; `reduce_gradients(grads)` is the
-    door for GradientTape users. `ddp.module` is the wrapped model; the
-    state_dict keys start with "module." as in PyTorch.
+    door for GradientTape users. After an averaging backward, each `.grad` is
+    a view into DDP's buckets, which the next averaging overwrites (as with
+    PyTorch's gradient_as_bucket_view=True): clone a gradient to keep it.
+    `ddp.module` is the wrapped model; the state_dict keys start with
+    "module." as in PyTorch.
 
     >>> _ = mt.manual_seed(mt.distributed.get_rank())   # different weights on each rank...
     >>> model = mt.nn.Linear(3, 1)
@@ -128,7 +131,8 @@ class DistributedDataParallel(Module):
         """The GradientTape door: `grads` (one per `ddp.parameters()`, as `tape.gradient` returns them) averaged across ranks.
 
         Returns a new list (None where no rank has a gradient, which needs
-        `find_unused_parameters=True`); gradients of parameters that do not
+        `find_unused_parameters=True`) of views into DDP's buckets, which the
+        next averaging overwrites; gradients of parameters that do not
         require grad are passed through unchanged.
 
         >>> ddp = mt.nn.parallel.DistributedDataParallel(mt.nn.Linear(2, 1))

@@ -12,7 +12,10 @@ PyTorch's reducer (torch/csrc/distributed/c10d/reducer.cpp) in a page:
     index order on every rank, as MPI requires collectives to be issued in
     the same order everywhere;
   - at the end of the pass (hooks.queue_callback) it waits for every bucket
-    and sets each `.grad` to its averaged slice of the bucket.
+    and sets each `.grad` to its averaged slice of the bucket: a view, which
+    the next averaging overwrites (PyTorch's gradient_as_bucket_view=True;
+    the buckets are allocated once, as fresh memory for every pass would
+    cost more than the all-reduce itself).
 With `find_unused_parameters`, parameters that got no gradient in this pass
 count as zeros, and a parameter no rank used keeps its `.grad` untouched.
 """
@@ -62,7 +65,7 @@ class Bucket:
         self.dtype = arrays[0].dtype
         self.shapes = [a.shape for a in arrays]
         self.offsets = np.concatenate([[0], np.cumsum([a.size for a in arrays])]).tolist()
-        self.buffer = None
+        self.buffer = np.zeros(self.offsets[-1], self.dtype)
         self.ready = 0
         self.work = None
 
@@ -130,8 +133,6 @@ class Reducer:
         self.marked[:] = False
         self.next_bucket = 0
         for bucket in self.buckets:
-            # A fresh buffer each pass: the last pass's gradients are views of the old one.
-            bucket.buffer = np.empty(bucket.offsets[-1], bucket.dtype)
             bucket.ready = 0
             bucket.work = None
         hooks.queue_callback(self._finish_pass)
@@ -197,7 +198,7 @@ class Reducer:
     # ----- the GradientTape door -----
 
     def average(self, grads, local_error=None):
-        """Averaged copies of `grads` (one per parameter, None where a rank has none), bucket by bucket.
+        """`grads` (one per parameter, None where a rank has none) averaged, as views of the buckets.
 
         First the ranks sum a map of which gradients exist (and whether some
         rank's call was invalid), so that every rank raises the same error.
@@ -220,7 +221,6 @@ class Reducer:
                                "some rank. Pass find_unused_parameters=True if some parameters are not used in "
                                "computing the loss (or not on every step).")
         for bucket in self.buckets:
-            bucket.buffer = np.empty(bucket.offsets[-1], bucket.dtype)
             for position, index in enumerate(bucket.indices):
                 if grads[index] is None:
                     bucket.slot(position)[...] = 0
