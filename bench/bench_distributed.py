@@ -216,11 +216,14 @@ def main():
     use_torch = torch is not None and not args.no_torch
     frameworks = ["minitorch"] + (["torch"] if use_torch else [])
     print(f"{os.cpu_count()} cores; BLAS and torch at 1 thread per process; MPI: {mpi_version()}")
+    print("load average before: %.1f %.1f %.1f" % os.getloadavg())
     for kind in MODELS:
         if args.only in (None, kind):
             bench_training(kind, frameworks, args.steps, args.rounds)
     if args.only in (None, "allreduce"):
         bench_allreduce(use_torch)
+    print("\nload average after: %.1f %.1f %.1f (MPI waits by polling: other load on the cores slows it down)"
+          % os.getloadavg())
 
 
 def mpi_version():

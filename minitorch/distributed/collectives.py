@@ -100,6 +100,9 @@ def wait_all(group, requests, name, timeout):
     MPI's own wait cannot time out, so this polls (MPI progresses the
     communication inside each test, as it would inside a blocking wait),
     yielding the core between polls once the wait is not short.
+
+    >>> group = default_group()
+    >>> wait_all(group, [group.comm.Ibarrier()], "barrier", timeout=60.0)
     """
     test_all = group.mpi.Request.Testall
     if test_all(requests):
@@ -161,6 +164,11 @@ def agree(group, name, array=None, root=-1, op=-1, local_error=None):
     whose own arguments were wrong raises `local_error`, the others a
     RuntimeError naming it; a disagreement raises a RuntimeError listing each
     rank's call. Nothing has been exchanged yet, so the group stays usable.
+
+    >>> agree(default_group(), "all_reduce", np.ones(3, np.float32), op=0)  # the same call everywhere: silence
+    >>> agree(default_group(), "all_reduce", np.ones(3 + mt.distributed.get_rank(), np.float32), op=0)
+    Traceback (most recent call last):
+    RuntimeError: all_reduce: the ranks' calls do not match, so no data was exchanged: rank 0: all_reduce of a float32 tensor of shape (3,), op SUM; rank 1: all_reduce of a float32 tensor of shape (4,), op SUM
     """
     mine = _describe_call(name, array, root, op, local_error is not None)
     if group.size == 1:
@@ -457,13 +465,26 @@ def start_sum_unchecked(group, buffer, name):
     For callers that have checked once that every rank's buffers match
     (DistributedDataParallel's gradient buckets), where a check per call
     would cost a round trip in the middle of the backward pass.
+
+    >>> buffer = np.ones(2)
+    >>> start_sum_unchecked(default_group(), buffer, "a sum").wait()
+    True
+    >>> buffer
+    array([2., 2.])
     """
     request = group.comm.Iallreduce(group.mpi.IN_PLACE, buffer, group.mpi.SUM)
     return Work(group, [request], name, buffers=(buffer,))
 
 
 def start_broadcast_unchecked(group, buffer, root, name):
-    """Starts broadcasting rank `root`'s contiguous numpy `buffer` in place, without agree() (see start_sum_unchecked)."""
+    """Starts broadcasting rank `root`'s contiguous numpy `buffer` in place, without agree() (see start_sum_unchecked).
+
+    >>> buffer = np.full(2, float(mt.distributed.get_rank()))
+    >>> start_broadcast_unchecked(default_group(), buffer, 1, "a broadcast").wait()
+    True
+    >>> buffer
+    array([1., 1.])
+    """
     return Work(group, [group.comm.Ibcast(buffer, root=root)], name, buffers=(buffer,))
 
 

@@ -72,7 +72,12 @@ def is_initialized():
 
 
 def default_group():
-    """The process group collectives run on; ValueError (PyTorch's message) before init_process_group()."""
+    """The process group collectives run on; ValueError (PyTorch's message) before init_process_group().
+
+    >>> group = mt.distributed.process_group.default_group()
+    >>> group.size, group.rank == mt.distributed.get_rank()
+    (2, True)
+    """
     if _default_group is None:
         raise ValueError(NOT_INITIALIZED)
     return _default_group
@@ -90,7 +95,11 @@ def _load_mpi():
 
 
 def timeout_seconds(timeout):
-    """`timeout` (a datetime.timedelta, or seconds; None: 30 minutes) in seconds, or a ValueError."""
+    """`timeout` (a datetime.timedelta, or seconds; None: 30 minutes) in seconds, or a ValueError.
+
+    >>> timeout_seconds(datetime.timedelta(minutes=2)), timeout_seconds(None), timeout_seconds(0.5)
+    (120.0, 1800.0, 0.5)
+    """
     if timeout is None:
         timeout = DEFAULT_TIMEOUT
     seconds = timeout.total_seconds() if isinstance(timeout, datetime.timedelta) else timeout
@@ -175,7 +184,13 @@ def destroy_process_group(group=None):
 
 
 def check_group(group):
-    """ValueError unless `group` means the default group (None): the only one there is."""
+    """ValueError unless `group` means the default group (None): the only one there is.
+
+    >>> check_group(None)
+    >>> check_group("a subgroup")
+    Traceback (most recent call last):
+    ValueError: minitorch.distributed supports the default (world) process group only: pass group=None
+    """
     if group is not None and group is not _default_group and group != "WORLD":
         raise ValueError("minitorch.distributed supports the default (world) process group only: pass group=None")
 

@@ -322,7 +322,11 @@ class DistributedSampler(Sampler):
         self.seed = int(seed)
 
     def indices(self) -> np.ndarray:
-        """This rank's indices for the current epoch, as an int64 array."""
+        """This rank's indices for the current epoch, as an int64 array.
+
+        >>> mt.utils.data.DistributedSampler(range(7), num_replicas=3, rank=2, shuffle=False).indices()
+        array([2, 5, 1])
+        """
         n = len(self.dataset)
         order = np.random.default_rng(self.seed + self.epoch).permutation(n) if self.shuffle else np.arange(n)
         if self.drop_last:

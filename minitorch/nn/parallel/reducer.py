@@ -84,7 +84,12 @@ def _on_gradient_ready(reducer_ref, index, param):
 
 
 class Reducer:
-    """Owns the buckets and the hooks of one DistributedDataParallel."""
+    """Owns the buckets and the hooks of one DistributedDataParallel.
+
+    >>> ddp = mt.nn.parallel.DistributedDataParallel(mt.nn.Linear(3, 2), bucket_cap_mb=5e-6)  # 5 bytes
+    >>> [bucket.indices for bucket in ddp.reducer.buckets]  # bias (index 1) first: its gradient is ready first
+    [[1], [0]]
+    """
 
     def __init__(self, group, params, names, bucket_bytes, first_bucket_bytes, find_unused_parameters):
         self.group = group
@@ -101,17 +106,14 @@ class Reducer:
         self.in_pass = False
         self.marked = np.zeros(len(params), bool)
         self.next_bucket = 0
-        self.handles = [param.register_post_accumulate_grad_hook(
-            lambda p, index=index, ref=weakref.ref(self): _on_gradient_ready(ref, index, p))
-            for index, param in enumerate(params)]
-
-    def remove_hooks(self):
-        for handle in self.handles:
-            handle.remove()
+        reducer = weakref.ref(self)
+        for index, param in enumerate(params):
+            param.register_post_accumulate_grad_hook(lambda p, index=index: _on_gradient_ready(reducer, index, p))
 
     # ----- during backward -----
 
     def gradient_ready(self, index, param):
+        """A parameter's gradient is complete: into its bucket; a full bucket starts its all-reduce."""
         if not self.expect_sync:
             return  # no_sync(), or no forward through DistributedDataParallel: gradients stay local
         if not self.in_pass:
