@@ -5,6 +5,7 @@ give the weights of one process trained on the whole batches. Every rank also
 trains that one-process reference itself (it needs no communication), so
 each rank checks parity on its own.
 """
+import copy
 import doctest
 import os
 
@@ -101,6 +102,28 @@ def worker_overlap_and_sampler():
     F.cross_entropy(ddp(mt.randn(4, 10)), mt.tensor([0, 1, 2, 3])).backward()
     # By then, every bucket but the one waiting for that gradient has started its all-reduce.
     assert launched == [len(buckets) - 1], (launched, len(buckets))
+
+    # A backward pass that fails half-way (buckets in flight) leaves DDP usable for the next step.
+    def fail(grad):
+        raise ValueError("backward failed on purpose")
+
+    def fail_in_backward(module, inputs, output):
+        output.register_hook(fail)
+
+    handle = model[1].register_forward_hook(fail_in_backward)
+    try:
+        F.cross_entropy(ddp(mt.randn(4, 10)), mt.tensor([0, 1, 2, 3])).backward()
+    except ValueError:
+        assert ddp.reducer.in_pass and ddp.reducer.next_bucket > 0
+    handle.remove()
+    reference = copy.deepcopy(model)
+    x, y = mt.randn(4, 10) * (dist.get_rank() + 1), mt.tensor([0, 1, 2, 3])
+    model.zero_grad()
+    F.cross_entropy(ddp(x), y).backward()
+    F.cross_entropy(reference(x), y).backward()
+    for p, q in zip(reference.parameters(), model.parameters()):
+        dist.all_reduce(p.grad, op=dist.ReduceOp.AVG)
+        np.testing.assert_allclose(q.grad.numpy(), p.grad.numpy(), rtol=1e-5, atol=1e-7)
 
     dataset = mt.utils.data.TensorDataset(mt.arange(23))
     sampler = mt.utils.data.DistributedSampler(dataset, shuffle=True, seed=5)

@@ -106,7 +106,7 @@ class DistributedDataParallel(Module):
             if buffers and dist.get_world_size() > 1:
                 _broadcast_from_rank_0(buffers, checked=False)  # their shapes were checked at construction
         # As in PyTorch, the backward pass after this forward averages (unless in no_sync()); others do not.
-        self.reducer.expect_sync = is_grad_enabled() and self.require_backward_grad_sync
+        self.reducer.prepare_for_forward(is_grad_enabled() and self.require_backward_grad_sync)
         return self.module(*inputs, **kwargs)
 
     @contextlib.contextmanager

@@ -110,6 +110,18 @@ class Reducer:
         for index, param in enumerate(params):
             param.register_post_accumulate_grad_hook(lambda p, index=index: _on_gradient_ready(reducer, index, p))
 
+    def prepare_for_forward(self, sync):
+        """Called by each forward: whether the next backward averages; clears what a failed backward left.
+
+        A backward pass that raised never reached its end: the buckets it
+        started are waited for (the other ranks started them too, if they
+        failed alike) before the next pass starts afresh.
+        """
+        if self.in_pass:
+            self._wait(self.buckets[:self.next_bucket])
+            self.in_pass = False
+        self.expect_sync = sync
+
     # ----- during backward -----
 
     def gradient_ready(self, index, param):
