@@ -70,26 +70,19 @@ def train_worker(framework, kind, per_rank_batch, steps):
     rng = np.random.default_rng(0)
     images = rng.standard_normal((per_rank_batch, 1, 28, 28)).astype(np.float32)
     labels = rng.integers(0, 10, per_rank_batch)
-    if framework == "minitorch":
-        distributed = int(os.environ.get("PMI_SIZE", "1")) > 1
-        if distributed:
-            dist.init_process_group("mpi")
-        lib, sync = mt, dist.barrier if distributed else (lambda: None)
-        model = build(mt.nn, kind)
-        if distributed:
-            model = mt.nn.parallel.DistributedDataParallel(model)
-        rank = dist.get_rank() if distributed else 0
-    else:
+    # The same code for both frameworks: only the import and the backend differ.
+    lib, lib_dist = (mt, dist) if framework == "minitorch" else (torch, torch_dist)
+    distributed = int(os.environ.get("PMI_SIZE", "1")) > 1
+    if framework == "torch":
         torch.set_num_threads(1)
-        distributed = int(os.environ.get("PMI_SIZE", "1")) > 1
-        if distributed:
-            os.environ.update(RANK=os.environ["PMI_RANK"], WORLD_SIZE=os.environ["PMI_SIZE"])
-            torch_dist.init_process_group("gloo")
-        lib, sync = torch, torch_dist.barrier if distributed else (lambda: None)
-        model = build(torch.nn, kind)
-        if distributed:
-            model = torch.nn.parallel.DistributedDataParallel(model)
-        rank = torch_dist.get_rank() if distributed else 0
+        os.environ.update(RANK=os.environ.get("PMI_RANK", "0"), WORLD_SIZE=os.environ.get("PMI_SIZE", "1"))
+    if distributed:
+        lib_dist.init_process_group("mpi" if framework == "minitorch" else "gloo")
+    model = build(lib.nn, kind)
+    if distributed:
+        model = lib.nn.parallel.DistributedDataParallel(model)
+    sync = lib_dist.barrier if distributed else (lambda: None)
+    rank = lib_dist.get_rank() if distributed else 0
     x, y = lib.from_numpy(images), lib.from_numpy(labels)
     optimizer = lib.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
     loss_fn = lib.nn.CrossEntropyLoss()
