@@ -54,7 +54,9 @@ class DistributedDataParallel(Module):
     a view into DDP's buckets, which the next averaging overwrites (as with
     PyTorch's gradient_as_bucket_view=True): clone a gradient to keep it.
     `ddp.module` is the wrapped model; the state_dict keys start with
-    "module." as in PyTorch.
+    "module." as in PyTorch. `gradient_as_bucket_view`, `static_graph` and
+    `check_reduction` are accepted for PyTorch's sake and change nothing;
+    `device_ids` and `output_device` must be None (the CPU).
 
     >>> _ = mt.manual_seed(mt.distributed.get_rank())   # different weights on each rank...
     >>> model = mt.nn.Linear(3, 1)
