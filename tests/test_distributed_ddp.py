@@ -7,6 +7,7 @@ each rank checks parity on its own.
 """
 import copy
 import doctest
+import gc
 import os
 
 import numpy as np
@@ -241,6 +242,18 @@ def worker_checkpoint_and_buffers(directory):
     print(f"rank {rank}: checkpoint reloaded", flush=True)
 
 
+def worker_rewrapping_leaves_no_hooks():
+    model = mlp()
+    for _ in range(3):
+        DDP(model)
+    gc.collect()
+    live = [fn for _, fns in mt.autograd.hooks.post_accumulate_hooks.values() for fn in fns.values()]
+    assert live == [], f"{len(live)} hooks of dropped DistributedDataParallel wrappers remain"
+    ddp = DDP(model)
+    assert sum(len(fns) for _, fns in mt.autograd.hooks.post_accumulate_hooks.values()) == 6
+    F.cross_entropy(ddp(mt.randn(2, 10)), mt.tensor([0, 1])).backward()
+
+
 def worker_model_mismatch():
     rank = dist.get_rank()
     try:
@@ -290,6 +303,10 @@ def test_no_sync_unused_parameters_and_the_gradient_tape_door():
 def test_checkpoint_from_rank_0_reloads_everywhere_and_buffers_follow_rank_0(tmp_path):
     out = check(launch(__file__, "checkpoint_and_buffers", 2, tmp_path))
     assert "rank 1: checkpoint reloaded" in out
+
+
+def test_dropped_wrappers_leave_no_hooks_behind():
+    check(launch(__file__, "rewrapping_leaves_no_hooks", 2))
 
 
 def test_different_models_on_different_ranks_raise_on_every_rank():

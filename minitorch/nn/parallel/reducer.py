@@ -83,6 +83,11 @@ def _on_gradient_ready(reducer_ref, index, param):
         reducer.gradient_ready(index, param)
 
 
+def _remove_hooks(handles):
+    for handle in handles:
+        handle.remove()
+
+
 class Reducer:
     """Owns the buckets and the hooks of one DistributedDataParallel.
 
@@ -107,8 +112,10 @@ class Reducer:
         self.marked = np.zeros(len(params), bool)
         self.next_bucket = 0
         reducer = weakref.ref(self)
-        for index, param in enumerate(params):
-            param.register_post_accumulate_grad_hook(lambda p, index=index: _on_gradient_ready(reducer, index, p))
+        handles = [param.register_post_accumulate_grad_hook(lambda p, index=index: _on_gradient_ready(reducer, index, p))
+                   for index, param in enumerate(params)]
+        # The hooks go with the reducer: wrapping the same model again and again leaves none behind.
+        weakref.finalize(self, _remove_hooks, handles)
 
     def prepare_for_forward(self, sync):
         """Called by each forward: whether the next backward averages; clears what a failed backward left.
