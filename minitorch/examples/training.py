@@ -13,6 +13,13 @@ Determinism: ``--seed`` seeds minitorch's global generator (weights, dropout)
 and the training loader's own generator (the shuffling order). A checkpoint
 stores both generators' states next to the model, optimizer and scheduler, so
 ``--resume`` continues exactly as the uninterrupted run would have.
+
+``--distributed`` (under ``mpiexec -n N``): each process trains a
+DistributedDataParallel replica on 1/N of every batch, its share chosen by a
+DistributedSampler (shuffled by seed and epoch), and evaluates 1/N of the
+test set; the printed losses and accuracies are over all processes; rank 0
+prints, plots and saves (the plain model's state_dict, so a checkpoint
+resumes with or without it).
 """
 from __future__ import annotations
 
@@ -20,6 +27,7 @@ import argparse
 import dataclasses
 import math
 import os
+import sys
 import time
 
 import numpy as np
@@ -27,7 +35,7 @@ from tqdm import tqdm
 
 import minitorch as mt
 from minitorch import nn
-from minitorch.utils.data import DataLoader, TensorDataset
+from minitorch.utils.data import DataLoader, DistributedSampler, Subset, TensorDataset
 
 DATASETS = ("embedded", "fashion-mnist", "mnist", "kmnist")
 CHECKPOINT_FORMAT = "minitorch-example-checkpoint-1"
@@ -82,6 +90,9 @@ def parse_args(description: str, recipe: Recipe, argv=None) -> argparse.Namespac
                         help="write a checkpoint after every epoch (a '{epoch}' in PATH keeps one file per epoch)")
     parser.add_argument("--resume", default=None, metavar="PATH", help="continue from a checkpoint's next epoch")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--distributed", action="store_true",
+                        help="one of the N processes of `mpiexec -n N`: each trains on 1/N of every batch "
+                             "(DistributedDataParallel); rank 0 prints and saves")
     args = parser.parse_args(argv)
     if args.epochs is None:
         args.epochs = recipe.epochs_embedded if args.dataset == "embedded" else recipe.epochs_full
@@ -127,9 +138,17 @@ def make_loaders(args):
     test_x, test_y = test_x[: args.test_limit], test_y[: args.test_limit]
     train_x, test_x, mean, std = standardise(train_x, test_x)
     generator = np.random.default_rng(args.seed)
-    train_loader = DataLoader(TensorDataset(train_x, train_y), batch_size=args.batch_size, shuffle=True,
-                              generator=generator)
-    test_loader = DataLoader(TensorDataset(test_x, test_y), batch_size=1000)
+    train_set = TensorDataset(train_x, train_y)
+    if args.distributed:
+        sampler = DistributedSampler(train_set, shuffle=True, seed=args.seed)
+        train_loader = DataLoader(train_set, batch_size=args.batch_size // sampler.num_replicas, sampler=sampler)
+    else:
+        train_loader = DataLoader(train_set, batch_size=args.batch_size, shuffle=True, generator=generator)
+    test_set = TensorDataset(test_x, test_y)
+    if args.distributed:  # each rank evaluates its own slice of the test set
+        slices = np.array_split(np.arange(len(test_set)), sampler.num_replicas)
+        test_set = Subset(test_set, slices[sampler.rank])
+    test_loader = DataLoader(test_set, batch_size=1000)
     return train_loader, test_loader, generator, (mean, std)
 
 
@@ -245,14 +264,40 @@ class Result:
     wall_time: float
 
 
+def start_distributed(args) -> int:
+    """Joins the processes of ``mpiexec``; returns this one's rank. A set-up mistake: one line, exit status 2."""
+    try:
+        mt.distributed.init_process_group("mpi")
+    except RuntimeError as error:
+        print(f"--distributed: {error}", file=sys.stderr)
+        sys.exit(2)
+    world, rank = mt.distributed.get_world_size(), mt.distributed.get_rank()
+    if args.batch_size % world:
+        if rank == 0:
+            print(f"--distributed: --batch-size {args.batch_size} does not split evenly over {world} processes",
+                  file=sys.stderr)
+        sys.exit(2)
+    return rank
+
+
+def global_means(values, count):
+    """Means over every process's samples, from this process's means over its `count` samples."""
+    totals = mt.tensor([v * count for v in values] + [count], dtype=mt.float64)
+    mt.distributed.all_reduce(totals)
+    return [float(t) / float(totals[-1]) for t in totals[:-1]]
+
+
 def run(name: str, build_model, recipe: Recipe, argv=None, description: str = "") -> Result:
     """Parse ``argv``, train ``build_model()`` with Adam + OneCycleLR, print and return the results."""
     args = parse_args(description or name, recipe, argv)
+    rank = start_distributed(args) if args.distributed else 0
+    say = print if rank == 0 else (lambda *values, **options: None)
     start = time.perf_counter()
     mt.manual_seed(args.seed)  # weight initialisation and dropout
     train_loader, test_loader, loader_generator, (mean, std) = make_loaders(args)
 
     model = build_model()
+    wrapped = nn.parallel.DistributedDataParallel(model) if args.distributed else model
     loss_fn = nn.CrossEntropyLoss()
     optimizer = mt.optim.Adam(model.parameters(), lr=args.lr)
     scheduler = mt.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=args.lr, epochs=args.epochs,
@@ -260,35 +305,46 @@ def run(name: str, build_model, recipe: Recipe, argv=None, description: str = ""
     history, done = History(), 0
     if args.resume:
         done, history = load_checkpoint(args.resume, model, optimizer, scheduler, loader_generator, args)
-        print(f"resumed from {args.resume} after epoch {done}")
+        say(f"resumed from {args.resume} after epoch {done}")
 
     n_params = sum(p.numel() for p in model.parameters())
-    print(f"{name} ({n_params:,} parameters) on {args.dataset}: {len(train_loader.dataset):,} train / "
-          f"{len(test_loader.dataset):,} test images")
-    print(f"inputs standardised (mean {mean:.4f}, std {std:.4f}); Adam + OneCycleLR(max_lr={args.lr:g}) per batch, "
-          f"batch size {args.batch_size}, {args.epochs} epoch{'s' if args.epochs != 1 else ''}, seed {args.seed}")
+    test_images = len(test_loader.dataset.dataset if args.distributed else test_loader.dataset)
+    say(f"{name} ({n_params:,} parameters) on {args.dataset}: {len(train_loader.dataset):,} train / "
+        f"{test_images:,} test images")
+    say(f"inputs standardised (mean {mean:.4f}, std {std:.4f}); Adam + OneCycleLR(max_lr={args.lr:g}) per batch, "
+        f"batch size {args.batch_size}, {args.epochs} epoch{'s' if args.epochs != 1 else ''}, seed {args.seed}")
+    world = mt.distributed.get_world_size() if args.distributed else 1
     for epoch in range(done + 1, args.epochs + 1):
         epoch_start = time.perf_counter()
-        with tqdm(total=len(train_loader.dataset), desc=f"epoch {epoch}/{args.epochs}", unit=" samples",
-                  leave=True, disable=True if args.no_progress else None, dynamic_ncols=True) as progress:
-            train_loss, train_acc = train_one_epoch(model, train_loader, loss_fn, optimizer, scheduler, progress)
-        test_loss, test_acc = evaluate(model, test_loader, loss_fn)
+        if args.distributed:
+            train_loader.sampler.set_epoch(epoch)
+        # Under --distributed, rank 0's bar counts its share, scaled to the whole epoch.
+        share = len(train_loader.sampler) if args.distributed else len(train_loader.dataset)
+        with tqdm(total=share, desc=f"epoch {epoch}/{args.epochs}",
+                  unit=" samples", unit_scale=world if world > 1 else False, leave=True,
+                  disable=True if args.no_progress or rank != 0 else None, dynamic_ncols=True) as progress:
+            train_loss, train_acc = train_one_epoch(wrapped, train_loader, loss_fn, optimizer, scheduler, progress)
+        # Through DDP, evaluation runs with rank 0's BatchNorm statistics on every rank (broadcast_buffers).
+        test_loss, test_acc = evaluate(wrapped, test_loader, loss_fn)
+        if args.distributed:
+            train_loss, train_acc = global_means((train_loss, train_acc), len(train_loader.sampler))
+            test_loss, test_acc = global_means((test_loss, test_acc), len(test_loader.dataset))
         seconds = time.perf_counter() - epoch_start
         history.append(train_loss=train_loss, train_acc=train_acc, test_loss=test_loss, test_acc=test_acc,
                        epoch_time=seconds)
-        print(f"epoch {epoch:>2}/{args.epochs}  train loss {train_loss:.4f}  train acc {train_acc:.4f}  "
-              f"test loss {test_loss:.4f}  test acc {test_acc:.4f}  ({seconds:.1f} s)", flush=True)
-        if args.save:
+        say(f"epoch {epoch:>2}/{args.epochs}  train loss {train_loss:.4f}  train acc {train_acc:.4f}  "
+            f"test loss {test_loss:.4f}  test acc {test_acc:.4f}  ({seconds:.1f} s)", flush=True)
+        if args.save and rank == 0:
             path = args.save.replace("{epoch}", str(epoch))
             save_checkpoint(path, model, optimizer, scheduler, loader_generator, epoch, args, history)
-    if args.plot and history.train_loss:
+    if args.plot and history.train_loss and rank == 0:
         plot_history(history, args.plot, f"{name} on {args.dataset}")
     wall = time.perf_counter() - start
     if history.test_acc:
         best = int(np.argmax(history.test_acc))
         trained = args.epochs - done
         per_epoch = sum(history.epoch_time[done:]) / trained if trained else math.nan
-        print(f"done: final test accuracy {history.test_acc[-1]:.4f} (best {history.test_acc[best]:.4f} at epoch "
-              f"{best + 1}); {trained} epochs in {wall:.1f} s, {per_epoch:.1f} s/epoch"
-              + (f"; checkpoint {args.save}" if args.save else "") + (f"; plot {args.plot}" if args.plot else ""))
+        say(f"done: final test accuracy {history.test_acc[-1]:.4f} (best {history.test_acc[best]:.4f} at epoch "
+            f"{best + 1}); {trained} epochs in {wall:.1f} s, {per_epoch:.1f} s/epoch"
+            + (f"; checkpoint {args.save}" if args.save else "") + (f"; plot {args.plot}" if args.plot else ""))
     return Result(model=model, history=history, start_epoch=done, wall_time=wall)
