@@ -29,7 +29,7 @@ from .ops.array_ops import (
 )
 from .ops import batch_norm_ops, conv_ops, loss_ops, pool_ops, special_ops  # noqa: F401  (fills the op table)
 from . import tensor_methods  # noqa: F401  (binds Tensor's operators and methods)
-from . import autograd, datasets, nn, optim, utils, viz
+from . import autograd, datasets, distributed, nn, optim, utils, viz
 from .serialization import CheckpointError, load, save
 from .autograd import (
     ForwardAccumulator, GradientTape, custom_gradient, enable_grad, is_grad_enabled, no_grad, set_grad_enabled,

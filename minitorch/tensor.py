@@ -195,6 +195,17 @@ class Tensor:
         """
         return hooks.register_hook(self, hook)
 
+    def register_post_accumulate_grad_hook(self, hook):
+        """Calls `hook(self)` during backward(), right after this leaf's `.grad` has been updated.
+
+        >>> w = mt.tensor([1.0, 2.0], requires_grad=True)
+        >>> handle = w.register_post_accumulate_grad_hook(lambda p: print("ready:", p.grad))
+        >>> (w * w).sum().backward()
+        ready: tensor([2., 4.])
+        >>> handle.remove()
+        """
+        return hooks.register_post_accumulate_grad_hook(self, hook)
+
     def retain_grad(self):
         """Keeps this non-leaf tensor's gradient in `.grad` after backward().
 

@@ -61,7 +61,7 @@ def test_wheel_metadata_names_the_distribution_and_its_licence(wheel):
     assert 'torch==2.13.0; extra == "parity"' in requirements
     # The test extra installs alone, without torch; the package itself never needs torch.
     assert [r for r in requirements if r.startswith("torch")] == ['torch==2.13.0; extra == "parity"']
-    assert set(metadata.get_all("Provides-Extra")) == {"test", "parity"}
+    assert set(metadata.get_all("Provides-Extra")) == {"test", "parity", "distributed"}
 
 
 def test_build_requirements_are_bounded():

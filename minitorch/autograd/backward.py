@@ -1,12 +1,16 @@
 """The PyTorch door's functions: `backward()` and `autograd.grad()`.
 
 Both run compute_gradient (engine/backprop.py) on the autograd tape
-(engine/autograd_tape.py): `backward` accumulates into the leaves' `.grad`,
+(engine/autograd_tape.py): `backward` accumulates into each leaf's `.grad` as
+soon as that leaf's gradient is complete, running the leaf's
+post-accumulate-grad hooks there (engine/hooks.py; DistributedDataParallel
+starts its all-reduces from them),
 `grad` returns the gradients. Without `retain_graph` the pass consumes the
 entries it ran, so a second backward through them raises.
 """
 from ..creation import as_operand, zeros_like
 from ..engine.autograd_tape import AUTOGRAD_TAPE
+from ..engine import hooks
 from ..engine.backprop import compute_gradient
 from ..engine.state import enable_grad, no_grad
 from ..tensor import Tensor
@@ -51,36 +55,42 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     if retain_graph is None:
         retain_graph = create_graph
     recording = enable_grad() if create_graph else no_grad()
-    with recording:
+    assigned = set()  # ids of the gradient objects already given to a leaf in this pass
+    with recording, hooks.backward_pass():
         if inputs is not None:
             inputs = _as_list(inputs)
             results = compute_gradient(AUTOGRAD_TAPE, targets, inputs, grads, release=not retain_graph)
-            leaf_grads = [(t, g) for t, g in zip(inputs, results) if g is not None]
+            for leaf, grad in zip(inputs, results):
+                if grad is not None:
+                    _accumulate(leaf, grad, create_graph, assigned)
         else:
-            by_id = compute_gradient(AUTOGRAD_TAPE, targets, [], grads, release=not retain_graph, collect_leaves=True)
-            leaf_grads = []
-            for tid, grad in by_id.items():
+            # Each leaf's .grad is updated (and its post-accumulate hooks run) the
+            # moment its gradient is complete, while the pass goes on.
+            def accumulate_leaf(tid, grad):
                 ref = AUTOGRAD_TAPE.watched.get(tid)
                 leaf = ref() if ref is not None else None
                 if leaf is not None and leaf._requires_grad:
-                    leaf_grads.append((leaf, grad))
-        _accumulate(leaf_grads, create_graph)
+                    _accumulate(leaf, grad, create_graph, assigned)
+
+            compute_gradient(AUTOGRAD_TAPE, targets, [], grads, release=not retain_graph, collect_leaves=True,
+                             leaf_ready=accumulate_leaf)
 
 
-def _accumulate(leaf_grads, create_graph):
-    assigned = set()
-    for leaf, grad in leaf_grads:
-        if not create_graph:
-            grad = grad.detach() if grad._requires_grad else grad
-            data = grad._data
-            if id(grad) in assigned or data.base is not None or not data.flags.writeable:
-                # .grad is the leaf's own: p.grad.zero_() must not write into a shared or broadcast array
-                grad = Tensor._make(data.copy())
-            assigned.add(id(grad))
-        if leaf.grad is None:
-            leaf.grad = grad
-        else:
-            leaf.grad = leaf.grad + grad
+def _accumulate(leaf, grad, create_graph, assigned):
+    """Adds `grad` into `leaf.grad`, then runs the leaf's post-accumulate-grad hooks."""
+    if not create_graph:
+        grad = grad.detach() if grad._requires_grad else grad
+        data = grad._data
+        if id(grad) in assigned or data.base is not None or not data.flags.writeable:
+            # .grad is the leaf's own: p.grad.zero_() must not write into a shared or broadcast array
+            grad = Tensor._make(data.copy())
+        assigned.add(id(grad))
+    if leaf.grad is None:
+        leaf.grad = grad
+    else:
+        leaf.grad = leaf.grad + grad
+    if hooks.post_accumulate_hooks:
+        hooks.run_post_accumulate(leaf)
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=None, materialize_grads=False):

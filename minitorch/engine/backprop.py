@@ -27,14 +27,19 @@ MIN_AGGREGATE_COUNT = 4
 MIN_AGGREGATE_BYTES = 128 * 1024 * 1024
 
 
-def compute_gradient(tape, targets, sources, output_gradients=None, release=False, collect_leaves=False):
+def compute_gradient(tape, targets, sources, output_gradients=None, release=False, collect_leaves=False,
+                     leaf_ready=None):
     """Gradients of `targets` with respect to `sources` (lists of Tensors).
 
     Returns one gradient (or None) per source. `release` consumes the entries
     it runs, freeing their saved values as it goes (a non-persistent pass).
     With `collect_leaves`, every watched tensor the pass reaches is a source
     too (this is `loss.backward()`), and the result is a dict
-    {leaf tensor id: gradient}.
+    {leaf tensor id: gradient}. With `leaf_ready` as well, each leaf's
+    gradient goes to `leaf_ready(leaf id, gradient)` instead, as soon as the
+    last op that reads the leaf has run (PyTorch accumulates into `.grad` at
+    that moment, which lets DistributedDataParallel communicate while the
+    rest of the pass runs), and the dict is empty.
     """
     source_ids = {s._id for s in sources}
     with tape_lock:
@@ -88,6 +93,10 @@ def compute_gradient(tape, targets, sources, output_gradients=None, release=Fals
                             missing[producer_id] -= 1
                             if missing[producer_id] == 0:
                                 ready.append(producer_id)
+                    elif count == 1 and leaf_ready is not None and tid in leaves:
+                        pending = gradients.pop(tid, None)
+                        if pending:
+                            leaf_ready(tid, _complete(pending, tid))
     except BaseException:
         if release:  # the pass failed: free what it took off the tape and did not run, as if it had
             for op_id, entry in entries.items():
@@ -95,7 +104,12 @@ def compute_gradient(tape, targets, sources, output_gradients=None, release=Fals
         raise
 
     if collect_leaves:
-        return {tid: _complete(gradients[tid], tid) for tid in leaves if gradients.get(tid)}
+        finished = {tid: _complete(gradients[tid], tid) for tid in leaves if gradients.get(tid)}
+        if leaf_ready is None:
+            return finished
+        for tid, grad in finished.items():  # leaves that were targets themselves
+            leaf_ready(tid, grad)
+        return {}
     return [_complete(gradients[s._id], s._id) if gradients.get(s._id) else None for s in sources]
 
 

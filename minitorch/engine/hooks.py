@@ -5,15 +5,26 @@ is complete, before it flows on to the op that made `t` (or, for a leaf,
 before it is accumulated into `.grad`). `t.retain_grad()` is such a hook: it
 keeps a non-leaf's gradient in `.grad`. Kept by tensor id, like everything
 the tapes know; compute_gradient looks here only when some hook exists.
+
+`leaf.register_post_accumulate_grad_hook(fn)` runs `fn(leaf)` right after
+backward() has accumulated into `leaf.grad`, during the pass, as soon as that
+leaf's gradient is complete; `queue_callback(fn)`, called during a backward()
+pass, runs `fn()` once when the pass has finished. DistributedDataParallel
+uses both: the first to start all-reducing gradients while the pass goes on,
+the second to wait for them.
 """
+import contextlib
 import itertools
+import threading
 import weakref
 
 from .state import tape_lock
 
 tensor_hooks = {}  # tensor id -> (weakref to the tensor, {handle id: fn})
 retaining = {}  # tensor id -> weakref: non-leaf tensors whose gradient is kept in .grad
+post_accumulate_hooks = {}  # leaf tensor id -> (weakref to the leaf, {handle id: fn})
 _handle_ids = itertools.count()
+_passes = threading.local()  # .callbacks: one list per backward() running on this thread, innermost last
 
 
 class RemovableHandle:
@@ -66,9 +77,9 @@ def add_hook(hooks, fn):
     return RemovableHandle(hooks, key)
 
 
-def _forget_dead():
-    for tid in [tid for tid, (ref, hooks) in tensor_hooks.items() if ref() is None or not hooks]:
-        del tensor_hooks[tid]
+def _forget_dead(registry=tensor_hooks):
+    for tid in [tid for tid, (ref, hooks) in registry.items() if ref() is None or not hooks]:
+        del registry[tid]
 
 
 def apply(tensor_id, grad):
@@ -106,3 +117,83 @@ def retain_grad(tensor):
         for tid in [tid for tid, ref in retaining.items() if ref() is None]:
             del retaining[tid]
         retaining[tensor._id] = weakref.ref(tensor)
+
+
+def register_post_accumulate_grad_hook(tensor, fn):
+    """Registers `fn(tensor)` to run right after backward() accumulates into the leaf's `.grad`; returns a RemovableHandle.
+
+    It runs during the pass, as soon as this leaf's gradient is complete
+    (not at the end). `Tensor.register_post_accumulate_grad_hook` calls this.
+
+    >>> w = mt.tensor([1.0, 2.0], requires_grad=True)
+    >>> seen = []
+    >>> handle = mt.engine.hooks.register_post_accumulate_grad_hook(w, lambda p: seen.append(p.grad))
+    >>> (w * 3).sum().backward()
+    >>> seen
+    [tensor([3., 3.])]
+    """
+    if not tensor._requires_grad:
+        raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+    if not tensor.is_leaf:
+        raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+    with tape_lock:
+        _forget_dead(post_accumulate_hooks)
+        ref, hooks = post_accumulate_hooks.setdefault(tensor._id, (weakref.ref(tensor), {}))
+        return add_hook(hooks, fn)
+
+
+def run_post_accumulate(leaf):
+    """Runs the post-accumulate-grad hooks of `leaf` (backward() calls this after updating `leaf.grad`).
+
+    >>> w = mt.tensor([1.0], requires_grad=True)
+    >>> handle = w.register_post_accumulate_grad_hook(lambda p: print("hook saw", p.grad))
+    >>> mt.engine.hooks.run_post_accumulate(w)
+    hook saw None
+    """
+    found = post_accumulate_hooks.get(leaf._id)
+    if found is not None:
+        for fn in list(found[1].values()):
+            fn(leaf)
+
+
+@contextlib.contextmanager
+def backward_pass():
+    """The extent of one backward() pass: callbacks queued inside run when it ends without an error.
+
+    >>> with mt.engine.hooks.backward_pass():
+    ...     mt.engine.hooks.queue_callback(lambda: print("the pass has ended"))
+    ...     print("in the pass")
+    in the pass
+    the pass has ended
+    """
+    stack = _passes.__dict__.setdefault("callbacks", [])
+    stack.append([])
+    try:
+        yield
+        callbacks = stack[-1]
+        while callbacks:  # a callback may queue another one
+            callbacks.pop(0)()
+    finally:
+        stack.pop()
+
+
+def queue_callback(fn):
+    """Runs `fn()` once when the backward() pass running now (on this thread) has finished.
+
+    PyTorch's `Variable._execution_engine.queue_callback`; only valid during
+    backward(), from a hook.
+
+    >>> w = mt.tensor([1.0], requires_grad=True)
+    >>> events = []
+    >>> def on_grad(p):
+    ...     events.append("grad")
+    ...     mt.engine.hooks.queue_callback(lambda: events.append("pass finished"))
+    >>> handle = w.register_post_accumulate_grad_hook(on_grad)
+    >>> (w * 2).sum().backward()
+    >>> events
+    ['grad', 'pass finished']
+    """
+    stack = getattr(_passes, "callbacks", None)
+    if not stack:
+        raise RuntimeError("queue_callback: final callbacks can only be installed during the backward pass")
+    stack[-1].append(fn)

@@ -1,5 +1,5 @@
 """minitorch.nn: modules, layers, losses, functional forms and initialisers, as torch.nn."""
-from . import functional, init, utils
+from . import functional, init, parallel, utils
 from .activation import GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
 from .container import ModuleDict, ModuleList, Sequential
 from .conv import Conv2D, Conv2d
@@ -12,12 +12,13 @@ from .loss import (
 )
 from .module import Module
 from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm
+from .parallel import SyncBatchNorm
 from .parameter import Parameter
 from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 
 __all__ = [
-    "functional", "init", "utils", "Module", "Parameter", "Sequential", "ModuleList", "ModuleDict", "Identity",
-    "Linear", "Conv2d", "Conv2D", "BatchNorm1d", "BatchNorm2d", "LayerNorm", "MaxPool2d", "AvgPool2d",
+    "functional", "init", "parallel", "utils", "Module", "Parameter", "Sequential", "ModuleList", "ModuleDict", "Identity",
+    "Linear", "Conv2d", "Conv2D", "BatchNorm1d", "BatchNorm2d", "LayerNorm", "SyncBatchNorm", "MaxPool2d", "AvgPool2d",
     "AdaptiveAvgPool2d", "Dropout", "Flatten", "ReLU", "LeakyReLU", "GELU", "Sigmoid", "Tanh", "Softmax",
     "LogSoftmax", "Embedding", "CrossEntropyLoss", "NLLLoss", "MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss",
     "BCELoss", "BCEWithLogitsLoss",

@@ -28,12 +28,15 @@ import numpy as np
 from .. import random
 from ..creation import from_numpy
 from ..tensor import Tensor
+from .. import distributed as dist
 
 __all__ = [
     "Dataset",
     "TensorDataset",
     "Subset",
     "random_split",
+    "Sampler",
+    "DistributedSampler",
     "DataLoader",
     "default_collate",
     "supports_array_batching",
@@ -249,6 +252,105 @@ def default_collate(batch: list):
     raise TypeError(f"default_collate: cannot batch samples of type {type(elem).__name__}")
 
 
+class Sampler:
+    """The order in which a DataLoader visits a data set: subclasses define ``__iter__`` (indices) and ``__len__``.
+
+    >>> class Backwards(mt.utils.data.Sampler):
+    ...     def __init__(self, n):
+    ...         self.n = n
+    ...     def __iter__(self):
+    ...         return iter(range(self.n - 1, -1, -1))
+    ...     def __len__(self):
+    ...         return self.n
+    >>> [y.tolist() for y, in mt.utils.data.DataLoader(mt.utils.data.TensorDataset(mt.arange(4)), 2, sampler=Backwards(4))]
+    [[3, 2], [1, 0]]
+    """
+
+    def __iter__(self) -> Iterator[int]:
+        raise NotImplementedError(f"{type(self).__name__} must implement __iter__")
+
+    def __len__(self) -> int:
+        raise NotImplementedError(f"{type(self).__name__} must implement __len__")
+
+
+class DistributedSampler(Sampler):
+    """Each of ``num_replicas`` processes visits its own share of the data set (torch.utils.data.DistributedSampler).
+
+    Rank r takes every ``num_replicas``-th index of the epoch's order starting
+    at r, so the shares are disjoint and together cover the data set. When
+    the size does not divide evenly, the order is padded by repeating its
+    first indices (or, with ``drop_last``, cut) so that every rank gets the
+    same number of samples, as in PyTorch. ``shuffle`` draws the order from
+    ``seed + epoch``, the same on every rank: call ``set_epoch(epoch)`` before
+    each epoch for a new order. ``num_replicas`` and ``rank`` default to the
+    process group's (``minitorch.distributed``). With ``drop_last=False``,
+    up to ``num_replicas - 1`` samples are seen twice per epoch, which shifts
+    an evaluation metric slightly.
+
+    >>> ds = mt.utils.data.TensorDataset(mt.arange(5))
+    >>> [list(mt.utils.data.DistributedSampler(ds, num_replicas=2, rank=r, shuffle=False)) for r in (0, 1)]
+    [[0, 2, 4], [1, 3, 0]]
+    >>> [list(mt.utils.data.DistributedSampler(ds, num_replicas=2, rank=r, shuffle=False, drop_last=True)) for r in (0, 1)]
+    [[0, 2], [1, 3]]
+    """
+
+    def __init__(self, dataset, num_replicas: int | None = None, rank: int | None = None, shuffle: bool = True,
+                 seed: int = 0, drop_last: bool = False):
+        if num_replicas is None:
+            num_replicas = dist.get_world_size()
+        if rank is None:
+            rank = dist.get_rank()
+        if isinstance(num_replicas, bool) or not isinstance(num_replicas, numbers.Integral) or num_replicas < 1:
+            raise ValueError(f"DistributedSampler: num_replicas should be a positive integer, got {num_replicas!r}")
+        if isinstance(rank, bool) or not isinstance(rank, numbers.Integral) or not 0 <= rank < num_replicas:
+            raise ValueError(f"Invalid rank {rank}, rank should be in the interval [0, {num_replicas - 1}]")
+        self.dataset = dataset
+        self.num_replicas = int(num_replicas)
+        self.rank = int(rank)
+        self.epoch = 0
+        self.drop_last = bool(drop_last)
+        n = len(dataset)
+        if self.drop_last and n % self.num_replicas != 0:
+            self.num_samples = math.ceil((n - self.num_replicas) / self.num_replicas)
+        else:
+            self.num_samples = math.ceil(n / self.num_replicas)
+        self.total_size = self.num_samples * self.num_replicas
+        self.shuffle = bool(shuffle)
+        self.seed = int(seed)
+
+    def indices(self) -> np.ndarray:
+        """This rank's indices for the current epoch, as an int64 array.
+
+        >>> mt.utils.data.DistributedSampler(range(7), num_replicas=3, rank=2, shuffle=False).indices()
+        array([2, 5, 1])
+        """
+        n = len(self.dataset)
+        order = np.random.default_rng(self.seed + self.epoch).permutation(n) if self.shuffle else np.arange(n)
+        if self.drop_last:
+            order = order[: self.total_size]
+        elif self.total_size > n:  # pad by repeating the order from its start (PyTorch's rule)
+            order = np.resize(order, self.total_size)
+        return order[self.rank : self.total_size : self.num_replicas]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.indices().tolist())
+
+    def __len__(self) -> int:
+        return self.num_samples
+
+    def set_epoch(self, epoch: int) -> None:
+        """Sets the epoch, which (with ``seed``) picks the order when shuffling; call it before each epoch.
+
+        >>> sampler = mt.utils.data.DistributedSampler(range(8), num_replicas=2, rank=0, seed=1)
+        >>> list(sampler)
+        [5, 1, 2, 3]
+        >>> sampler.set_epoch(1)
+        >>> list(sampler)
+        [6, 7, 3, 0]
+        """
+        self.epoch = int(epoch)
+
+
 class DataLoader:
     """Iterate over ``dataset`` in batches of minitorch Tensors.
 
@@ -256,7 +358,8 @@ class DataLoader:
     is a shorthand for the latter. With either, the sequence of epoch orders is
     reproducible; each new epoch (each ``iter(loader)``) draws a new order.
     With neither, shuffling draws from minitorch's global generator, which
-    ``minitorch.manual_seed`` seeds (as PyTorch's does).
+    ``minitorch.manual_seed`` seeds (as PyTorch's does). A ``sampler`` (a
+    DistributedSampler, say) gives the order instead of ``shuffle``.
 
     >>> ds = mt.utils.data.TensorDataset(mt.arange(10.0).reshape(5, 2), mt.arange(5))
     >>> [(tuple(x.shape), y.tolist()) for x, y in mt.utils.data.DataLoader(ds, batch_size=2)]
@@ -272,10 +375,14 @@ class DataLoader:
         generator: np.random.Generator | int | None = None,
         seed: int | None = None,
         collate_fn: Callable[[list], Any] | None = None,
+        sampler: Sampler | None = None,
     ):
         if isinstance(batch_size, bool) or not isinstance(batch_size, numbers.Integral) or batch_size < 1:
             raise ValueError(f"DataLoader: batch_size should be a positive integer, got {batch_size!r}")
+        if sampler is not None and shuffle:
+            raise ValueError("DataLoader: sampler option is mutually exclusive with shuffle")
         self.dataset = dataset
+        self.sampler = sampler
         self.batch_size = int(batch_size)
         self.shuffle = bool(shuffle)
         self.drop_last = bool(drop_last)
@@ -288,13 +395,15 @@ class DataLoader:
         return self.collate_fn is None and supports_array_batching(self.dataset)
 
     def __len__(self) -> int:
-        n = len(self.dataset)
+        n = len(self.dataset) if self.sampler is None else len(self.sampler)
         return n // self.batch_size if self.drop_last else math.ceil(n / self.batch_size)
 
     def _epoch_batches(self) -> list[np.ndarray]:
         """This epoch's batches of indices; shuffling draws from the loader's generator."""
         n = len(self.dataset)
-        if self.shuffle:
+        if self.sampler is not None:
+            order = np.fromiter(iter(self.sampler), dtype=np.int64)
+        elif self.shuffle:
             order = (self._rng if self._rng is not None else _global_rng()).permutation(n)
         else:
             order = np.arange(n)
