@@ -1,0 +1,128 @@
+"""What the benchmarks share: equal thread counts, one framework per process, rotation, medians, peak RSS.
+
+Why one framework per process: numpy's OpenBLAS and PyTorch's OpenMP pool
+both keep their threads spinning for a while after each call. Two
+frameworks stepping in turns in one process on a 2-core machine then steal
+each other's cores, and whichever runs second looks slow (this is how an
+earlier version of bench_train_step.py reported PyTorch slower than itself
+at 2 threads). So a driver starts one worker process per (framework,
+thread count), with every thread pool pinned by environment variables set
+before the worker imports numpy or torch, and rotates the order of the
+workers from round to round so that a shared machine's load drifts over
+all of them alike. A worker times many repetitions after a few warm-up
+ones and reports the median; the driver reports the median over rounds.
+
+Import this module before numpy (it imports nothing heavy itself).
+
+>>> statistics_of([[3.0, 1.0, 2.0], [5.0]])
+[2.0, 5.0]
+"""
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+try:  # optional: only to report the thread counts the libraries really use
+    from threadpoolctl import threadpool_info
+except ImportError:
+    threadpool_info = None
+
+THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def pinned_environment(threads):
+    """os.environ with every BLAS / OpenMP pool limited to `threads` (for a worker's process)."""
+    env = dict(os.environ)
+    for name in THREAD_VARIABLES:
+        env[name] = str(threads)
+    return env
+
+
+def thread_report(torch=None):
+    """{pool: threads} as the libraries report them, to check that the pinning took."""
+    pools = {info["internal_api"]: info["num_threads"] for info in (threadpool_info() if threadpool_info else [])}
+    if torch is not None:
+        pools["torch"] = torch.get_num_threads()
+    return pools
+
+
+def statistics_of(samples_per_round):
+    """The median of each round's samples."""
+    return [statistics.median(samples) for samples in samples_per_round]
+
+
+def time_steps(step, repeats, warmup):
+    """Seconds of each of `repeats` calls of `step`, after `warmup` untimed calls."""
+    for _ in range(warmup):
+        step()
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        step()
+        times.append(time.perf_counter() - start)
+    return times
+
+
+# ----- memory (Linux /proc) -----
+
+def memory_mib():
+    """(current RSS, peak RSS since the last reset_peak_rss) of this process in MiB."""
+    values = {}
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith(("VmRSS:", "VmHWM:")):
+                key, value = line.split(":")
+                values[key] = int(value.split()[0]) / 1024
+    return values["VmRSS"], values["VmHWM"]
+
+
+def reset_peak_rss():
+    """Starts a new peak-RSS window (Linux >= 4.0: writing 5 to clear_refs resets VmHWM)."""
+    with open("/proc/self/clear_refs", "w") as refs:
+        refs.write("5")
+
+
+def peak_rss_of(step, steps=3):
+    """(resting RSS, peak RSS in MiB over `steps` calls of `step`, the first call's result):
+    call it before any step has run, once the model and data exist."""
+    resting, _ = memory_mib()
+    reset_peak_rss()
+    first = step()
+    for _ in range(steps - 1):
+        step()
+    _, peak = memory_mib()
+    return resting, peak, first
+
+
+# ----- the driver side -----
+
+def run_worker(script, worker_args, threads, timeout=3600):
+    """Runs `python script --worker ... ` pinned to `threads`; returns the JSON object it printed last."""
+    command = [sys.executable, script, *worker_args, "--threads", str(threads)]
+    done = subprocess.run(command, env=pinned_environment(threads), capture_output=True, text=True, timeout=timeout)
+    if done.returncode != 0:
+        raise RuntimeError(f"worker {' '.join(worker_args)} at {threads} thread(s) failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def rotations(names, rounds):
+    """Each round's order: the list rotated by one more each round, so no one always runs first."""
+    return [names[r % len(names):] + names[:r % len(names)] for r in range(rounds)]
+
+
+def ratio(value, reference):
+    return f"{value / reference:.2f}x" if reference else "-"
+
+
+def argument_value(argv, flag):
+    """The value after `flag` in argv (or None): a worker must know its role before its imports.
+
+    >>> argument_value(["x.py", "--worker", "torch"], "--worker")
+    'torch'
+    """
+    for i, arg in enumerate(argv[:-1]):
+        if arg == flag:
+            return argv[i + 1]
+    return None
