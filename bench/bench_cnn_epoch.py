@@ -26,7 +26,8 @@ import statistics
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+# --minitorch-path: another checkout's package (the driver's --baseline, for before/after in one run).
+sys.path.insert(0, harness.argument_value(sys.argv, "--minitorch-path") or os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 import minitorch as mt  # noqa: E402
 from minitorch.examples import cnn, training  # noqa: E402
@@ -75,7 +76,9 @@ def worker(args):
 
 
 def drive(args):
-    frameworks = [f for f in FRAMEWORKS if f != "torch" or importlib.util.find_spec("torch")]
+    workers = harness.worker_arguments([f for f in FRAMEWORKS if f != "torch" or importlib.util.find_spec("torch")],
+                                       args.baseline)
+    frameworks = list(workers)
     script = os.path.abspath(__file__)
     common = ["--dataset", args.dataset, "--epochs", str(args.epochs), *(["--limit", str(args.limit)] if args.limit else [])]
     print(f"examples.cnn on {args.dataset}{f' (first {args.limit})' if args.limit else ''}: seconds per training epoch "
@@ -85,7 +88,7 @@ def drive(args):
         seconds, losses, pools = {f: [] for f in frameworks}, {}, {}
         for order in harness.rotations(frameworks, args.rounds):
             for framework in order:
-                report = harness.run_worker(script, ["--worker", framework, *common], threads)
+                report = harness.run_worker(script, [*workers[framework], *common], threads)
                 seconds[framework] += report["seconds"]
                 losses[framework], pools[framework] = report["losses"], report["threads"]
         medians = {f: statistics.median(seconds[f]) for f in frameworks}
@@ -105,7 +108,9 @@ def main():
     parser.add_argument("--epochs", type=int, default=2, help="epochs per process")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--baseline", metavar="DIR", help="also time the minitorch package in DIR (a checkout), as 'before'")
     parser.add_argument("--worker", choices=FRAMEWORKS, help=argparse.SUPPRESS)
+    parser.add_argument("--minitorch-path", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         args.threads = args.threads[0]

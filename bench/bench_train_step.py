@@ -43,7 +43,8 @@ import sys
 
 import numpy as np
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+# --minitorch-path: another checkout's package (the driver's --baseline, for before/after in one run).
+sys.path.insert(0, harness.argument_value(sys.argv, "--minitorch-path") or os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 import minitorch as mt  # noqa: E402
 
@@ -253,7 +254,8 @@ def worker(args):
 
 
 def drive(args):
-    frameworks = [f for f in args.frameworks if available(f)]
+    workers = harness.worker_arguments([f for f in args.frameworks if available(f)], args.baseline)
+    frameworks = list(workers)
     script = os.path.abspath(__file__)
     common = ["--only", *args.only, "--repeats", str(args.repeats), "--warmup", str(args.warmup)]
     print(f"training step, ms: median over {args.rounds} rotating rounds of one process per framework, each the median "
@@ -265,7 +267,7 @@ def drive(args):
         losses, pools = {}, {}
         for order in harness.rotations(frameworks, args.rounds):
             for framework in order:
-                report = harness.run_worker(script, ["--worker", framework, *common], threads)
+                report = harness.run_worker(script, [*workers[framework], *common], threads)
                 pools[framework] = report["threads"]
                 for workload in args.only:
                     times[framework][workload].append(report[workload]["ms"])
@@ -284,7 +286,7 @@ def drive(args):
             for workload in memory_workloads:
                 cells = []
                 for framework in [f for f in frameworks if f != "numpy"]:
-                    report = harness.run_worker(script, ["--worker", framework, "--rss", "--only", workload], threads)
+                    report = harness.run_worker(script, [*workers[framework], "--rss", "--only", workload], threads)
                     cells.append(f"{framework} step {report[workload]['step']:6.1f} peak {report[workload]['peak']:6.1f}")
                 print(f"{workload:10s} " + " | ".join(cells))
 
@@ -304,6 +306,8 @@ def main():
     parser.add_argument("--only", nargs="+", choices=sorted(WORKLOADS), default=list(WORKLOADS))
     parser.add_argument("--frameworks", nargs="+", choices=FRAMEWORKS, default=list(FRAMEWORKS))
     parser.add_argument("--no-rss", action="store_true", help="skip the peak-memory processes")
+    parser.add_argument("--baseline", metavar="DIR", help="also time the minitorch package in DIR (a checkout), as 'before'")
+    parser.add_argument("--minitorch-path", help=argparse.SUPPRESS)
     parser.add_argument("--worker", choices=FRAMEWORKS, help=argparse.SUPPRESS)
     parser.add_argument("--rss", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()

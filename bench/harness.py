@@ -107,6 +107,19 @@ def run_worker(script, worker_args, threads, timeout=3600):
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def worker_arguments(frameworks, baseline=None):
+    """{contender: its worker's arguments}; a baseline checkout runs as 'before', minitorch's worker
+    importing the package from there.
+
+    >>> worker_arguments(["minitorch", "torch"], "/tmp/old")["before"]
+    ['--worker', 'minitorch', '--minitorch-path', '/tmp/old/']
+    """
+    workers = {name: ["--worker", name] for name in frameworks}
+    if baseline:
+        workers["before"] = ["--worker", "minitorch", "--minitorch-path", os.path.join(baseline, "")]
+    return workers
+
+
 def rotations(names, rounds):
     """Each round's order: the list rotated by one more each round, so no one always runs first."""
     return [names[r % len(names):] + names[:r % len(names)] for r in range(rounds)]
