@@ -248,8 +248,9 @@ def worker(args):
             result[workload] = {"resting": resting, "peak": peak, "step": peak - resting, "first_loss": first_loss}
         else:
             first_loss = step()
-            times = harness.time_steps(step, args.repeats, args.warmup)
-            result[workload] = {"ms": 1000 * statistics.median(times), "first_loss": first_loss}
+            wall, cpu = harness.time_steps(step, args.repeats, args.warmup)
+            result[workload] = {"ms": 1000 * statistics.median(wall), "cpu_ms": 1000 * statistics.median(cpu),
+                                "first_loss": first_loss}
     print(json.dumps(result))
 
 
@@ -259,11 +260,13 @@ def drive(args):
     script = os.path.abspath(__file__)
     common = ["--only", *args.only, "--repeats", str(args.repeats), "--warmup", str(args.warmup)]
     print(f"training step, ms: median over {args.rounds} rotating rounds of one process per framework, each the median "
-          f"of {args.repeats} steps after {args.warmup + 1} warm-up steps; all thread pools pinned alike")
+          f"of {args.repeats} steps after {args.warmup + 1} warm-up steps; all thread pools pinned alike; "
+          f"'cpu' rows: the process's CPU time per step")
     if not available("torch") or not available("hips"):
         print("  (not installed: " + ", ".join(f for f in ("torch", "hips") if not available(f)) + ")")
     for threads in args.threads:
         times = {f: {w: [] for w in args.only} for f in frameworks}
+        cpu_times = {f: {w: [] for w in args.only} for f in frameworks}
         losses, pools = {}, {}
         for order in harness.rotations(frameworks, args.rounds):
             for framework in order:
@@ -271,14 +274,16 @@ def drive(args):
                 pools[framework] = report["threads"]
                 for workload in args.only:
                     times[framework][workload].append(report[workload]["ms"])
+                    cpu_times[framework][workload].append(report[workload]["cpu_ms"])
                     losses[framework, workload] = report[workload]["first_loss"]
         print(f"\n{threads} thread(s); thread pools as the workers saw them: {pools}")
         print(f"{'workload':10s}" + "".join(f"{f:>18s}" for f in frameworks))
         for workload in args.only:
-            medians = {f: statistics.median(times[f][workload]) for f in frameworks}
-            reference = medians.get("torch")
-            cells = [f"{medians[f]:8.2f} ({harness.ratio(medians[f], reference):>6s})" for f in frameworks]
-            print(f"{workload:10s}" + "".join(f"{c:>18s}" for c in cells))
+            for label, samples in (("", times), (" cpu", cpu_times)):
+                medians = {f: statistics.median(samples[f][workload]) for f in frameworks}
+                reference = medians.get("torch")
+                cells = [f"{medians[f]:8.2f} ({harness.ratio(medians[f], reference):>6s})" for f in frameworks]
+                print(f"{workload + label:10s}" + "".join(f"{c:>18s}" for c in cells))
             _check_losses(workload, {f: losses[f, workload] for f in frameworks if f != "numpy"})
         memory_workloads = [w for w in args.only if w != "mlp"]
         if memory_workloads and not args.no_rss:

@@ -54,15 +54,18 @@ def statistics_of(samples_per_round):
 
 
 def time_steps(step, repeats, warmup):
-    """Seconds of each of `repeats` calls of `step`, after `warmup` untimed calls."""
+    """(wall seconds, CPU seconds of the whole process) of each of `repeats` calls of `step`,
+    after `warmup` untimed calls. On a shared machine the CPU time is the steadier figure at
+    1 thread; at more threads it also counts the time BLAS threads spend spinning."""
     for _ in range(warmup):
         step()
-    times = []
+    wall, cpu = [], []
     for _ in range(repeats):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         step()
-        times.append(time.perf_counter() - start)
-    return times
+        wall.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
+    return wall, cpu
 
 
 # ----- memory (Linux /proc) -----

@@ -128,6 +128,30 @@ def test_conv_kernels_agree_in_both_column_layouts_and_any_block_size(monkeypatc
     assert (dw * probe_w).sum() == pytest.approx((conv_ops._conv2d(x, probe_w, **attrs) * dy).sum(), rel=1e-10)
 
 
+FULL_CONVOLUTION_CASES = [
+    dict(padding=((1, 1), (1, 1))),
+    dict(padding=((0, 1), (1, 0)), dilation=(2, 1)),
+    dict(padding=((2, 1), (0, 1)), groups=4, dilation=(2, 3)),
+]
+
+
+@pytest.mark.parametrize("config", FULL_CONVOLUTION_CASES, ids=str)
+def test_unit_stride_input_gradient_as_a_convolution_matches_col2im(config):
+    rng = np.random.default_rng(13)
+    attrs = {"stride": (1, 1), "dilation": (1, 1), "groups": 1, **config}
+    x_shape, w = (3, 8, 6, 7), rng.standard_normal((8, 8 // attrs["groups"], 3, 2))
+    assert conv_ops._is_full_convolution(w.shape[2:], attrs["stride"], attrs["padding"], attrs["dilation"])
+    dy = rng.standard_normal(conv_ops._conv2d(np.zeros(x_shape), w, **attrs).shape)
+    as_convolution = conv_ops._backprop_input_as_convolution(w, dy, attrs["padding"], attrs["dilation"], attrs["groups"])
+    np.testing.assert_allclose(as_convolution, conv_ops._backprop_input_col2im(w, dy, x_shape, **attrs), rtol=1e-12, atol=1e-12)
+
+
+def test_padding_beyond_the_kernel_reach_takes_col2im():
+    assert not conv_ops._is_full_convolution((3, 3), (1, 1), ((3, 0), (0, 0)), (1, 1))
+    assert not conv_ops._is_full_convolution((3, 3), (2, 1), ((0, 0), (0, 0)), (1, 1))
+    assert conv_ops._is_full_convolution((3, 3), (1, 1), ((4, 0), (2, 2)), (2, 1))
+
+
 def test_conv_matches_a_direct_sum_over_kernel_offsets():
     rng = np.random.default_rng(8)
     x, w, b = rng.standard_normal((2, 3, 5, 6)), rng.standard_normal((4, 3, 2, 3)), rng.standard_normal(4)

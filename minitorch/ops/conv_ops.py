@@ -18,8 +18,10 @@ Each convolution is im2col + GEMM, in blocks of a few samples: a block's
 columns (each row one output pixel's window, C-contiguous runs) are about
 _BLOCK_BYTES, are made by one strided copy, and stay in cache for their GEMM;
 the whole batch's columns would be tens of MB, fresh memory (page faults) on
-every call. Conv2DBackpropFilter sums one GEMM per block; Conv2DBackpropInput
-is one GEMM per block, then col2im: one strided add per kernel offset.
+every call. Conv2DBackpropFilter sums one GEMM per block. Conv2DBackpropInput
+with stride 1 is the 'full' convolution of dy with the flipped kernel (the
+same blocked im2col + GEMM); with a larger stride, one GEMM per block, then
+col2im: one strided add per kernel offset.
 
 Attrs: stride (sh, sw), padding ((top, bottom), (left, right)) of zeros --
 pairs so that padding="same" with an even kernel can pad one more on the
@@ -191,6 +193,30 @@ def _bias_add_grad_grad(op, grad):
 
 @kernel("Conv2DBackpropInput")
 def _conv2d_backprop_input(w, dy, input_shape, stride, padding, dilation, groups):
+    if _is_full_convolution(w.shape[2:], stride, padding, dilation):
+        return _backprop_input_as_convolution(w, dy, padding, dilation, groups)
+    return _backprop_input_col2im(w, dy, input_shape, stride, padding, dilation, groups)
+
+
+def _is_full_convolution(kernel_size, stride, padding, dilation):
+    """With stride 1 and no side padded by more than the kernel's reach, the input gradient
+    is itself a convolution (of dy, padded by the reach minus the padding)."""
+    reach = [d * (k - 1) for k, d in zip(kernel_size, dilation)]
+    return stride == (1, 1) and all(lo <= r and hi <= r for (lo, hi), r in zip(padding, reach))
+
+
+def _backprop_input_as_convolution(w, dy, padding, dilation, groups):
+    """dx = Conv2D(dy, w flipped in space, in and out channels swapped within each group): the
+    'full' convolution, blocked im2col + GEMM like the forward, with no col2im adds."""
+    o, group_channels, k_h, k_w = w.shape
+    flipped = w.reshape(groups, o // groups, group_channels, k_h, k_w).transpose(0, 2, 1, 3, 4)[..., ::-1, ::-1]
+    flipped = np.ascontiguousarray(flipped).reshape(groups * group_channels, o // groups, k_h, k_w)
+    full_padding = tuple((d * (k - 1) - lo, d * (k - 1) - hi) for (lo, hi), k, d in zip(padding, (k_h, k_w), dilation))
+    return _conv2d(dy, flipped, stride=(1, 1), padding=full_padding, dilation=dilation, groups=groups)
+
+
+def _backprop_input_col2im(w, dy, input_shape, stride, padding, dilation, groups):
+    """dx for any stride: one GEMM per block gives each window's column, col2im adds them back."""
     geometry = _Geometry(input_shape, w.shape[2:], stride, padding, dilation, groups, dy.itemsize)
     n, c, h, width = input_shape
     (top, bottom), (left, right) = padding
