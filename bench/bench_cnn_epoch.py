@@ -84,11 +84,13 @@ def drive(args):
     print(f"examples.cnn on {args.dataset}{f' (first {args.limit})' if args.limit else ''}: seconds per training epoch "
           f"(training pass only), median over {args.rounds} rotating rounds x {args.epochs} epoch(s), one process "
           f"per framework, all thread pools pinned alike")
+    if args.env:
+        print(f"  every worker's environment also has: {' '.join(args.env)}")
     for threads in args.threads:
         seconds, losses, pools = {f: [] for f in frameworks}, {}, {}
         for order in harness.rotations(frameworks, args.rounds):
             for framework in order:
-                report = harness.run_worker(script, [*workers[framework], *common], threads)
+                report = harness.run_worker(script, [*workers[framework], *common], threads, args.env)
                 seconds[framework] += report["seconds"]
                 losses[framework], pools[framework] = report["losses"], report["threads"]
         medians = {f: statistics.median(seconds[f]) for f in frameworks}
@@ -108,6 +110,8 @@ def main():
     parser.add_argument("--epochs", type=int, default=2, help="epochs per process")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--env", nargs="+", default=[], metavar="NAME=VALUE",
+                        help="environment settings for every worker alike (e.g. glibc's MALLOC_TRIM_THRESHOLD_=...)")
     parser.add_argument("--baseline", metavar="DIR", help="also time the minitorch package in DIR (a checkout), as 'before'")
     parser.add_argument("--worker", choices=FRAMEWORKS, help=argparse.SUPPRESS)
     parser.add_argument("--minitorch-path", help=argparse.SUPPRESS)

@@ -264,13 +264,15 @@ def drive(args):
           f"'cpu' rows: the process's CPU time per step")
     if not available("torch") or not available("hips"):
         print("  (not installed: " + ", ".join(f for f in ("torch", "hips") if not available(f)) + ")")
+    if args.env:
+        print(f"  every worker's environment also has: {' '.join(args.env)}")
     for threads in args.threads:
         times = {f: {w: [] for w in args.only} for f in frameworks}
         cpu_times = {f: {w: [] for w in args.only} for f in frameworks}
         losses, pools = {}, {}
         for order in harness.rotations(frameworks, args.rounds):
             for framework in order:
-                report = harness.run_worker(script, [*workers[framework], *common], threads)
+                report = harness.run_worker(script, [*workers[framework], *common], threads, args.env)
                 pools[framework] = report["threads"]
                 for workload in args.only:
                     times[framework][workload].append(report[workload]["ms"])
@@ -291,7 +293,7 @@ def drive(args):
             for workload in memory_workloads:
                 cells = []
                 for framework in [f for f in frameworks if f != "numpy"]:
-                    report = harness.run_worker(script, [*workers[framework], "--rss", "--only", workload], threads)
+                    report = harness.run_worker(script, [*workers[framework], "--rss", "--only", workload], threads, args.env)
                     cells.append(f"{framework} step {report[workload]['step']:6.1f} peak {report[workload]['peak']:6.1f}")
                 print(f"{workload:10s} " + " | ".join(cells))
 
@@ -311,6 +313,8 @@ def main():
     parser.add_argument("--only", nargs="+", choices=sorted(WORKLOADS), default=list(WORKLOADS))
     parser.add_argument("--frameworks", nargs="+", choices=FRAMEWORKS, default=list(FRAMEWORKS))
     parser.add_argument("--no-rss", action="store_true", help="skip the peak-memory processes")
+    parser.add_argument("--env", nargs="+", default=[], metavar="NAME=VALUE",
+                        help="environment settings for every worker alike (e.g. glibc's MALLOC_TRIM_THRESHOLD_=...)")
     parser.add_argument("--baseline", metavar="DIR", help="also time the minitorch package in DIR (a checkout), as 'before'")
     parser.add_argument("--minitorch-path", help=argparse.SUPPRESS)
     parser.add_argument("--worker", choices=FRAMEWORKS, help=argparse.SUPPRESS)

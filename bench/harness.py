@@ -32,9 +32,11 @@ except ImportError:
 THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
 
 
-def pinned_environment(threads):
-    """os.environ with every BLAS / OpenMP pool limited to `threads` (for a worker's process)."""
+def pinned_environment(threads, extra=()):
+    """os.environ with every BLAS / OpenMP pool limited to `threads` (for a worker's process),
+    plus the NAME=VALUE settings in `extra` (the drivers' --env, the same for every framework)."""
     env = dict(os.environ)
+    env.update(setting.split("=", 1) for setting in extra)
     for name in THREAD_VARIABLES:
         env[name] = str(threads)
     return env
@@ -101,10 +103,11 @@ def peak_rss_of(step, steps=3):
 
 # ----- the driver side -----
 
-def run_worker(script, worker_args, threads, timeout=3600):
+def run_worker(script, worker_args, threads, extra_env=(), timeout=3600):
     """Runs `python script --worker ... ` pinned to `threads`; returns the JSON object it printed last."""
     command = [sys.executable, script, *worker_args, "--threads", str(threads)]
-    done = subprocess.run(command, env=pinned_environment(threads), capture_output=True, text=True, timeout=timeout)
+    done = subprocess.run(command, env=pinned_environment(threads, extra_env), capture_output=True, text=True,
+                          timeout=timeout)
     if done.returncode != 0:
         raise RuntimeError(f"worker {' '.join(worker_args)} at {threads} thread(s) failed:\n{done.stderr[-3000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
