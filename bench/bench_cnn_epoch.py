@@ -51,28 +51,30 @@ def minitorch_epochs(args):
                                                           steps_per_epoch=len(train_loader))
     loss_fn = mt.nn.CrossEntropyLoss()
     for _ in range(args.epochs):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         loss, accuracy = training.train_one_epoch(model, train_loader, loss_fn, optimizer, scheduler)
-        yield time.perf_counter() - start, loss, accuracy
+        yield time.perf_counter() - start, time.process_time() - start_cpu, loss, accuracy
 
 
 def torch_epochs(args):
     twin_accuracy.torch.set_num_threads(args.threads)
     twin = twin_accuracy.Twin("cnn", args.dataset, epochs=args.epochs, limit=args.limit)
     for _ in range(args.epochs):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         loss, accuracy = twin.train_epoch()
-        yield time.perf_counter() - start, loss, accuracy
+        yield time.perf_counter() - start, time.process_time() - start_cpu, loss, accuracy
 
 
 def worker(args):
     epochs = minitorch_epochs(args) if args.worker == "minitorch" else torch_epochs(args)
-    seconds, losses = [], []
-    for elapsed, loss, _ in epochs:
+    seconds, cpu_seconds, losses = [], [], []
+    for elapsed, cpu, loss, _ in epochs:
         seconds.append(elapsed)
+        cpu_seconds.append(cpu)
         losses.append(loss)
     torch = twin_accuracy.torch if twin_accuracy else None
-    print(json.dumps({"seconds": seconds, "losses": losses, "threads": harness.thread_report(torch)}))
+    print(json.dumps({"seconds": seconds, "cpu_seconds": cpu_seconds, "losses": losses,
+                      "threads": harness.thread_report(torch)}))
 
 
 def drive(args):
@@ -87,15 +89,17 @@ def drive(args):
     if args.env:
         print(f"  every worker's environment also has: {' '.join(args.env)}")
     for threads in args.threads:
-        seconds, losses, pools = {f: [] for f in frameworks}, {}, {}
+        seconds, cpu_seconds, losses, pools = {f: [] for f in frameworks}, {f: [] for f in frameworks}, {}, {}
         for order in harness.rotations(frameworks, args.rounds):
             for framework in order:
                 report = harness.run_worker(script, [*workers[framework], *common], threads, args.env)
                 seconds[framework] += report["seconds"]
+                cpu_seconds[framework] += report["cpu_seconds"]
                 losses[framework], pools[framework] = report["losses"], report["threads"]
-        medians = {f: statistics.median(seconds[f]) for f in frameworks}
-        cells = [f"{f} {medians[f]:6.2f} s ({harness.ratio(medians[f], medians.get('torch'))})" for f in frameworks]
-        print(f"{threads} thread(s): " + " | ".join(cells) + f"   all epochs: {_rounded(seconds)}")
+        for label, samples in (("wall", seconds), ("CPU", cpu_seconds)):
+            medians = {f: statistics.median(samples[f]) for f in frameworks}
+            cells = [f"{f} {medians[f]:6.2f} s ({harness.ratio(medians[f], medians.get('torch'))})" for f in frameworks]
+            print(f"{threads} thread(s), {label}: " + " | ".join(cells) + f"   all epochs: {_rounded(samples)}")
         print(f"    training loss per epoch, last round: {_rounded(losses, 4)}; pools: {pools}")
 
 
@@ -105,22 +109,11 @@ def _rounded(values, digits=2):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    harness.add_driver_arguments(parser, FRAMEWORKS, rounds=2)
     parser.add_argument("--dataset", choices=training.DATASETS, default="embedded")
     parser.add_argument("--limit", type=int, default=None, help="train on the first N training images only")
     parser.add_argument("--epochs", type=int, default=2, help="epochs per process")
-    parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
-    parser.add_argument("--env", nargs="+", default=[], metavar="NAME=VALUE",
-                        help="environment settings for every worker alike (e.g. glibc's MALLOC_TRIM_THRESHOLD_=...)")
-    parser.add_argument("--baseline", metavar="DIR", help="also time the minitorch package in DIR (a checkout), as 'before'")
-    parser.add_argument("--worker", choices=FRAMEWORKS, help=argparse.SUPPRESS)
-    parser.add_argument("--minitorch-path", help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    if args.worker:
-        args.threads = args.threads[0]
-        worker(args)
-    else:
-        drive(args)
+    harness.run_driver_or_worker(parser, drive, worker)
 
 
 if __name__ == "__main__":

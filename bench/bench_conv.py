@@ -2,8 +2,9 @@
 
     python bench/bench_conv.py [--threads 1 2] [--rounds 3] [--repeats 20]
 
-The layers of the examples' CNN at batch 64, float32, each on a
-channels-last input (what minitorch's convolutions hand the next layer):
+The layers of the examples' CNN at batch 64, float32, each on the input
+layout it meets in a real network -- channels-last for minitorch (what its
+convolutions hand the next layer), PyTorch's default contiguous NCHW for PyTorch:
 Conv2d(1, 32, 3, padding=1) on 28x28 (no input gradient, as a first layer),
 Conv2d(32, 64, 3, padding=1) on 14x14, MaxPool2d(2) and BatchNorm2d on
 32x28x28. Same method as bench_train_step.py (bench/harness.py): one process
@@ -29,6 +30,7 @@ import minitorch as mt  # noqa: E402
 WORKER = harness.argument_value(sys.argv, "--worker")
 torch = importlib.import_module("torch") if WORKER == "torch" else None
 
+FRAMEWORKS = ("minitorch", "torch")
 CASES = {  # name: (input shape, layer builder taking the nn module)
     "conv1": ((64, 1, 28, 28), lambda nn: nn.Conv2d(1, 32, 3, padding=1)),
     "conv2": ((64, 32, 14, 14), lambda nn: nn.Conv2d(32, 64, 3, padding=1)),
@@ -42,9 +44,9 @@ def layer_step(lib, name):
     layer = build(lib.nn)
     rng = np.random.default_rng(0)
     data = np.ascontiguousarray(rng.standard_normal(shape, np.float32).transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2)
-    x = lib.tensor(data) if name == "conv1" else lib.tensor(data, requires_grad=True)
     if lib is torch:
-        x = torch.from_numpy(data).contiguous(memory_format=torch.channels_last).requires_grad_(name != "conv1")
+        data = np.ascontiguousarray(data)
+    x = lib.tensor(data, requires_grad=name != "conv1")
     grad = None
 
     def step():
@@ -72,7 +74,7 @@ def worker(args):
 
 
 def drive(args):
-    frameworks = ["minitorch"] + (["torch"] if importlib.util.find_spec("torch") else [])
+    frameworks = [f for f in FRAMEWORKS if f != "torch" or importlib.util.find_spec("torch")]
     workers = harness.worker_arguments(frameworks, args.baseline)
     script = os.path.abspath(__file__)
     common = ["--only", *args.only, "--repeats", str(args.repeats), "--warmup", str(args.warmup)]
@@ -82,7 +84,7 @@ def drive(args):
         samples = {name: {case: [] for case in args.only} for name in workers}
         for order in harness.rotations(list(workers), args.rounds):
             for name in order:
-                report = harness.run_worker(script, [*workers[name], *common], threads)
+                report = harness.run_worker(script, [*workers[name], *common], threads, args.env)
                 for case in args.only:
                     samples[name][case].append(report[case])
         print(f"\n{threads} thread(s)")
@@ -99,20 +101,11 @@ def drive(args):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
-    parser.add_argument("--rounds", type=int, default=3)
+    harness.add_driver_arguments(parser, FRAMEWORKS, rounds=3)
     parser.add_argument("--repeats", type=int, default=20)
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--only", nargs="+", choices=sorted(CASES), default=list(CASES))
-    parser.add_argument("--baseline", metavar="DIR", help="also time the minitorch package in DIR (a checkout), as 'before'")
-    parser.add_argument("--worker", choices=("minitorch", "torch"), help=argparse.SUPPRESS)
-    parser.add_argument("--minitorch-path", help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    if args.worker:
-        args.threads = args.threads[0]
-        worker(args)
-    else:
-        drive(args)
+    harness.run_driver_or_worker(parser, drive, worker)
 
 
 if __name__ == "__main__":

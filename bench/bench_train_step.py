@@ -306,25 +306,14 @@ def _check_losses(workload, losses):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
-    parser.add_argument("--rounds", type=int, default=3)
+    harness.add_driver_arguments(parser, FRAMEWORKS, rounds=3)
     parser.add_argument("--repeats", type=int, default=30)
     parser.add_argument("--warmup", type=int, default=5)
     parser.add_argument("--only", nargs="+", choices=sorted(WORKLOADS), default=list(WORKLOADS))
     parser.add_argument("--frameworks", nargs="+", choices=FRAMEWORKS, default=list(FRAMEWORKS))
     parser.add_argument("--no-rss", action="store_true", help="skip the peak-memory processes")
-    parser.add_argument("--env", nargs="+", default=[], metavar="NAME=VALUE",
-                        help="environment settings for every worker alike (e.g. glibc's MALLOC_TRIM_THRESHOLD_=...)")
-    parser.add_argument("--baseline", metavar="DIR", help="also time the minitorch package in DIR (a checkout), as 'before'")
-    parser.add_argument("--minitorch-path", help=argparse.SUPPRESS)
-    parser.add_argument("--worker", choices=FRAMEWORKS, help=argparse.SUPPRESS)
     parser.add_argument("--rss", action="store_true", help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    if args.worker:
-        args.threads = args.threads[0]
-        worker(args)
-    else:
-        drive(args)
+    harness.run_driver_or_worker(parser, drive, worker)
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ Import this module before numpy (it imports nothing heavy itself).
 >>> statistics_of([[3.0, 1.0, 2.0], [5.0]])
 [2.0, 5.0]
 """
+import argparse
 import json
 import os
 import statistics
@@ -133,6 +134,27 @@ def rotations(names, rounds):
 
 def ratio(value, reference):
     return f"{value / reference:.2f}x" if reference else "-"
+
+
+def add_driver_arguments(parser, frameworks, rounds):
+    """The options every driver shares, and the hidden ones its workers receive."""
+    parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--rounds", type=int, default=rounds)
+    parser.add_argument("--env", nargs="+", default=[], metavar="NAME=VALUE",
+                        help="environment settings for every worker alike (e.g. glibc's MALLOC_TRIM_THRESHOLD_=...)")
+    parser.add_argument("--baseline", metavar="DIR", help="also time the minitorch package in DIR (a checkout), as 'before'")
+    parser.add_argument("--worker", choices=frameworks, help=argparse.SUPPRESS)
+    parser.add_argument("--minitorch-path", help=argparse.SUPPRESS)
+
+
+def run_driver_or_worker(parser, drive, worker):
+    """Parses the command line; a worker (--worker) runs at its one thread count."""
+    args = parser.parse_args()
+    if args.worker:
+        args.threads = args.threads[0]
+        worker(args)
+    else:
+        drive(args)
 
 
 def argument_value(argv, flag):
