@@ -152,6 +152,17 @@ def test_padding_beyond_the_kernel_reach_takes_col2im():
     assert conv_ops._is_full_convolution((3, 3), (1, 1), ((4, 0), (2, 2)), (2, 1))
 
 
+@pytest.mark.parametrize("stride", [(1, 1), (2, 1)], ids=str)
+def test_conv_kernels_take_an_empty_batch(stride):
+    attrs = {"stride": stride, "padding": ((1, 1), (1, 1)), "dilation": (1, 1), "groups": 2}
+    x, w, b = np.zeros((0, 4, 5, 5)), np.ones((6, 2, 3, 3)), np.ones(6)
+    out = conv_ops._conv2d(x, w, b, **attrs)
+    assert out.shape == (0, 6, 5 // stride[0] + (5 % stride[0] > 0), 5)
+    assert conv_ops._conv2d_backprop_input(w, out, x.shape, **attrs).shape == x.shape
+    np.testing.assert_array_equal(conv_ops._conv2d_backprop_filter(x, out, w.shape, **attrs), np.zeros(w.shape))
+    np.testing.assert_array_equal(conv_ops._bias_add_grad(out), np.zeros(6))
+
+
 def test_conv_matches_a_direct_sum_over_kernel_offsets():
     rng = np.random.default_rng(8)
     x, w, b = rng.standard_normal((2, 3, 5, 6)), rng.standard_normal((4, 3, 2, 3)), rng.standard_normal(4)

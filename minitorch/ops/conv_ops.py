@@ -27,6 +27,7 @@ Attrs: stride (sh, sw), padding ((top, bottom), (left, right)) of zeros --
 pairs so that padding="same" with an even kernel can pad one more on the
 bottom/right, as PyTorch does -- dilation (dh, dw), groups.
 """
+import math
 import os
 
 import numpy as np
@@ -85,12 +86,12 @@ def channel_rows(a):
     channels_last = a.transpose(0, 2, 3, 1)
     if not channels_last.flags.c_contiguous:  # also a stride-0 broadcast: BLAS needs real strides
         channels_last = np.ascontiguousarray(channels_last)
-    return channels_last.reshape(-1, a.shape[1])
+    return channels_last.reshape(math.prod(channels_last.shape[:3]), a.shape[1])
 
 
 def _from_rows(rows, n, out_size):
     """(N Ho Wo, C) rows -> the (N, C, Ho, Wo) view of them."""
-    return rows.reshape(n, *out_size, -1).transpose(0, 3, 1, 2)
+    return rows.reshape(n, *out_size, rows.shape[1]).transpose(0, 3, 1, 2)
 
 
 def _padded_channels_last(x, padding):
@@ -150,7 +151,7 @@ class _Geometry:
 
     def grouped(self, rows):
         """(N Ho Wo, G Og) rows as (G, N Ho Wo, Og) views, the GEMMs' batch of groups."""
-        return rows.reshape(rows.shape[0], self.groups, -1).transpose(1, 0, 2)
+        return rows.reshape(rows.shape[0], self.groups, rows.shape[1] // self.groups).transpose(1, 0, 2)
 
     def weight_matrix(self, w):
         """w (O, Cg, kH, kW) as (G, K, Og) with K ordered (kH, kW, Cg) like the columns."""
@@ -281,11 +282,10 @@ def _conv2d_backprop_filter(x, dy, filter_shape, stride, padding, dilation, grou
     geometry = _Geometry(x.shape, filter_shape[2:], stride, padding, dilation, groups, x.itemsize)
     view = geometry.window_view(_padded_channels_last(x, padding))
     dy_rows = geometry.grouped(channel_rows(dy)).transpose(0, 2, 1)  # (G, Og, N Ho Wo)
-    total = None
-    for start, stop, rows in geometry.blocks():
-        block_sum = np.matmul(dy_rows[:, :, rows], geometry.columns(view, start, stop))  # (G, Og, K)
-        total = block_sum if total is None else np.add(total, block_sum, out=total)
     o, group_channels, k_h, k_w = filter_shape
+    total = np.zeros((groups, o // groups, geometry.depth), dtype=np.result_type(x, dy))  # stays zero for an empty batch
+    for start, stop, rows in geometry.blocks():
+        total += np.matmul(dy_rows[:, :, rows], geometry.columns(view, start, stop))  # (G, Og, K)
     return np.ascontiguousarray(total.reshape(o, k_h, k_w, group_channels).transpose(0, 3, 1, 2))
 
 
