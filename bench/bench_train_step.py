@@ -1,208 +1,319 @@
-"""Milliseconds per training step (forward, loss, backward, SGD step): minitorch vs PyTorch vs the numpy floor.
+"""Milliseconds and peak memory of one training step: minitorch vs PyTorch vs HIPS autograd vs the numpy floor.
 
-    python3 bench/bench_train_step.py [--repeats 30] [--only mlp|cnn|cnn-bn]
+    python bench/bench_train_step.py                        # 1 and 2 threads, 3 rounds
+    python bench/bench_train_step.py --threads 1 --rounds 5 --only cnn cnn-bn
 
-The models of issue 3's benchmark, float32:
-- MLP 784-256-128-10 with ReLU, batch 128;
-- CNN Conv2d(1,32,3,p=1)-ReLU-MaxPool2d(2)-Conv2d(32,64,3,p=1)-ReLU-MaxPool2d(2)-
-  Flatten-Linear(3136,128)-ReLU-Linear(128,10), batch 64, with and without a
-  BatchNorm2d after each convolution;
-all trained with CrossEntropyLoss and SGD(lr=0.01, momentum=0.9).
+A step is zero_grad, forward, cross-entropy loss, backward, SGD(lr=0.01,
+momentum=0.9) update, float32, on a fixed batch:
+- mlp:    Linear 784-256-128-10 with ReLU, batch 128;
+- cnn:    Conv2d(1,32,3,p=1)-ReLU-MaxPool2d(2)-Conv2d(32,64,3,p=1)-ReLU-MaxPool2d(2)-
+          Flatten-Linear(3136,128)-ReLU-Linear(128,10), batch 64;
+- cnn-bn: the same with a BatchNorm2d (training mode) after each convolution.
 
-The PyTorch twin (as many threads as numpy's BLAS, when installed) starts from the same weights
-and sees the same batch. The numpy floor is the time of just the float32
-matmuls the step needs, on operands already in the best layout: for the MLP
-3 forward + 5 backward (no gradient for the input batch); for the CNN the
-im2col matmuls of both convolutions (forward, filter gradient, and the input
-gradient of the second one) and the 2 + 4 of the linear layers.
+Every contender starts from the same weights (minitorch's initialisation,
+copied) and sees the same batch; the workers print their first loss and the
+driver checks that they agree. HIPS autograd (`pip install autograd`, a
+pure-Python tape over numpy like minitorch's) gets the same models written
+with autograd.numpy: im2col convolution from shifted windows and one
+tensordot, max pooling by reshape, batch norm from means (it keeps no
+running statistics). The numpy floor is the float32 GEMMs alone, on
+operands already in the best layout: for the MLP 3 forward + 5 backward
+(no gradient for the input batch); for the CNNs the im2col GEMMs of both
+convolutions (forward, filter gradient, and the input gradient of the
+second one) and the 2 + 4 of the linear layers.
 
-The contenders run interleaved (one step of each per round) so that the
-noise of a shared machine hits them alike; the figures are medians. On a
-busy 2-core machine two BLAS threads fight the other load and the medians
-blow up (10-100x); `--threads 1` then gives a fair, stable comparison.
+Method (bench/harness.py): one process per (framework, thread count) with
+OMP/OpenBLAS/MKL threads pinned before import and torch.set_num_threads;
+each times --repeats steps after --warmup untimed ones and reports the
+median; the driver rotates the order of the processes each round and
+prints the median over rounds, with ratios to PyTorch. Peak RSS: a fresh
+process per framework builds the CNN and its batch, then runs 3 steps;
+"step" is the peak during them above the RSS before the first one, "peak"
+the process's whole peak RSS in that window (library code and data
+included).
 """
+import harness  # first: before numpy, so that the pinned thread counts apply  # noqa: I001
+
 import argparse
+import importlib.util
+import json
 import os
 import statistics
 import sys
-import time
 
+import numpy as np
 
-def _threads_from_argv(default=2):
-    """--threads must reach OpenBLAS before numpy is imported."""
-    for i, arg in enumerate(sys.argv):
-        if arg == "--threads" and i + 1 < len(sys.argv):
-            return int(sys.argv[i + 1])
-        if arg.startswith("--threads="):
-            return int(arg.split("=", 1)[1])
-    return default
-
-
-THREADS = _threads_from_argv()
-os.environ["OPENBLAS_NUM_THREADS"] = str(THREADS)
-
-import numpy as np  # noqa: E402
-
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+# --minitorch-path: another checkout's package (the driver's --baseline, for before/after in one run).
+sys.path.insert(0, harness.argument_value(sys.argv, "--minitorch-path") or os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 import minitorch as mt  # noqa: E402
 
-LR, MOMENTUM = 0.01, 0.9
+# A worker imports only its own framework (another's libraries would count in its memory).
+WORKER = harness.argument_value(sys.argv, "--worker")
+torch = importlib.import_module("torch") if WORKER == "torch" else None
+if WORKER == "hips":
+    import autograd
+    import autograd.numpy as anp
+    from autograd.scipy.special import logsumexp
+
+LR, MOMENTUM, SEED = 0.01, 0.9, 0
+WORKLOADS = {"mlp": 128, "cnn": 64, "cnn-bn": 64}  # batch sizes
+FRAMEWORKS = ("minitorch", "torch", "hips", "numpy")
 
 
-# ----- the models, built alike in both frameworks -----
+# ----- the models (minitorch and PyTorch: the same nn code) -----
 
-def mlp(nn):
-    return nn.Sequential(nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 128), nn.ReLU(), nn.Linear(128, 10))
+def build(nn, workload):
+    if workload == "mlp":
+        return nn.Sequential(nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 128), nn.ReLU(), nn.Linear(128, 10))
 
-
-def cnn(nn, batch_norm):
     def conv_block(c_in, c_out):
         layers = [nn.Conv2d(c_in, c_out, 3, padding=1)]
-        if batch_norm:
+        if workload == "cnn-bn":
             layers.append(nn.BatchNorm2d(c_out))
         return layers + [nn.ReLU(), nn.MaxPool2d(2)]
 
-    return nn.Sequential(
-        *conv_block(1, 32), *conv_block(32, 64), nn.Flatten(),
-        nn.Linear(3136, 128), nn.ReLU(), nn.Linear(128, 10),
-    )
+    return nn.Sequential(*conv_block(1, 32), *conv_block(32, 64), nn.Flatten(), nn.Linear(3136, 128), nn.ReLU(),
+                         nn.Linear(128, 10))
 
 
-def copy_weights(mt_model, torch, torch_model):
-    """The PyTorch twin gets minitorch's initial weights (the state_dicts map one to one)."""
-    state = {key: torch.from_numpy(np.array(value._data)) for key, value in mt_model.state_dict().items()}
-    torch_model.load_state_dict(state)
+def initial_state(workload):
+    """The seeded minitorch model's initial state_dict as numpy arrays: every framework starts there."""
+    mt.manual_seed(SEED)
+    return {key: np.array(value) for key, value in build(mt.nn, workload).state_dict().items()}
 
 
-def training_step(model, loss_fn, optimizer, x, y):
+def batch(workload):
+    rng = np.random.default_rng(SEED)
+    size = WORKLOADS[workload]
+    x = rng.standard_normal((size, 784) if workload == "mlp" else (size, 1, 28, 28)).astype(np.float32)
+    return x, rng.integers(0, 10, size)
+
+
+def nn_step(lib, workload):
+    """A training step of `lib` (minitorch or torch) and the model, from the shared initial state."""
+    model = build(lib.nn, workload)
+    model.load_state_dict({key: lib.tensor(value) for key, value in initial_state(workload).items()})
+    optimizer = lib.optim.SGD(model.parameters(), lr=LR, momentum=MOMENTUM)
+    loss_fn = lib.nn.CrossEntropyLoss()
+    x, y = batch(workload)
+    x, y = lib.tensor(x), lib.tensor(y)
+
     def step():
         optimizer.zero_grad()
         loss = loss_fn(model(x), y)
         loss.backward()
         optimizer.step()
-        return loss
+        return float(loss.item())
 
     return step
 
 
-# ----- the numpy floors: just the matmuls -----
+# ----- HIPS autograd: the same models, functionally -----
 
-def mlp_floor(rng, batch=128):
-    f32 = np.float32
-    x = rng.standard_normal((batch, 784), f32)
-    w1, w2, w3 = (rng.standard_normal(shape, f32) for shape in ((256, 784), (128, 256), (10, 128)))
-    g3 = rng.standard_normal((batch, 10), f32)
+def hips_conv(x, w, b):
+    """3x3 convolution with padding 1: the 9 shifted windows as im2col columns, then one tensordot.
+    Windows come from anp.split and join by anp.concatenate, not slicing and anp.stack: the
+    gradients of those (np.add.at) are 10x slower."""
+    n, c, h, wd = x.shape
+    padded = anp.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)), "constant")
+    rows = [anp.split(padded, [i, i + h], axis=2)[1] for i in range(3)]
+    windows = [anp.split(row, [j, j + wd], axis=3)[1] for row in rows for j in range(3)]
+    cols = anp.concatenate([anp.reshape(window, (n, c, 1, h, wd)) for window in windows], axis=2)
+    out = anp.tensordot(cols, w.reshape(w.shape[0], c, 9), axes=([1, 2], [1, 2]))  # (N, H, W, O)
+    return anp.transpose(out, (0, 3, 1, 2)) + b.reshape(1, -1, 1, 1)
+
+
+def hips_max_pool(x):
+    n, c, h, w = x.shape
+    return anp.max(anp.max(x.reshape(n, c, h // 2, 2, w // 2, 2), axis=5), axis=3)
+
+
+def hips_batch_norm(x, scale, offset, eps=1e-5):
+    mean = anp.mean(x, axis=(0, 2, 3), keepdims=True)
+    centered = x - mean
+    var = anp.mean(centered * centered, axis=(0, 2, 3), keepdims=True)
+    return centered / anp.sqrt(var + eps) * scale.reshape(1, -1, 1, 1) + offset.reshape(1, -1, 1, 1)
+
+
+def hips_forward(workload, params, x):
+    """The logits of the workload's model; params in the state_dict's order (torch layouts)."""
+    relu = lambda a: anp.maximum(a, 0.0)  # noqa: E731
+    linear = lambda a, w, b: anp.dot(a, w.T) + b  # noqa: E731
+    if workload == "mlp":
+        w1, b1, w2, b2, w3, b3 = params
+        return linear(relu(linear(relu(linear(x, w1, b1)), w2, b2)), w3, b3)
+    if workload == "cnn":
+        c1, cb1, c2, cb2, f1, fb1, f2, fb2 = params
+        h = hips_max_pool(relu(hips_conv(x, c1, cb1)))
+        h = hips_max_pool(relu(hips_conv(h, c2, cb2)))
+    else:
+        c1, cb1, g1, o1, c2, cb2, g2, o2, f1, fb1, f2, fb2 = params
+        h = hips_max_pool(relu(hips_batch_norm(hips_conv(x, c1, cb1), g1, o1)))
+        h = hips_max_pool(relu(hips_batch_norm(hips_conv(h, c2, cb2), g2, o2)))
+    return linear(relu(linear(h.reshape(h.shape[0], -1), f1, fb1)), f2, fb2)
+
+
+def hips_step(workload):
+    state = initial_state(workload)
+    params = [value for key, value in state.items() if "running" not in key and "num_batches" not in key]
+    buffers = [np.zeros_like(p) for p in params]
+    x, y = batch(workload)
+
+    def loss(params):
+        logits = hips_forward(workload, params, x)
+        log_probs = logits - logsumexp(logits, axis=1, keepdims=True)
+        return -anp.mean(log_probs[np.arange(len(y)), y])
+
+    value_and_grad = autograd.value_and_grad(loss)
 
     def step():
-        h1 = x @ w1.T
-        h2 = h1 @ w2.T
-        h2 @ w3.T
-        g3.T @ h2            # dW3
-        g2 = g3 @ w3         # dh2
-        g2.T @ h1            # dW2
-        g1 = g2 @ w2         # dh1
-        g1.T @ x             # dW1
+        value, grads = value_and_grad(params)
+        for param, grad, buffer in zip(params, grads, buffers):  # PyTorch's SGD with momentum, in place
+            buffer *= MOMENTUM
+            buffer += grad
+            param -= LR * buffer
+        return float(value)
 
     return step
 
 
-def cnn_floor(rng, batch=64):
-    f32 = np.float32
-    cols1 = rng.standard_normal((9, batch * 784), f32)  # im2col of the 1-channel 28x28 input
-    cols2 = rng.standard_normal((288, batch * 196), f32)  # im2col of the 32-channel 14x14 input
-    w1, w2 = rng.standard_normal((32, 9), f32), rng.standard_normal((64, 288), f32)
-    dy1, dy2 = rng.standard_normal((32, batch * 784), f32), rng.standard_normal((64, batch * 196), f32)
-    flat = rng.standard_normal((batch, 3136), f32)
-    fc1, fc2 = rng.standard_normal((128, 3136), f32), rng.standard_normal((10, 128), f32)
-    g2 = rng.standard_normal((batch, 10), f32)
+# ----- the numpy floors: just the GEMMs -----
+
+def numpy_floor(workload):
+    rng = np.random.default_rng(SEED)
+    f32 = lambda *shape: rng.standard_normal(shape, np.float32)  # noqa: E731
+    if workload == "mlp":
+        x, w1, w2, w3, g3 = f32(128, 784), f32(256, 784), f32(128, 256), f32(10, 128), f32(128, 10)
+
+        def step():
+            h1 = x @ w1.T
+            h2 = h1 @ w2.T
+            h2 @ w3.T
+            g3.T @ h2  # dW3
+            g2 = g3 @ w3  # dh2
+            g2.T @ h1  # dW2
+            g1 = g2 @ w2  # dh1
+            g1.T @ x  # dW1
+            return float("nan")
+
+        return step
+    n = WORKLOADS[workload]
+    cols1, cols2 = f32(9, n * 784), f32(288, n * 196)  # im2col of the 1x28x28 and 32x14x14 inputs
+    w1, w2, dy1, dy2 = f32(32, 9), f32(64, 288), f32(32, n * 784), f32(64, n * 196)
+    flat, fc1, fc2, g2 = f32(n, 3136), f32(128, 3136), f32(10, 128), f32(n, 10)
 
     def step():
-        w1 @ cols1                    # conv1 forward
-        w2 @ cols2                    # conv2 forward
-        h = flat @ fc1.T              # fc1, fc2 forward
+        w1 @ cols1  # conv1 forward
+        w2 @ cols2  # conv2 forward
+        h = flat @ fc1.T
         h @ fc2.T
-        g2.T @ h                      # dW fc2
-        g1 = g2 @ fc2                 # dx fc2
-        g1.T @ flat                   # dW fc1
-        g1 @ fc1                      # dx fc1
-        dy2 @ cols2.T                 # dW conv2
-        w2.T @ dy2                    # dx conv2 (columns, before col2im)
-        dy1 @ cols1.T                 # dW conv1 (no dx: the input needs no gradient)
+        g2.T @ h  # dW fc2
+        g1 = g2 @ fc2  # dx fc2
+        g1.T @ flat  # dW fc1
+        g1 @ fc1  # dx fc1
+        dy2 @ cols2.T  # dW conv2
+        w2.T @ dy2  # dx conv2 (columns, before col2im)
+        dy1 @ cols1.T  # dW conv1 (the input needs no gradient)
+        return float("nan")
 
     return step
 
 
-# ----- timing -----
-
-def interleaved_medians(steps, repeats, warmup=3):
-    """Median milliseconds of each step function, run in turns."""
-    for step in steps:
-        for _ in range(warmup):
-            step()
-    samples = [[] for _ in steps]
-    for _ in range(repeats):
-        for step, times in zip(steps, samples):
-            start = time.perf_counter()
-            step()
-            times.append(time.perf_counter() - start)
-    return [1000 * statistics.median(times) for times in samples]
+def make_step(framework, workload):
+    if framework == "minitorch":
+        return nn_step(mt, workload)
+    if framework == "torch":
+        return nn_step(torch, workload)
+    if framework == "hips":
+        return hips_step(workload)
+    return numpy_floor(workload)
 
 
-def run_case(name, build, floor, batch, torch, repeats, rng):
-    x_np = rng.standard_normal((batch, 784) if name == "MLP" else (batch, 1, 28, 28)).astype(np.float32)
-    y_np = rng.integers(0, 10, batch)
-    model = build(mt.nn)
-    mt_step = training_step(
-        model, mt.nn.CrossEntropyLoss(), mt.optim.SGD(model.parameters(), lr=LR, momentum=MOMENTUM),
-        mt.tensor(x_np), mt.tensor(y_np),
-    )
-    steps = [mt_step, floor(rng, batch)]
+def available(framework):
+    module = {"torch": "torch", "hips": "autograd"}.get(framework)
+    return module is None or importlib.util.find_spec(module) is not None
+
+
+# ----- worker and driver -----
+
+def worker(args):
     if torch is not None:
-        twin = build(torch.nn)
-        copy_weights(model, torch, twin)
-        torch_step = training_step(
-            twin, torch.nn.CrossEntropyLoss(), torch.optim.SGD(twin.parameters(), lr=LR, momentum=MOMENTUM),
-            torch.from_numpy(x_np), torch.from_numpy(y_np),
-        )
-        first_mt, first_torch = float(mt_step().item()), float(torch_step().item())
-        if abs(first_mt - first_torch) > 1e-3 * max(1.0, abs(first_torch)):
-            print(f"  warning: {name} first losses differ: minitorch {first_mt:.6f}, PyTorch {first_torch:.6f}")
-        steps.append(torch_step)
-    figures = interleaved_medians(steps, repeats)
-    mine, numpy_floor = figures[:2]
-    line = f"{name:14s} {mine:9.2f} {numpy_floor:9.2f} {mine / numpy_floor:8.2f}x"
-    if torch is not None:
-        line += f" {figures[2]:9.2f} {mine / figures[2]:8.2f}x"
-    print(line, flush=True)
+        torch.set_num_threads(args.threads)
+    result = {"threads": harness.thread_report(torch)}
+    for workload in args.only:
+        step = make_step(args.worker, workload)
+        if args.rss:  # a fresh process: the first steps' allocations count too
+            resting, peak, first_loss = harness.peak_rss_of(step)
+            result[workload] = {"resting": resting, "peak": peak, "step": peak - resting, "first_loss": first_loss}
+        else:
+            first_loss = step()
+            wall, cpu = harness.time_steps(step, args.repeats, args.warmup)
+            result[workload] = {"ms": 1000 * statistics.median(wall), "cpu_ms": 1000 * statistics.median(cpu),
+                                "first_loss": first_loss}
+    print(json.dumps(result))
+
+
+def drive(args):
+    workers = harness.worker_arguments([f for f in args.frameworks if available(f)], args.baseline)
+    frameworks = list(workers)
+    script = os.path.abspath(__file__)
+    common = ["--only", *args.only, "--repeats", str(args.repeats), "--warmup", str(args.warmup)]
+    print(f"training step, ms: median over {args.rounds} rotating rounds of one process per framework, each the median "
+          f"of {args.repeats} steps after {args.warmup + 1} warm-up steps; all thread pools pinned alike; "
+          f"'cpu' rows: the process's CPU time per step")
+    if not available("torch") or not available("hips"):
+        print("  (not installed: " + ", ".join(f for f in ("torch", "hips") if not available(f)) + ")")
+    if args.env:
+        print(f"  every worker's environment also has: {' '.join(args.env)}")
+    for threads in args.threads:
+        times = {f: {w: [] for w in args.only} for f in frameworks}
+        cpu_times = {f: {w: [] for w in args.only} for f in frameworks}
+        losses, pools = {}, {}
+        for order in harness.rotations(frameworks, args.rounds):
+            for framework in order:
+                report = harness.run_worker(script, [*workers[framework], *common], threads, args.env)
+                pools[framework] = report["threads"]
+                for workload in args.only:
+                    times[framework][workload].append(report[workload]["ms"])
+                    cpu_times[framework][workload].append(report[workload]["cpu_ms"])
+                    losses[framework, workload] = report[workload]["first_loss"]
+        print(f"\n{threads} thread(s); thread pools as the workers saw them: {pools}")
+        print(f"{'workload':10s}" + "".join(f"{f:>18s}" for f in frameworks))
+        for workload in args.only:
+            for label, samples in (("", times), (" cpu", cpu_times)):
+                medians = {f: statistics.median(samples[f][workload]) for f in frameworks}
+                reference = medians.get("torch")
+                cells = [f"{medians[f]:8.2f} ({harness.ratio(medians[f], reference):>6s})" for f in frameworks]
+                print(f"{workload + label:10s}" + "".join(f"{c:>18s}" for c in cells))
+            _check_losses(workload, {f: losses[f, workload] for f in frameworks if f != "numpy"})
+        memory_workloads = [w for w in args.only if w != "mlp"]
+        if memory_workloads and not args.no_rss:
+            print("peak RSS of 3 steps, MiB: step = peak above the resting RSS (model and batch built), peak = whole process")
+            for workload in memory_workloads:
+                cells = []
+                for framework in [f for f in frameworks if f != "numpy"]:
+                    report = harness.run_worker(script, [*workers[framework], "--rss", "--only", workload], threads, args.env)
+                    cells.append(f"{framework} step {report[workload]['step']:6.1f} peak {report[workload]['peak']:6.1f}")
+                print(f"{workload:10s} " + " | ".join(cells))
+
+
+def _check_losses(workload, losses):
+    values = list(losses.values())
+    if values and max(values) - min(values) > 1e-3 * max(1.0, abs(values[0])):
+        print(f"  warning: {workload} first losses differ: {losses}")
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    harness.add_driver_arguments(parser, FRAMEWORKS, rounds=3)
     parser.add_argument("--repeats", type=int, default=30)
-    parser.add_argument("--only", choices=("mlp", "cnn", "cnn-bn"))
-    parser.add_argument("--threads", type=int, default=2, help="BLAS threads of numpy and PyTorch alike (default 2)")
-    args = parser.parse_args()
-    try:
-        import torch
-
-        torch.set_num_threads(args.threads)
-    except ImportError:
-        torch = None
-    rng = np.random.default_rng(0)
-    mt.manual_seed(0)
-    cases = [
-        ("mlp", "MLP", mlp, mlp_floor, 128),
-        ("cnn", "CNN", lambda nn: cnn(nn, False), cnn_floor, 64),
-        ("cnn-bn", "CNN+BatchNorm", lambda nn: cnn(nn, True), cnn_floor, 64),
-    ]
-    blas_threads = os.environ["OPENBLAS_NUM_THREADS"]
-    print(f"ms per training step, median of {args.repeats} interleaved rounds, {blas_threads} BLAS thread(s)")
-    header = f"{'model':14s} {'minitorch':>9s} {'numpy mm':>9s} {'/floor':>9s}"
-    print(header + (f" {'PyTorch':>9s} {'/PyTorch':>9s}" if torch is not None else "   (PyTorch not installed)"))
-    for key, name, build, floor, batch in cases:
-        if args.only in (None, key):
-            run_case(name, build, floor, batch, torch, args.repeats, rng)
+    parser.add_argument("--warmup", type=int, default=5)
+    parser.add_argument("--only", nargs="+", choices=sorted(WORKLOADS), default=list(WORKLOADS))
+    parser.add_argument("--frameworks", nargs="+", choices=FRAMEWORKS, default=list(FRAMEWORKS))
+    parser.add_argument("--no-rss", action="store_true", help="skip the peak-memory processes")
+    parser.add_argument("--rss", action="store_true", help=argparse.SUPPRESS)
+    harness.run_driver_or_worker(parser, drive, worker)
 
 
 if __name__ == "__main__":

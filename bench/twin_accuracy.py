@@ -10,18 +10,26 @@ start from the same point with the same --seed), sees the same standardised
 arrays in the same shuffled order (the minitorch DataLoader's index order is
 replayed), and uses the same Adam + OneCycleLR recipe and batch size. What is
 left to differ is floating-point rounding. Prints the per-epoch test accuracy
-and seconds per epoch (torch.set_num_threads(2): this machine has 2 cores).
+and the seconds of each epoch's training pass alone (the test pass is timed
+apart), with --threads for every thread pool (default 2: this machine has 2
+cores). bench/bench_cnn_epoch.py times these epochs against the example's.
 
 Needs PyTorch; minitorch itself never imports it.
 """
+import harness  # first: it pins the thread pools before numpy and torch load  # noqa: I001
+
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
 
-import numpy as np
-import torch
-from torch import nn
+THREADS = int(harness.argument_value(sys.argv, "--threads") or 2)
+os.environ.update({name: str(THREADS) for name in harness.THREAD_VARIABLES})
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+from torch import nn  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -66,6 +74,52 @@ def copy_initial_weights(minitorch_model, torch_model):
     torch_model.load_state_dict(state, strict=True)
 
 
+class Twin:
+    """The twin of an example, ready to train: same initial weights, same shuffled order, same recipe."""
+
+    def __init__(self, example, dataset="embedded", data_dir=None, epochs=None, batch_size=None, lr=None, seed=0,
+                 limit=None):
+        build_minitorch, build_torch, recipe = EXAMPLES[example]
+        self.epochs = epochs or (recipe.epochs_embedded if dataset == "embedded" else recipe.epochs_full)
+        self.batch_size = batch_size or recipe.batch_size
+        self.lr = lr or recipe.max_lr
+        train_x, train_y, test_x, test_y = training.load_arrays(dataset, data_dir)
+        train_x, train_y = train_x[:limit], train_y[:limit]
+        train_x, test_x, self.mean, self.std = training.standardise(train_x, test_x)
+        # Same seeding as training.run: the initial weights and the shuffling order match the example's.
+        mt.manual_seed(seed)
+        self.order_loader = DataLoader(TensorDataset(np.arange(len(train_x))), batch_size=self.batch_size,
+                                       shuffle=True, generator=np.random.default_rng(seed))
+        self.model = build_torch()
+        copy_initial_weights(build_minitorch(), self.model)
+        self.train_x, self.train_y = torch.from_numpy(train_x), torch.from_numpy(train_y)
+        self.test_x, self.test_y = torch.from_numpy(test_x), torch.from_numpy(test_y)
+        self.loss_fn = nn.CrossEntropyLoss()
+        self.optimizer = torch.optim.Adam(self.model.parameters(), lr=self.lr)
+        self.scheduler = torch.optim.lr_scheduler.OneCycleLR(self.optimizer, max_lr=self.lr, epochs=self.epochs,
+                                                             steps_per_epoch=len(self.order_loader))
+
+    def train_epoch(self):
+        """One training pass, as the example's train_one_epoch: returns (mean loss, accuracy)."""
+        self.model.train()
+        total_loss, correct = 0.0, 0
+        for (indices,) in self.order_loader:
+            index = torch.from_numpy(indices.numpy())
+            labels = self.train_y[index]
+            logits = self.model(self.train_x[index])
+            loss = self.loss_fn(logits, labels)
+            self.optimizer.zero_grad()
+            loss.backward()
+            self.optimizer.step()
+            self.scheduler.step()
+            total_loss += loss.item() * len(index)
+            correct += int((logits.argmax(dim=1) == labels).sum().item())
+        return total_loss / len(self.train_x), correct / len(self.train_x)
+
+    def test_accuracy(self):
+        return evaluate(self.model, self.test_x, self.test_y)
+
+
 def evaluate(model, images, labels, batch=1000):
     model.eval()
     correct = 0
@@ -87,52 +141,23 @@ def main(argv=None):
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args(argv)
-    build_minitorch, build_torch, recipe = EXAMPLES[args.example]
-    epochs = args.epochs or (recipe.epochs_embedded if args.dataset == "embedded" else recipe.epochs_full)
-    batch_size = args.batch_size or recipe.batch_size
-    lr = args.lr or recipe.max_lr
     torch.set_num_threads(args.threads)
-
-    train_x, train_y, test_x, test_y = training.load_arrays(args.dataset, args.data_dir)
-    train_x, train_y = train_x[: args.limit], train_y[: args.limit]
-    train_x, test_x, mean, std = training.standardise(train_x, test_x)
-    # Same seeding as training.run: the initial weights and the shuffling order match the example's.
-    mt.manual_seed(args.seed)
-    order_loader = DataLoader(TensorDataset(np.arange(len(train_x))), batch_size=batch_size, shuffle=True,
-                              generator=np.random.default_rng(args.seed))
-    model = build_torch()
-    copy_initial_weights(build_minitorch(), model)
-
-    train_x, train_y = torch.from_numpy(train_x), torch.from_numpy(train_y)
-    test_x, test_y = torch.from_numpy(test_x), torch.from_numpy(test_y)
-    loss_fn = nn.CrossEntropyLoss()
-    optimizer = torch.optim.Adam(model.parameters(), lr=lr)
-    scheduler = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=lr, epochs=epochs,
-                                                    steps_per_epoch=len(order_loader))
-    print(f"PyTorch {torch.__version__} twin of {args.example}: {args.dataset}, {len(train_x)} train / "
-          f"{len(test_x)} test, mean {mean:.4f} std {std:.4f}, Adam + OneCycleLR(max_lr={lr:g}), batch {batch_size}, "
-          f"{epochs} epochs, seed {args.seed}, {torch.get_num_threads()} threads")
+    twin = Twin(args.example, args.dataset, args.data_dir, args.epochs, args.batch_size, args.lr, args.seed, args.limit)
+    print(f"PyTorch {torch.__version__} twin of {args.example}: {args.dataset}, {len(twin.train_x)} train / "
+          f"{len(twin.test_x)} test, mean {twin.mean:.4f} std {twin.std:.4f}, Adam + OneCycleLR(max_lr={twin.lr:g}), "
+          f"batch {twin.batch_size}, {twin.epochs} epochs, seed {args.seed}, {torch.get_num_threads()} threads")
     accuracies, times = [], []
-    for epoch in range(1, epochs + 1):
+    for epoch in range(1, twin.epochs + 1):
         start = time.perf_counter()
-        model.train()
-        total_loss = 0.0
-        for (indices,) in order_loader:
-            index = torch.from_numpy(indices.numpy())
-            logits = model(train_x[index])
-            loss = loss_fn(logits, train_y[index])
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
-            scheduler.step()
-            total_loss += loss.item() * len(index)
-        accuracies.append(evaluate(model, test_x, test_y))
+        train_loss, train_acc = twin.train_epoch()
         times.append(time.perf_counter() - start)
-        print(f"epoch {epoch:>2}/{epochs}  train loss {total_loss / len(train_x):.4f}  "
-              f"test acc {accuracies[-1]:.4f}  ({times[-1]:.1f} s)", flush=True)
+        start = time.perf_counter()
+        accuracies.append(twin.test_accuracy())
+        print(f"epoch {epoch:>2}/{twin.epochs}  train loss {train_loss:.4f}  train acc {train_acc:.4f}  "
+              f"test acc {accuracies[-1]:.4f}  (training {times[-1]:.1f} s, test {time.perf_counter() - start:.1f} s)",
+              flush=True)
     print(f"twin {args.example} {args.dataset}: final test accuracy {accuracies[-1]:.4f} "
-          f"(best {max(accuracies):.4f}), median {np.median(times):.1f} s/epoch")
-
+          f"(best {max(accuracies):.4f}), median {np.median(times):.1f} s/epoch of training")
 
 if __name__ == "__main__":
     main()

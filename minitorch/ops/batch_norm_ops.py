@@ -24,6 +24,7 @@ from ..engine.registry import TRANSPOSE, gradient, kernel
 from ..engine.state import is_recording
 from ..errors import ShapeError
 from .math_ops import cast
+from .conv_ops import is_channels_last
 
 
 def _channel_axes(ndim):
@@ -35,32 +36,65 @@ def _per_channel(ndim, channels):
     return (1, channels) + (1,) * (ndim - 2)
 
 
-def _planes(x):
-    """x (N, C, *) as (N, C, L): every channel's values of one sample in one contiguous run."""
-    return x.reshape(x.shape[0], x.shape[1], -1)
+class _ChannelLayout:
+    """x (N, C, *) as a 2-D or 3-D array whose per-channel sums and broadcasts are fast, in x's memory layout.
 
+    Channels-last (N, C, H, W) -- what the convolutions write -- is seen as (N H, W C) rows:
+    a per-channel vector repeats W times along a row, and the row sums are one GEMV.
+    Anything else is seen as (N, C, L) planes, each channel's values of a sample one contiguous run.
+    Long rows keep numpy's inner loops long; a (N H W, C) view would broadcast over runs of C.
+    """
 
-def _channel_sum(x):
-    """Per-channel sum in one pass (einsum sums each contiguous run in SIMD lanes)."""
-    return np.einsum("ncl->c", _planes(x))
+    def __init__(self, x):
+        self.shape, self.channels = x.shape, x.shape[1]
+        self.count = x.size // x.shape[1]
+        self.channels_last = is_channels_last(x)
 
+    def view(self, a):
+        """`a` (shaped like x) in this layout: a view when it has x's memory layout, else a copy."""
+        if self.channels_last:
+            n, c, h, w = self.shape
+            return np.ascontiguousarray(a.transpose(0, 2, 3, 1)).reshape(n * h, w * c)
+        return a.reshape(self.shape[0], self.channels, -1)
 
-def _channel_dot(a, b):
-    """Per-channel sum of a * b, without the product array."""
-    return np.einsum("ncl,ncl->nc", _planes(a), _planes(b)).sum(axis=0)
+    def restore(self, a):
+        """The inverse of view: back to x's shape."""
+        if self.channels_last:
+            n, c, h, w = self.shape
+            return a.reshape(n, h, w, c).transpose(0, 3, 1, 2)
+        return a.reshape(self.shape)
+
+    def broadcast(self, vector):
+        """A (C,) vector shaped to broadcast against viewed arrays."""
+        if self.channels_last:
+            return np.tile(vector, self.shape[3])
+        return vector.reshape(1, self.channels, 1)
+
+    def sum(self, a):
+        """Per-channel sum of a viewed array, in one pass."""
+        if self.channels_last:
+            return (np.ones(a.shape[0], dtype=a.dtype) @ a).reshape(-1, self.channels).sum(axis=0)
+        return np.einsum("ncl->c", a)
+
+    def dot(self, a, b):
+        """Per-channel sum of a * b over viewed arrays, without the product array."""
+        if self.channels_last:
+            return np.einsum("mk,mk->k", a, b).reshape(-1, self.channels).sum(axis=0)
+        return np.einsum("ncl,ncl->nc", a, b).sum(axis=0)
 
 
 @kernel("FusedBatchNorm")
 def _fused_batch_norm(x, scale, offset, eps):
-    shape = _per_channel(x.ndim, x.shape[1])
-    count = x.size // x.shape[1]
-    mean = _channel_sum(x) / count
-    y = x - mean.reshape(shape)  # centered, then scaled and shifted in place
-    var = _channel_dot(y, y) / count
+    layout = _ChannelLayout(x)
+    count = layout.count
+    data = layout.view(x)
+    mean = layout.sum(data) / count
+    y = data - layout.broadcast(mean)  # centered, then scaled and shifted in place
+    var = layout.dot(y, y) / count
     inv_std = (1 / np.sqrt(var + eps)).astype(x.dtype, copy=False)
-    y *= (inv_std * scale).reshape(shape)
-    y += offset.reshape(shape)
-    return y, mean, var * (count / (count - 1)), mean.copy(), inv_std
+    y *= layout.broadcast(inv_std * scale)
+    y += layout.broadcast(offset)
+    return layout.restore(y), mean, var * (count / (count - 1)), mean.copy(), inv_std
 
 
 @gradient("FusedBatchNorm", needs="both", accepts_none=(1, 2, 3, 4), jvp=TRANSPOSE)
@@ -115,17 +149,18 @@ def _batch_norm_backward(grad_y, x, scale, mean, inv_std):
 @kernel("FusedBatchNormGrad")
 def _fused_batch_norm_grad_kernel(grad_y, x, scale, mean, inv_std):
     """dx = k (dy - doffset / m - x_hat dscale / m), k = scale inv_std, in a few in-place passes."""
-    shape = _per_channel(x.ndim, x.shape[1])
-    count = x.size // x.shape[1]
-    centered = x - mean.reshape(shape)
-    d_offset = _channel_sum(grad_y)
-    d_scale = _channel_dot(grad_y, centered) * inv_std
+    layout = _ChannelLayout(x)
+    count = layout.count
+    dy = layout.view(grad_y)
+    centered = layout.view(x) - layout.broadcast(mean)
+    d_offset = layout.sum(dy)
+    d_scale = layout.dot(dy, centered) * inv_std
     k = scale * inv_std
-    centered *= (k * inv_std * d_scale / count).reshape(shape)  # now x_hat dscale k / m
-    centered += (k * d_offset / count).reshape(shape)
-    d_x = grad_y * k.reshape(shape)
+    centered *= layout.broadcast(k * inv_std * d_scale / count)  # now x_hat dscale k / m
+    centered += layout.broadcast(k * d_offset / count)
+    d_x = dy * layout.broadcast(k)
     d_x -= centered
-    return d_x, d_scale.astype(x.dtype, copy=False), d_offset.astype(x.dtype, copy=False)
+    return layout.restore(d_x), d_scale.astype(x.dtype, copy=False), d_offset.astype(x.dtype, copy=False)
 
 
 @gradient("FusedBatchNormGrad", needs="inputs", jvp=TRANSPOSE)

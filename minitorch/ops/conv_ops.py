@@ -1,22 +1,34 @@
-"""2-D convolution: the Conv2D kernel, its two gradient ops, and `conv2d`.
+"""2-D convolution: the Conv2D kernel, its two gradient ops, BiasAddGrad, and `conv2d`.
 
 TensorFlow's op names (Conv2D, Conv2DBackpropInput, Conv2DBackpropFilter,
-as in tf.nn / nn_grad.py) on PyTorch's layout: inputs (N, C, H, W), weights
-(out_channels, in_channels / groups, kH, kW). Each gradient op is an ordinary
-registered op whose gradient is again Conv2D or the other gradient op, so a
-gradient penalty through a CNN (double backward) works.
+BiasAddGrad, as in tf.nn / nn_grad.py) on PyTorch's shapes: inputs (N, C, H, W),
+weights (out_channels, in_channels / groups, kH, kW). Each gradient op is an
+ordinary registered op whose gradient is again Conv2D or the other gradient
+op, so a gradient penalty through a CNN (double backward) works. Conv2D takes
+the bias as an optional third input: it is added to each block of the output
+while that block is still in cache, instead of in a pass of its own.
 
-The kernels never loop over batch, channels or pixels: windows are a strided
-view of the padded input, copied once into im2col columns, and each call is
-one GEMM over the whole batch (groups are a batch dimension of it).
-Conv2DBackpropInput is col2im: one GEMM, then one add per kernel offset
-(kH * kW adds); with stride 1 each add runs over whole flattened planes.
+Memory layout: the kernels compute channels-last. An output is an (N, C, H, W)
+array whose memory is (N, H, W, C) -- the layout PyTorch calls channels_last --
+so that a GEMM writes it directly with no transpose. numpy keeps that layout
+through elementwise ops, and the next convolution, pooling or batch norm reads
+it as (N H W, C) rows. Any input layout is accepted; a different one costs a copy.
+
+Each convolution is im2col + GEMM, in blocks of a few samples: a block's
+columns (each row one output pixel's window, C-contiguous runs) are about
+_BLOCK_BYTES, are made by one strided copy, and stay in cache for their GEMM;
+the whole batch's columns would be tens of MB, fresh memory (page faults) on
+every call. Conv2DBackpropFilter sums one GEMM per block. Conv2DBackpropInput
+with stride 1 is the 'full' convolution of dy with the flipped kernel (the
+same blocked im2col + GEMM); with a larger stride, one GEMM per block, then
+col2im: one strided add per kernel offset.
 
 Attrs: stride (sh, sw), padding ((top, bottom), (left, right)) of zeros --
 pairs so that padding="same" with an even kernel can pad one more on the
 bottom/right, as PyTorch does -- dilation (dh, dw), groups.
 """
 import math
+import os
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
@@ -24,6 +36,23 @@ from numpy.lib.stride_tricks import as_strided
 from ..engine.execute import execute
 from ..engine.registry import TRANSPOSE, gradient, kernel
 from ..errors import ShapeError
+
+
+def _blas_threads_at_start():
+    """The thread count OpenBLAS (numpy's usual BLAS) starts with: its environment variables, else every CPU."""
+    for name in ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS"):
+        value = os.environ.get(name, "")
+        if value.isdigit() and int(value) > 0:
+            return int(value)
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+# im2col columns per GEMM: a block of samples that stays in cache. A multi-threaded BLAS
+# hands work to its threads on every call, and on a busy machine a hand-off can wait for
+# the scheduler: there, fewer and larger GEMMs (measured: 2 MiB blocks cost 1.3x the step
+# time of 8 MiB ones at 2 threads on a loaded 2-core machine, 0.9x at 1 thread).
+_BLOCK_BYTES = (2 << 20) if _blas_threads_at_start() == 1 else (8 << 20)
+_MIN_ROW_RUN = 8  # shorter contiguous runs per window row: copy the columns transposed
 
 # ----- shared window helpers (pool_ops.py uses them too) -----
 
@@ -48,60 +77,132 @@ def conv_output_size(in_size, kernel_size, stride, padding, dilation):
     )
 
 
-def _pad(x, padding):
-    if not any(lo or hi for lo, hi in padding):
-        return x
+def is_channels_last(a):
+    """True when the 4-D array `a` is laid out (N, H, W, C) in memory and not also (N, C, H, W)."""
+    return a.ndim == 4 and not a.flags.c_contiguous and a.transpose(0, 2, 3, 1).flags.c_contiguous
+
+
+def channel_rows(a):
+    """(N, C, H, W) -> (N H W, C): a view when `a` is channels-last in memory, else a contiguous copy."""
+    channels_last = a.transpose(0, 2, 3, 1)
+    if not channels_last.flags.c_contiguous:  # also a stride-0 broadcast: BLAS needs real strides
+        channels_last = np.ascontiguousarray(channels_last)
+    return channels_last.reshape(math.prod(channels_last.shape[:3]), a.shape[1])
+
+
+def _from_rows(rows, n, out_size):
+    """(N Ho Wo, C) rows -> the (N, C, Ho, Wo) view of them."""
+    return rows.reshape(n, *out_size, rows.shape[1]).transpose(0, 3, 1, 2)
+
+
+def _padded_channels_last(x, padding):
+    """x (N, C, H, W) as a contiguous (N, Hp, Wp, C) array with zero borders (x itself if it already is)."""
     (top, bottom), (left, right) = padding
     n, c, h, w = x.shape
-    padded = np.zeros((n, c, h + top + bottom, w + left + right), dtype=x.dtype)  # cheaper than np.pad
-    padded[:, :, top:top + h, left:left + w] = x
+    if not (top or bottom or left or right):
+        return np.ascontiguousarray(x.transpose(0, 2, 3, 1))
+    padded = np.empty((n, h + top + bottom, w + left + right, c), dtype=x.dtype)
+    padded[:, :top] = 0
+    padded[:, top + h:] = 0
+    padded[:, top:top + h, :left] = 0
+    padded[:, top:top + h, left + w:] = 0
+    padded[:, top:top + h, left:left + w] = x.transpose(0, 2, 3, 1)
     return padded
 
 
+class _Geometry:
+    """Everything a convolution's blocks need: sizes, the window view, the block length."""
+
+    def __init__(self, x_shape, kernel_size, stride, padding, dilation, groups, itemsize):
+        self.n, self.c = x_shape[:2]
+        self.kernel_size, self.stride, self.padding, self.dilation, self.groups = kernel_size, stride, padding, dilation, groups
+        self.out_size = conv_output_size(x_shape[2:], kernel_size, stride, padding, dilation)
+        self.pixels = self.out_size[0] * self.out_size[1]
+        self.group_channels = self.c // groups
+        self.depth = kernel_size[0] * kernel_size[1] * self.group_channels  # K of the GEMMs: (kH, kW, C / G)
+        self.block = max(1, _BLOCK_BYTES // (self.pixels * self.depth * groups * itemsize))
+        # With few channels a window row is a short run in memory; the columns are then
+        # copied transposed, (K, pixels), whose runs are image rows.
+        self.rows_layout = self.group_channels * (kernel_size[1] if dilation[1] == 1 else 1) >= _MIN_ROW_RUN
+
+    def blocks(self):
+        """(first sample, stop sample, slice of output rows) of each block."""
+        for start in range(0, self.n, self.block):
+            stop = min(self.n, start + self.block)
+            yield start, stop, slice(start * self.pixels, stop * self.pixels)
+
+    def window_view(self, padded):
+        """(N, Ho, Wo, kH, kW, G, C / G) view of every window of the padded channels-last input."""
+        s_n, s_h, s_w, s_c = padded.strides
+        (s_y, s_x), (d_y, d_x) = self.stride, self.dilation
+        return as_strided(
+            padded,
+            shape=(self.n, *self.out_size, *self.kernel_size, self.groups, self.group_channels),
+            strides=(s_n, s_h * s_y, s_w * s_x, s_h * d_y, s_w * d_x, s_c * self.group_channels, s_c),
+            writeable=False,
+        )
+
+    def columns(self, view, start, stop):
+        """im2col of samples start:stop as (G, rows, K) -- contiguous, or the transposed view of a contiguous (G, K, rows)."""
+        block = view[start:stop]
+        if self.rows_layout:  # (n, Ho, Wo, kH, kW, G, Cg) -> (G, n Ho Wo, kH kW Cg)
+            return np.ascontiguousarray(block.transpose(5, 0, 1, 2, 3, 4, 6)).reshape(self.groups, -1, self.depth)
+        columns = np.ascontiguousarray(block.transpose(5, 3, 4, 6, 0, 1, 2))  # (G, kH, kW, Cg, n, Ho, Wo)
+        return columns.reshape(self.groups, self.depth, -1).transpose(0, 2, 1)
+
+    def grouped(self, rows):
+        """(N Ho Wo, G Og) rows as (G, N Ho Wo, Og) views, the GEMMs' batch of groups."""
+        return rows.reshape(rows.shape[0], self.groups, rows.shape[1] // self.groups).transpose(1, 0, 2)
+
+    def weight_matrix(self, w):
+        """w (O, Cg, kH, kW) as (G, K, Og) with K ordered (kH, kW, Cg) like the columns."""
+        o = w.shape[0]
+        return np.ascontiguousarray(w.reshape(self.groups, o // self.groups, *w.shape[1:]).transpose(0, 3, 4, 2, 1)).reshape(
+            self.groups, self.depth, o // self.groups)
+
+
 # ----- Conv2D -----
-#
-# Every kernel makes ONE BLAS call (per group): the matrices put the batch
-# next to the pixels, (C kH kW, N Ho Wo), so the whole batch is one GEMM.
-# A matmul batched over samples would make N small calls, and multi-threaded
-# OpenBLAS pays a thread hand-off per call -- on a busy machine, 100 times
-# the arithmetic. The im2col copy moves whole image rows; the channel-major
-# result (O, N, Ho, Wo) is transposed back to NCHW in one copy.
-
-
-def _columns(x, kernel_size, stride, padding, dilation, out_size):
-    """im2col: the windows of padded x as a contiguous (C, kH, kW, N, Ho, Wo) array."""
-    view = windows(_pad(x, padding), kernel_size, stride, dilation, out_size)
-    return np.ascontiguousarray(view.transpose(1, 4, 5, 0, 2, 3))
-
-
-def _channels_first(a, groups):
-    """(N, C, H, W) -> contiguous (G, C / G, N H W): the batch joins the pixels."""
-    n, c = a.shape[:2]
-    return np.ascontiguousarray(a.transpose(1, 0, 2, 3)).reshape(groups, c // groups, -1)
-
-
-def _to_nchw(channel_major):
-    """(C, N, H, W) -> contiguous (N, C, H, W)."""
-    return np.ascontiguousarray(channel_major.transpose(1, 0, 2, 3))
 
 
 @kernel("Conv2D")
-def _conv2d(x, w, stride, padding, dilation, groups):
-    n, o = x.shape[0], w.shape[0]
-    out_size = conv_output_size(x.shape[2:], w.shape[2:], stride, padding, dilation)
-    cols = _columns(x, w.shape[2:], stride, padding, dilation, out_size).reshape(groups, math.prod(w.shape[1:]), n * math.prod(out_size))
-    out = np.matmul(w.reshape(groups, o // groups, -1), cols)  # (G, Og, N Ho Wo)
-    return _to_nchw(out.reshape(o, n, *out_size))
+def _conv2d(x, w, *bias, stride, padding, dilation, groups):
+    geometry = _Geometry(x.shape, w.shape[2:], stride, padding, dilation, groups, x.itemsize)
+    view = geometry.window_view(_padded_channels_last(x, padding))
+    weights = geometry.weight_matrix(w)
+    out = np.empty((geometry.n * geometry.pixels, w.shape[0]), dtype=np.result_type(x, w))
+    for start, stop, rows in geometry.blocks():
+        np.matmul(geometry.columns(view, start, stop), weights, out=geometry.grouped(out[rows]))
+        if bias:
+            out[rows] += bias[0]
+    return _from_rows(out, geometry.n, geometry.out_size)
 
 
-@gradient("Conv2D", needs="inputs", jvp=TRANSPOSE)
+@gradient("Conv2D", needs="other inputs", jvp=TRANSPOSE)
 def _conv2d_grad(op, grad):
-    """dx = Conv2DBackpropInput(w, dy), dw = Conv2DBackpropFilter(x, dy)."""
-    x, w = op.inputs
-    need_x, need_w = op.needs_input_grad
-    dx = execute("Conv2DBackpropInput", (w, grad), {**op.attrs, "input_shape": x.shape}) if need_x else None
-    dw = execute("Conv2DBackpropFilter", (x, grad), {**op.attrs, "filter_shape": w.shape}) if need_w else None
-    return dx, dw
+    """dx = Conv2DBackpropInput(w, dy), dw = Conv2DBackpropFilter(x, dy), db = BiasAddGrad(dy)."""
+    x, w = op.inputs[:2]
+    attrs = op.attrs
+    need_x, need_w = op.needs_input_grad[:2]
+    dx = execute("Conv2DBackpropInput", (w, grad), {**attrs, "input_shape": x.shape}) if need_x else None
+    dw = execute("Conv2DBackpropFilter", (x, grad), {**attrs, "filter_shape": w.shape}) if need_w else None
+    if len(op.inputs) == 2:
+        return dx, dw
+    return dx, dw, execute("BiasAddGrad", (grad,)) if op.needs_input_grad[2] else None
+
+
+# ----- BiasAddGrad: the bias gradient, dy summed over everything but the channels -----
+
+
+@kernel("BiasAddGrad")
+def _bias_add_grad(dy):
+    rows = channel_rows(dy)
+    return np.ones(rows.shape[0], dtype=rows.dtype) @ rows  # a GEMV: one pass, in BLAS
+
+
+@gradient("BiasAddGrad", needs="nothing", jvp=TRANSPOSE)
+def _bias_add_grad_grad(op, grad):
+    """BiasAddGrad(dy) = dy summed per channel: its adjoint spreads the channel's gradient over every position."""
+    return grad.reshape(1, -1, 1, 1).expand(*op.input_shapes[0])
 
 
 # ----- Conv2DBackpropInput: the adjoint of Conv2D in x -----
@@ -109,49 +210,56 @@ def _conv2d_grad(op, grad):
 
 @kernel("Conv2DBackpropInput")
 def _conv2d_backprop_input(w, dy, input_shape, stride, padding, dilation, groups):
-    dy = np.ascontiguousarray(dy)  # may be a stride-0 broadcast (the gradient of a sum): BLAS needs real strides
-    n, c, h, wd = input_shape
-    o, _, k_h, k_w = w.shape
+    if _is_full_convolution(w.shape[2:], stride, padding, dilation):
+        return _backprop_input_as_convolution(w, dy, padding, dilation, groups)
+    return _backprop_input_col2im(w, dy, input_shape, stride, padding, dilation, groups)
+
+
+def _is_full_convolution(kernel_size, stride, padding, dilation):
+    """With stride 1 and no side padded by more than the kernel's reach, the input gradient
+    is itself a convolution (of dy, padded by the reach minus the padding)."""
+    reach = [d * (k - 1) for k, d in zip(kernel_size, dilation)]
+    return stride == (1, 1) and all(lo <= r and hi <= r for (lo, hi), r in zip(padding, reach))
+
+
+def _backprop_input_as_convolution(w, dy, padding, dilation, groups):
+    """dx = Conv2D(dy, w flipped in space, in and out channels swapped within each group): the
+    'full' convolution, blocked im2col + GEMM like the forward, with no col2im adds."""
+    o, group_channels, k_h, k_w = w.shape
+    flipped = w.reshape(groups, o // groups, group_channels, k_h, k_w).transpose(0, 2, 1, 3, 4)[..., ::-1, ::-1]
+    flipped = np.ascontiguousarray(flipped).reshape(groups * group_channels, o // groups, k_h, k_w)
+    full_padding = tuple((d * (k - 1) - lo, d * (k - 1) - hi) for (lo, hi), k, d in zip(padding, (k_h, k_w), dilation))
+    return _conv2d(dy, flipped, stride=(1, 1), padding=full_padding, dilation=dilation, groups=groups)
+
+
+def _backprop_input_col2im(w, dy, input_shape, stride, padding, dilation, groups):
+    """dx for any stride: one GEMM per block gives each window's column, col2im adds them back."""
+    geometry = _Geometry(input_shape, w.shape[2:], stride, padding, dilation, groups, dy.itemsize)
+    n, c, h, width = input_shape
     (top, bottom), (left, right) = padding
-    padded_shape = (c, n, h + top + bottom, wd + left + right)  # channel-major, like the columns
-    w_t = w.reshape(groups, o // groups, -1).transpose(0, 2, 1)  # (G, Cg kH kW, Og)
-    if stride == (1, 1):
-        padded = _col2im_unit_stride(w_t, dy, padded_shape, (k_h, k_w), dilation, groups)
-    else:
-        padded = _col2im_strided(w_t, dy, padded_shape, (k_h, k_w), stride, dilation, groups)
-    return _to_nchw(padded[:, :, top:top + h, left:left + wd])
+    padded = np.zeros((n, h + top + bottom, width + left + right, c), dtype=np.result_type(w, dy))
+    dy_rows = geometry.grouped(channel_rows(dy))
+    weights = geometry.weight_matrix(w).transpose(0, 2, 1)  # (G, Og, K)
+    for start, stop, rows in geometry.blocks():
+        if geometry.rows_layout:
+            columns = np.matmul(dy_rows[:, rows], weights)  # (G, rows, K)
+        else:
+            columns = np.matmul(weights.transpose(0, 2, 1), dy_rows[:, rows].transpose(0, 2, 1)).transpose(0, 2, 1)
+        _col2im(columns, padded[start:stop], geometry)
+    return padded[:, top:top + h, left:left + width].transpose(0, 3, 1, 2)
 
 
-def _col2im_unit_stride(w_t, dy, padded_shape, kernel_size, dilation, groups):
-    """col2im for stride 1 in long runs: dy's rows are widened with zeros to the padded width,
-    so each kernel offset adds one contiguous run per (c, n) plane, shifted by its flat offset
-    (the zero columns make the wrap into the next row harmless)."""
-    c, n, padded_h, padded_w = padded_shape
-    (k_h, k_w), (d_h, d_w) = kernel_size, dilation
-    o, out_h, out_w = dy.shape[1:]
-    wide = np.zeros((o, n, out_h, padded_w), dtype=dy.dtype)  # also the transpose to channel-major
-    wide[..., :out_w] = dy.transpose(1, 0, 2, 3)
-    run = out_h * padded_w
-    cols = np.matmul(w_t, wide.reshape(groups, o // groups, n * run)).reshape(c, k_h, k_w, n, run)
-    flat = np.zeros((c, n, padded_h * padded_w + (k_w - 1) * d_w), dtype=cols.dtype)
+def _col2im(columns, padded, geometry):
+    """Adds each window's column (G, n Ho Wo, kH kW Cg) back onto the padded channels-last input
+    (n, Hp, Wp, C) it came from: one strided add per kernel offset."""
+    (k_h, k_w), (s_h, s_w), (d_h, d_w), (out_h, out_w) = geometry.kernel_size, geometry.stride, geometry.dilation, geometry.out_size
+    n = padded.shape[0]
+    per_offset = columns.reshape(geometry.groups, n, out_h, out_w, k_h, k_w, geometry.group_channels)
+    grouped = padded.reshape(*padded.shape[:3], geometry.groups, geometry.group_channels)
     for i in range(k_h):
         for j in range(k_w):
-            start = i * d_h * padded_w + j * d_w
-            flat[:, :, start:start + run] += cols[:, i, j]
-    return flat[:, :, :padded_h * padded_w].reshape(padded_shape)
-
-
-def _col2im_strided(w_t, dy, padded_shape, kernel_size, stride, dilation, groups):
-    """col2im: one matmul, then every kernel offset adds its column block at once (a strided add)."""
-    c = padded_shape[0]
-    (k_h, k_w), (s_h, s_w), (d_h, d_w) = kernel_size, stride, dilation
-    n, o, out_h, out_w = dy.shape
-    cols = np.matmul(w_t, _channels_first(dy, groups)).reshape(c, k_h, k_w, n, out_h, out_w)
-    padded = np.zeros(padded_shape, dtype=cols.dtype)
-    for i in range(k_h):
-        for j in range(k_w):
-            padded[:, :, i * d_h:i * d_h + s_h * (out_h - 1) + 1:s_h, j * d_w:j * d_w + s_w * (out_w - 1) + 1:s_w] += cols[:, i, j]
-    return padded
+            target = grouped[:, i * d_h:i * d_h + s_h * (out_h - 1) + 1:s_h, j * d_w:j * d_w + s_w * (out_w - 1) + 1:s_w]
+            target += per_offset[:, :, :, :, i, j].transpose(1, 2, 3, 0, 4)
 
 
 @gradient("Conv2DBackpropInput", needs="inputs", jvp=TRANSPOSE)
@@ -171,9 +279,14 @@ def _conv2d_backprop_input_grad(op, grad):
 
 @kernel("Conv2DBackpropFilter")
 def _conv2d_backprop_filter(x, dy, filter_shape, stride, padding, dilation, groups):
-    dy = np.ascontiguousarray(dy)  # may be a stride-0 broadcast: BLAS needs real strides
-    cols = _columns(x, filter_shape[2:], stride, padding, dilation, dy.shape[2:]).reshape(groups, math.prod(filter_shape[1:]), x.shape[0] * math.prod(dy.shape[2:]))
-    return np.matmul(_channels_first(dy, groups), cols.transpose(0, 2, 1)).reshape(filter_shape)  # (G, Og, Cg kH kW)
+    geometry = _Geometry(x.shape, filter_shape[2:], stride, padding, dilation, groups, x.itemsize)
+    view = geometry.window_view(_padded_channels_last(x, padding))
+    dy_rows = geometry.grouped(channel_rows(dy)).transpose(0, 2, 1)  # (G, Og, N Ho Wo)
+    o, group_channels, k_h, k_w = filter_shape
+    total = np.zeros((groups, o // groups, geometry.depth), dtype=np.result_type(x, dy))  # stays zero for an empty batch
+    for start, stop, rows in geometry.blocks():
+        total += np.matmul(dy_rows[:, :, rows], geometry.columns(view, start, stop))  # (G, Og, K)
+    return np.ascontiguousarray(total.reshape(o, k_h, k_w, group_channels).transpose(0, 3, 1, 2))
 
 
 @gradient("Conv2DBackpropFilter", needs="inputs", jvp=TRANSPOSE)
@@ -266,9 +379,12 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
             f"(dilated) kernel {reach} of weight shape {tuple(weight.shape)}"
         )
     attrs = {"stride": stride, "padding": pads, "dilation": dilation, "groups": groups}
-    out = execute("Conv2D", (input, weight), attrs)
+    inputs = (input, weight)
     if bias is not None:
         if tuple(bias.shape) != (out_channels,):
             raise ShapeError(f"Conv2D: bias of shape {tuple(bias.shape)} does not match out_channels={out_channels}")
-        out = out + bias.reshape(1, out_channels, 1, 1)  # a broadcast Add: the tape sums its gradient
+        if bias._data.dtype != weight._data.dtype:
+            raise TypeError(f"Conv2D: bias ({bias.dtype}) and weight ({weight.dtype}) must have the same dtype")
+        inputs = (input, weight, bias)
+    out = execute("Conv2D", inputs, attrs)
     return out.squeeze(0) if unbatched else out

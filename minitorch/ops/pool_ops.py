@@ -22,7 +22,7 @@ from ..engine.execute import execute
 from ..engine.registry import TRANSPOSE, gradient, kernel
 from ..errors import ShapeError
 from ..tensor import Tensor
-from .conv_ops import windows
+from .conv_ops import is_channels_last, windows
 from .math_ops import matmul
 
 
@@ -147,21 +147,38 @@ def _max_pool(x, kernel_size, stride, padding, dilation, ceil_mode):
 def _max_pool_grad(op, grad, _grad_argmax):
     """dx: dy scattered to where each window's maximum was (the argmax has no gradient)."""
     attrs = op.attrs
+    values, argmax = op.outputs
     disjoint = _windows_are_disjoint(attrs["kernel_size"], attrs["stride"], attrs["dilation"])
-    return execute("MaxPoolGrad", (op.outputs[1], grad), {"input_shape": op.input_shapes[0], "disjoint": disjoint})
+    # dx in the input's memory layout (the pooled values have it), so that the ops before see one layout
+    channels_last = is_channels_last(values._data)
+    return execute("MaxPoolGrad", (argmax, grad),
+                   {"input_shape": op.input_shapes[0], "disjoint": disjoint, "channels_last": channels_last})
+
+
+def _scatter_positions(argmax, input_shape, channels_last):
+    """Where each window's maximum lies in the flat memory of dx: NCHW or channels-last (N, H, W, C)."""
+    n, c, h, w = input_shape
+    if channels_last:
+        positions = argmax + (np.arange(n, dtype=np.int64) * (h * w)).reshape(n, 1, 1, 1)
+        positions *= c
+        positions += np.arange(c, dtype=np.int64).reshape(1, c, 1, 1)
+        return positions
+    return argmax + (np.arange(n * c, dtype=np.int64) * (h * w)).reshape(n, c, 1, 1)
 
 
 @kernel("MaxPoolGrad")
-def _max_pool_grad_kernel(argmax, grad, input_shape, disjoint=False):
+def _max_pool_grad_kernel(argmax, grad, input_shape, disjoint=False, channels_last=False):
     """Scatter-add of dy at the argmax; a plain scatter when no two windows share an element."""
     n, c, h, w = input_shape
-    plane_start = (np.arange(n * c, dtype=np.int64) * (h * w)).reshape(n, c, 1, 1)
-    if disjoint:  # one flat index array: cheaper than put_along_axis's broadcast index pair
+    positions = _scatter_positions(argmax, input_shape, channels_last)
+    if disjoint:
         dx = np.zeros(n * c * h * w, dtype=grad.dtype)
-        dx[(argmax + plane_start).ravel()] = grad.ravel()
-        return dx.reshape(input_shape)
-    summed = np.bincount((argmax + plane_start).ravel(), weights=grad.ravel(), minlength=n * c * h * w)
-    return summed.reshape(input_shape).astype(grad.dtype, copy=False)
+        dx[positions] = grad  # index and values pair up elementwise, whatever their layouts
+    else:
+        dx = np.bincount(positions.ravel(), weights=grad.ravel(), minlength=n * c * h * w).astype(grad.dtype, copy=False)
+    if channels_last:
+        return dx.reshape(n, h, w, c).transpose(0, 3, 1, 2)
+    return dx.reshape(input_shape)
 
 
 @gradient("MaxPoolGrad", needs="inputs", jvp=TRANSPOSE)
@@ -172,7 +189,7 @@ def _max_pool_grad_grad(op, grad):
 
 
 @kernel("MaxPoolGradGrad")
-def _max_pool_grad_grad_kernel(argmax, grad, input_shape, disjoint=False):
+def _max_pool_grad_grad_kernel(argmax, grad, input_shape, disjoint=False, channels_last=False):
     n, c = argmax.shape[:2]
     picked = np.take_along_axis(grad.reshape(n, c, -1), argmax.reshape(n, c, -1), axis=2)
     return picked.reshape(argmax.shape)

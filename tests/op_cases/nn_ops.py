@@ -41,6 +41,11 @@ def max_pool_argmax(shape=(2, 2, 4, 5)):
     return execute("MaxPool", (mt.tensor(x),), MAX_ATTRS)[1]
 
 
+def channels_last(x):
+    """x with the memory layout the convolutions write, (N, H, W, C), under its (N, C, H, W) shape."""
+    return x.permute(0, 2, 3, 1).contiguous().permute(0, 3, 1, 2)
+
+
 def sparse_targets(rng):
     return [rng.standard_normal((3, 4)), rng.integers(0, 4, size=3)]
 
@@ -63,6 +68,11 @@ CASES = [
            normal((2, 2, 5, 5), (2, 2, 2, 2), (2,)), name="stride-padding-dilation-bias"),
     OpCase("Conv2D", lambda x, w: conv2d(x, w, padding=1, groups=2), normal((2, 4, 4, 4), (4, 2, 3, 3)), name="groups"),
     OpCase("Conv2D", lambda x, w: conv2d(x, w, padding="same"), normal((1, 2, 4, 4), (2, 2, 2, 2)), name="same-even-kernel"),
+    OpCase("Conv2D", lambda x, w, b: conv2d(x, w, b, stride=2, padding=(2, 1), dilation=2, groups=3),
+           normal((2, 6, 7, 6), (3, 2, 2, 3), (3,)), name="groups-stride-padding-dilation-bias"),
+    OpCase("Conv2D", lambda x, w, b: conv2d(x, w, b, stride=(1, 3), padding=(0, 2)),
+           normal((1, 9, 4, 7), (2, 9, 3, 1), (2,)), name="channel-rows-layout"),
+    OpCase("BiasAddGrad", lambda dy: execute("BiasAddGrad", (dy,)) ** 2, normal((2, 3, 2, 4))),
     OpCase("Conv2DBackpropInput",
            lambda w, dy: execute("Conv2DBackpropInput", (w, dy), {**STRIDED, "input_shape": (2, 2, 5, 5)}),
            normal((2, 2, 2, 2), (2, 2, 3, 3))),
@@ -77,6 +87,9 @@ CASES = [
            normal((1, 4, 4, 4), (1, 4, 4, 4)), name="groups"),
     # pooling
     OpCase("MaxPool", lambda x: max_pool2d(x, 2), distinct((2, 2, 4, 4))),
+    OpCase("MaxPool", lambda x: max_pool2d(channels_last(x), 2), distinct((2, 3, 4, 6)), name="channels-last"),
+    OpCase("MaxPool", lambda x: max_pool2d(channels_last(x), 3, stride=2, padding=1), distinct((2, 3, 5, 5)),
+           name="channels-last-overlapping"),
     OpCase("MaxPool", lambda x: max_pool2d(x, 3, stride=2, padding=1, dilation=(1, 2)), distinct((2, 2, 5, 5)),
            name="padding-dilation"),
     OpCase("MaxPool", lambda x: max_pool2d(x, 2, padding=(1, 0), ceil_mode=True), distinct((2, 2, 4, 5)), name="ceil-mode"),
@@ -115,4 +128,6 @@ CASES = [
            normal((2, 2, 3, 3), (2,), (2,)), name="4d"),
     OpCase("FusedBatchNorm", lambda x, scale, offset: fused_batch_norm(x, scale, offset, eps=0.1),
            normal((3, 2, 2), (2,), (2,)), name="all-outputs"),
+    OpCase("FusedBatchNorm", lambda x, scale, offset: fused_batch_norm(channels_last(x), scale, offset),
+           normal((2, 3, 2, 3), (3,), (3,)), name="channels-last"),
 ]
