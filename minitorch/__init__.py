@@ -28,6 +28,15 @@ from .ops.array_ops import (
     broadcast_to, cat, clone, flatten, permute, reshape, squeeze, stack, stop_gradient, transpose, unsqueeze,
 )
 from .ops import batch_norm_ops, conv_ops, loss_ops, pool_ops, special_ops  # noqa: F401  (fills the op table)
+
+# ----- surface: pointwise math, special functions -----
+
+# ----- surface: reductions, scans, sorting, statistics, linear algebra -----
+
+# ----- surface: shapes, joining and splitting, indexing -----
+
+# ----- surface: devices, generators, random sampling, misc -----
+
 from . import tensor_methods  # noqa: F401  (binds Tensor's operators and methods)
 from . import autograd, datasets, distributed, nn, optim, utils, viz
 from .serialization import CheckpointError, load, save

@@ -231,6 +231,14 @@ METHODS = {
     "long": _conversion("long", dtypes.int64, ">>> mt.tensor([1.7, -1.7]).long()  # truncated toward zero\ntensor([ 1, -1])"),
     "int": _conversion("int", dtypes.int32, ">>> mt.tensor([1.7]).int()\ntensor([1], dtype=minitorch.int32)"),
     "bool": _conversion("bool", dtypes.bool_, ">>> mt.tensor([0.0, 2.0]).bool()\ntensor([False,  True])"),
+
+    # ----- pointwise math, special functions, conversions (surface: pointwise) -----
+
+    # ----- reductions, scans, sorting, statistics, linear algebra (surface: reductions/linalg) -----
+
+    # ----- shapes, joining and splitting, indexing, scatter/gather (surface: shapes/indexing) -----
+
+    # ----- devices, random sampling, the number protocol, misc (surface: core) -----
 }
 
 # In-place twins: method name -> (the method whose function it writes in place, the op whose
@@ -245,6 +253,14 @@ IN_PLACE = {
     "bitwise_and_": ("bitwise_and", "BitwiseAnd"), "bitwise_or_": ("bitwise_or", "BitwiseOr"),
     "bitwise_xor_": ("bitwise_xor", "BitwiseXor"), "bitwise_not_": ("bitwise_not", "Invert"),
     "masked_fill_": None,  # special (see in_place_ops), listed for the operators below
+
+    # ----- surface: pointwise -----
+
+    # ----- surface: reductions/linalg -----
+
+    # ----- surface: shapes/indexing -----
+
+    # ----- surface: core -----
 }
 
 # Python's augmented assignments, in place as in PyTorch (which has no in-place `@=`: it rebinds).

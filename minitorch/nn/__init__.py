@@ -16,6 +16,10 @@ from .parallel import SyncBatchNorm
 from .parameter import Parameter
 from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 
+# ----- surface: convolution, pooling, padding, resampling, normalization, containers, lazy modules -----
+
+# ----- surface: activations, losses, attention, recurrent, transformer, distances -----
+
 __all__ = [
     "functional", "init", "parallel", "utils", "Module", "Parameter", "Sequential", "ModuleList", "ModuleDict", "Identity",
     "Linear", "Conv2d", "Conv2D", "BatchNorm1d", "BatchNorm2d", "LayerNorm", "SyncBatchNorm", "MaxPool2d", "AvgPool2d",

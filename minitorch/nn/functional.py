@@ -17,6 +17,10 @@ from ..errors import ShapeError
 from ..engine.state import no_grad
 from ..ops import array_ops, batch_norm_ops, conv_ops, math_ops, pool_ops, reduction_ops, special_ops
 from ..tensor import Tensor
+# ----- surface: convolution, pooling, padding, resampling, normalization (new modules re-exported here) -----
+
+# ----- surface: activations, losses, attention, recurrent, distances (new modules re-exported here) -----
+
 from .loss_functions import (  # noqa: F401  (F.cross_entropy and friends, as in PyTorch)
     binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy, huber_loss, l1_loss, mse_loss, nll_loss,
     smooth_l1_loss,
