@@ -14,7 +14,7 @@ import numpy as np
 from . import dtypes
 from .engine import autograd_tape, hooks
 from .engine.nodes import node_of
-from .engine.state import active_accumulators, active_tapes, delete_trace
+
 from .printing import format_tensor
 
 _next_id = itertools.count(1).__next__
@@ -34,7 +34,7 @@ class Tensor:
     tensor([[2., 4.],
             [6., 8.]])
     """
-    __slots__ = ("_data", "_id", "_requires_grad", "grad", "_on_tape", "_version", "_view_of", "__weakref__")
+    __slots__ = ("_data", "_id", "_requires_grad", "grad", "_tracker", "_version", "_view_of", "__weakref__")
 
     def __new__(cls, data, dtype=None, requires_grad=False):
         t = cls._make(to_array(data, dtype))
@@ -54,16 +54,10 @@ class Tensor:
         t._id = _next_id() if tensor_id is None else tensor_id
         t._requires_grad = False
         t.grad = None
-        t._on_tape = False  # set once a tape or accumulator knows this tensor's id
+        t._tracker = None  # the weakref that reports its death, once a tape knows it (engine/state.py, track)
         t._version = None  # the storage's VersionCounter (engine/versions.py), made on first use
         t._view_of = None  # (parent, view op, attrs) when a recorded view op made this tensor
         return t
-
-    def __del__(self):
-        # The tapes free what only this tensor kept alive (tape.h: DeleteTrace).
-        # Tensors no tape ever saw (constants, plain gradients) skip it.
-        if self._on_tape and (active_tapes or active_accumulators):
-            delete_trace(self._id)
 
     # ----- attributes -----
 
@@ -306,7 +300,8 @@ class SavedTensor(Tensor):
     """An op's output rebuilt from its saved array and id for a backward pass.
 
     Keeps the original's id, so tapes link it to the op that made it, but is
-    not the original: its death must not delete the original's trace.
+    not the original: it is never tracked, so its death does not delete the
+    original's trace.
     """
 
     __slots__ = ()
@@ -317,8 +312,6 @@ class SavedTensor(Tensor):
         t._requires_grad = tensor_id in autograd_tape.AUTOGRAD_TAPE.tensor_tape
         return t
 
-    def __del__(self):
-        pass
 
 
 def to_array(data, dtype=None):

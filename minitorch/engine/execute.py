@@ -5,8 +5,6 @@ as Tensors, and hand everything to `record_gradient` (record.py). Shape ops,
 indexing and the gradient functions themselves all come this way, so any
 tape sees all. (TensorFlow: TFE_Py_FastPathExecute, then RecordGradient.)
 """
-import operator
-
 import numpy as np
 
 from ..errors import ShapeError
@@ -14,28 +12,29 @@ from ..tensor import Tensor
 from . import anomaly
 from .record import record_gradient
 from .registry import OPS, VIEW
-from .state import switches
+from .state import active_accumulators, active_tapes, switches
 from .versions import mark_view, share_storage
 
 _NO_ATTRS = {}
-data_of = operator.attrgetter("_data")  # t -> t._data, without a Python frame per input
 _make = Tensor._make
 
 
 def execute(op_name, inputs, attrs=_NO_ATTRS):
     """Runs op `op_name` on the Tensors `inputs`; returns a Tensor or a tuple of Tensors."""
     row = OPS[op_name]
+    arrays = [t._data for t in inputs]
     try:
-        result = row.kernel(*map(data_of, inputs), **attrs)
+        result = row.kernel(*arrays, **attrs) if attrs else row.kernel(*arrays)
     except (ValueError, IndexError) as error:
-        raise _explain(op_name, [t._data for t in inputs], error) from None
+        raise _explain(op_name, arrays, error) from None
     if type(result) is tuple:
-        results = tuple(_wrap(r) for r in result)
+        results = tuple(_make(r if type(r) is np.ndarray else np.asarray(r)) for r in result)
         if switches.check_anomalies:
             anomaly.check_forward(op_name, results)
-        record_gradient(op_name, inputs, attrs, results)
+        if active_tapes or active_accumulators:
+            record_gradient(op_name, inputs, attrs, results)
         return results
-    output = _wrap(result)
+    output = _make(result if type(result) is np.ndarray else np.asarray(result))
     if row.view is not None and result.base is not None:  # numpy made a view: one storage, one version
         if row.view is VIEW:
             mark_view(output, inputs[0], op_name, attrs)
@@ -43,14 +42,9 @@ def execute(op_name, inputs, attrs=_NO_ATTRS):
             share_storage(output, inputs[0])
     if switches.check_anomalies:
         anomaly.check_forward(op_name, (output,))
-    record_gradient(op_name, inputs, attrs, (output,))
+    if active_tapes or active_accumulators:  # record_gradient's first early exit, without a call
+        record_gradient(op_name, inputs, attrs, (output,))
     return output
-
-
-def _wrap(array):
-    if type(array) is not np.ndarray:
-        array = np.asarray(array)
-    return _make(array)
 
 
 def _explain(op_name, arrays, error):

@@ -31,7 +31,7 @@ import numpy as np
 
 from ..nest import flatten, map_structure
 from ..tensor import Tensor
-from .state import active_accumulators, active_tapes, tape_lock
+from .state import active_accumulators, active_tapes, tape_lock, track
 from .backprop import compute_gradient, match_input
 from .execute import execute
 from .registry import OPS, TRANSPOSE
@@ -118,7 +118,7 @@ class ForwardAccumulator:
                 tangent = execute("Cast", (tangent,), {"dtype": primal._data.dtype})
             existing = self._jvps.get(primal._id)
             self._jvps[primal._id] = tangent if existing is None else existing + tangent
-            primal._on_tape = True  # its death must release the tangent
+            track(primal)  # its death must release the tangent
 
     def jvp(self, primals, unconnected_gradients="none"):
         """The tangent of each tensor in `primals` (same structure): J(primals of the accumulator) @ tangents.
@@ -185,7 +185,7 @@ class ForwardAccumulator:
             # An output that already has a tangent keeps the first one (tape.h: the recompute_grad case).
             if tangent is not None and output._data.dtype.kind == "f" and output._id not in self._jvps:
                 self._jvps[output._id] = tangent
-                output._on_tape = True
+                track(output)
 
     def _forwardprop_from_tape(self, op_name, inputs, results, backward_function, tangents):
         """The JVP as the transpose of the op's VJP (tape.h: ForwardpropFromTape).

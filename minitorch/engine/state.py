@@ -16,6 +16,7 @@ call state) live in `threading.local` objects.
 import functools
 import os
 import threading
+import weakref
 
 active_tapes = []  # every tape that is recording, in the order they were entered
 active_accumulators = []  # forward-mode accumulators, on the same recording path
@@ -66,6 +67,34 @@ def pop_tape(tape):
 def is_recording():
     """True when an op run now on this thread could be recorded."""
     return bool(active_tapes or active_accumulators) and thread_state.recording
+
+
+class _Tracker(weakref.ref):
+    """The weak reference a tracked tensor holds to itself: its callback reports the tensor's death, by id."""
+
+    __slots__ = ("tensor_id",)
+
+
+def track(tensor):
+    """From now on, `tensor`'s death frees what the tapes keep only for it (tape.h: DeleteTrace).
+
+    A weak reference to itself, with a callback, made only for tensors a tape
+    knows: the many tensors no tape ever sees (constants, gradients, anything
+    under no_grad) die without any Python code running, which a `__del__`
+    method would cost every one of them."""
+    if tensor._tracker is None:
+        tracker = tensor._tracker = _Tracker(tensor, _tensor_died)
+        tracker.tensor_id = tensor._id
+
+
+def untrack(tensor):
+    """`tensor`'s death no longer concerns the tapes (another object took over its id)."""
+    tensor._tracker = None
+
+
+def _tensor_died(tracker):
+    if active_tapes or active_accumulators:
+        delete_trace(tracker.tensor_id)
 
 
 def delete_trace(tensor_id):

@@ -23,7 +23,7 @@ deleted, and `watch` and `release` take it themselves.
 import itertools
 import weakref
 
-from .state import lock_tapes, tape_lock, unlock_tapes
+from .state import lock_tapes, tape_lock, track, unlock_tapes
 
 _serials = itertools.count(1)
 
@@ -78,7 +78,7 @@ class Tape:
         return False
 
     def watch(self, tensor):
-        tensor._on_tape = True
+        track(tensor)
         with tape_lock:
             if tensor._id not in self.tensor_tape:
                 self.tensor_tape[tensor._id] = -1
@@ -108,7 +108,8 @@ class Tape:
                 # The output may already be watched (tape.h: "we cannot check that we're inserting it here").
                 tensor_tape[o._id] = op_id
                 usage[o._id] = 1
-                o._on_tape = True
+                if o._tracker is None:
+                    track(o)
                 if self.marks_outputs:
                     o._requires_grad = True
         self.op_tape[op_id] = TapeEntry(

@@ -26,7 +26,7 @@ from ..creation import as_operand
 from ..engine.backprop import broadcast_axes
 from ..engine.execute import execute
 from ..engine.registry import OPS
-from ..engine.state import active_accumulators, active_tapes, thread_state
+from ..engine.state import active_accumulators, active_tapes, thread_state, track, untrack
 from ..engine.versions import bump, view_depth
 from ..errors import ShapeError
 from ..tensor import Tensor
@@ -98,15 +98,19 @@ def _stand_in(t, copy):
     """A new Tensor object that takes over `t`'s id and tape identity (t will take a new id).
     With `copy`, it holds a copy of t's values: gradients that read the old value get it."""
     old = Tensor._make(t._data.copy() if copy else t._data, t._id)
-    old._requires_grad, old._on_tape = t._requires_grad, t._on_tape
-    t._on_tape = False
+    old._requires_grad = t._requires_grad
+    if t._tracker is not None:
+        untrack(t)
+        track(old)
     return old
 
 
 def _take_identity(t, result):
     """`t` becomes, for the tapes, the tensor `result` (whose values t's storage now holds)."""
     t._id = result._id
-    t._on_tape, result._on_tape = result._on_tape, False
+    if result._tracker is not None:
+        untrack(result)
+        track(t)
     t._requires_grad = result._requires_grad
 
 
@@ -121,7 +125,9 @@ def _recorded(t, name, compute):
             result = cast(result, t._data.dtype)
         _write(t, result, name)
     except BaseException:
-        t._on_tape, old._on_tape = old._on_tape, False  # t keeps its old identity
+        if old._tracker is not None:  # t keeps its old identity
+            untrack(old)
+            track(t)
         raise
     bump(t)
     _take_identity(t, result)
@@ -158,7 +164,7 @@ def _rederive_views(t):
         node = node._view_of[0] if node._view_of is not None else None
     for view in sorted((v for v in views if id(v) not in chain), key=view_depth):
         base, op_name, attrs = view._view_of
-        if base._on_tape or view._on_tape:
+        if base._tracker is not None or view._tracker is not None:
             _stand_in(view, copy=False)  # the old id is dropped with it
             _take_identity(view, execute(op_name, (base,), attrs))
 
@@ -289,7 +295,7 @@ def _write_constant(t, values):
     """Values that do not depend on anything recorded: t's history ends here (it becomes a constant)."""
     np.copyto(t._data, values, casting="unsafe")
     bump(t)
-    if t._on_tape and would_record((t,)):
+    if t._tracker is not None and would_record((t,)):
         _stand_in(t, copy=False)  # the old id, and its history, go with it
         _take_identity(t, Tensor._make(t._data))
 
