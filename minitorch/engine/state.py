@@ -85,16 +85,24 @@ def track(tensor):
     if tensor._tracker is None:
         tracker = tensor._tracker = _Tracker(tensor, _tensor_died)
         tracker.tensor_id = tensor._id
+        # Held here too: a tensor that dies in a reference cycle takes the trackers
+        # it alone holds with it, and the collector drops those without calling back.
+        _trackers.add(tracker)
 
 
 def untrack(tensor):
     """`tensor`'s death no longer concerns the tapes (another object took over its id)."""
+    _trackers.discard(tensor._tracker)
     tensor._tracker = None
 
 
 def _tensor_died(tracker):
+    _trackers.discard(tracker)
     if active_tapes or active_accumulators:
         delete_trace(tracker.tensor_id)
+
+
+_trackers = set()
 
 
 def delete_trace(tensor_id):
