@@ -85,7 +85,7 @@ class MNIST(Dataset):
     >>> digits = mt.datasets.MNIST(".")
     >>> image, label = digits[0]
     >>> len(digits), image.shape, label, digits.classes[label]
-    (3, (1, 28, 28), 7, '7 - seven')
+    (3, minitorch.Size([1, 28, 28]), 7, '7 - seven')
     >>> mt.datasets.MNIST("data", download=True)  # doctest: +SKIP
     """
 
@@ -353,6 +353,6 @@ def embedded_fashion_mnist(
 
     >>> train = mt.datasets.embedded_fashion_mnist()
     >>> len(train), train[0][0].shape, train.classes[train[0][1]]
-    (6000, (1, 28, 28), 'T-shirt/top')
+    (6000, minitorch.Size([1, 28, 28]), 'T-shirt/top')
     """
     return FashionMNIST(train=train, transform=transform, target_transform=target_transform, embedded=True)

@@ -175,7 +175,7 @@ class Module:
         >>> x = mt.ones(3, 2, requires_grad=True)
         >>> layer(x).sum().backward()
         >>> seen
-        [((3, 2), (3, 1))]
+        [(minitorch.Size([3, 2]), minitorch.Size([3, 1]))]
         """
         return self._add_hook(self._backward_hooks, hook, prepend)
 
@@ -375,7 +375,7 @@ class Module:
         """(name, parameter) in registration order, shared parameters once.
 
         >>> [(name, p.shape) for name, p in mt.nn.Linear(3, 2).named_parameters()]
-        [('weight', (2, 3)), ('bias', (2,))]
+        [('weight', minitorch.Size([2, 3])), ('bias', minitorch.Size([2]))]
         """
         yield from self._named_members("_parameters", prefix, recurse, remove_duplicate)
 
@@ -400,7 +400,7 @@ class Module:
         """The buffers (state that is saved but not trained).
 
         >>> [b.shape for b in mt.nn.BatchNorm1d(4).buffers()]
-        [(4,), (4,), ()]
+        [minitorch.Size([4]), minitorch.Size([4]), minitorch.Size([])]
         """
         for _, buffer in self.named_buffers(recurse=recurse):
             yield buffer
