@@ -14,7 +14,7 @@ from .tensor import Tensor
 _DEVICE_LIKE = (str, devices.device, int)
 
 
-def _to_arguments(args, kwargs):
+def to_arguments(args, kwargs):
     """PyTorch's three forms: to(device=None, dtype=None, ...), to(dtype, ...), to(other tensor, ...)."""
     kwargs = dict(kwargs)
     device, dtype = kwargs.pop("device", None), kwargs.pop("dtype", None)
@@ -59,7 +59,7 @@ def to(self, *args, **kwargs):
         ...
     minitorch.devices.DeviceError: device 'cuda' is not available: minitorch computes on the CPU only (mt.cuda.is_available() is False); use 'cpu'
     """
-    device, dtype, copy, memory_format = _to_arguments(args, kwargs)
+    device, dtype, copy, memory_format = to_arguments(args, kwargs)
     if device is not None:
         devices.cpu_device(device)
     result = self
