@@ -35,7 +35,9 @@ class Generator:
 
     def __init__(self, device="cpu"):
         self.device = devices.cpu_device(device)
-        self.manual_seed(_DEFAULT_SEED)
+        # One numpy Generator for life, reseeded in place: whoever holds `g.numpy` follows g.
+        self.numpy = np.random.Generator(np.random.PCG64(_DEFAULT_SEED))
+        self._seed = _DEFAULT_SEED
 
     def manual_seed(self, seed):
         """Seeds this generator (an int in [-2**63, 2**64)); returns it.
@@ -49,7 +51,7 @@ class Generator:
         if not -2**63 <= seed < 2**64:
             raise RuntimeError(f"manual_seed: seed {seed} is out of range [-2**63, 2**64)")
         self._seed = seed % 2**64
-        self.numpy = np.random.Generator(np.random.PCG64(self._seed))
+        self.numpy.bit_generator.state = np.random.PCG64(self._seed).state
         return self
 
     def seed(self):
