@@ -59,10 +59,8 @@ def multinomial(input, num_samples, replacement=False, *, generator=None):
         if num_samples > categories:
             raise RuntimeError(f"multinomial: cannot sample n_sample > prob_dist.size(-1) samples without replacement "
                                f"({num_samples} > {categories})")
-        if ((rows > 0).sum(axis=1) < num_samples).any():
-            raise RuntimeError("multinomial: invalid multinomial distribution (with replacement=False, not enough "
-                               "non-negative category to sample)")
-        # Exponential races: the order of E_i / w_i is the order of drawing without replacement.
+        # Exponential races: the order of E_i / w_i is the order of drawing without replacement;
+        # zero-weight categories come last (PyTorch also returns them once the others are used up).
         with np.errstate(divide="ignore"):
             keys = rng.standard_exponential(rows.shape) / rows
         samples = np.argsort(keys, axis=1, kind="stable")[:, :num_samples]
@@ -161,19 +159,22 @@ def bernoulli_method(self, p=None, *, generator=None):
     return bernoulli(self, p, generator=generator)
 
 
-def _random_integers(rng, shape, dtype, low=0, high=None):
-    if high is None:
-        low, high = 0, low
-    if high is None:  # bounded only by the dtype (PyTorch's rule: floats up to their exact integers)
+def _random_integers(rng, shape, dtype, *bounds):
+    """random_(), random_(to), random_(from, to)."""
+    if len(bounds) > 2:
+        raise TypeError(f"random_ takes at most 2 bounds (from, to), got {len(bounds)}")
+    if len(bounds) == 0:  # bounded only by the dtype (PyTorch's rule: floats up to their exact integers)
         high = {"f": 2 ** (np.finfo(dtype).nmant + 1) + 1, "b": 2}.get(dtype.kind) or int(np.iinfo(dtype).max) + 1
-        high = min(high, 2**63 - 1)
+        low, high = 0, min(high, 2**63 - 1)
+    else:
+        low, high = (0, *bounds) if len(bounds) == 1 else bounds
+        low, high = int(low), int(high)
     if high <= low:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
     return rng.integers(low, high, size=shape, dtype=np.int64)
 
 
-_random_fill_integers = random_fill("random_", lambda rng, shape, dtype, *args, **kwargs: _random_integers(
-    rng, shape, dtype, *args, **kwargs))
+_random_fill_integers = random_fill("random_", _random_integers)
 
 
 def random_(self, *args, generator=None):
