@@ -9,40 +9,36 @@ really stores it channels-last (N, H, W, C in memory; the shape stays N, C, H, W
 """
 
 
-class layout:
+class _Named:
+    """A PyTorch constant that prints as minitorch.<name>."""
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"minitorch.{self.name}"
+
+    def __reduce__(self):
+        return self.name
+
+
+class layout(_Named):
     """How a tensor's elements are stored (torch.layout); minitorch has one, `mt.strided`.
 
     >>> mt.strided
     minitorch.strided
     """
-    __slots__ = ("name",)
-
-    def __init__(self, name):
-        self.name = name
-
-    def __repr__(self):
-        return f"minitorch.{self.name}"
-
-    def __reduce__(self):
-        return self.name
+    __slots__ = ()
 
 
-class memory_format:
+class memory_format(_Named):
     """The order of a tensor's dimensions in memory (torch.memory_format).
 
     >>> mt.contiguous_format, mt.preserve_format
     (minitorch.contiguous_format, minitorch.preserve_format)
     """
-    __slots__ = ("name",)
-
-    def __init__(self, name):
-        self.name = name
-
-    def __repr__(self):
-        return f"minitorch.{self.name}"
-
-    def __reduce__(self):
-        return self.name
+    __slots__ = ()
 
 
 strided = layout("strided")
