@@ -14,7 +14,6 @@ from .creation import (
     arange, as_tensor, empty, empty_like, eye, from_numpy, full, full_like, linspace, ones, ones_like, rand,
     rand_like, randint, randn, randn_like, randperm, tensor, zeros, zeros_like,
 )
-from .random import manual_seed, seed
 from .ops.math_ops import (
     abs, add, add_n, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, ceil, clamp, cos, div, eq, exp, floor,
     floor_divide, ge, gt, isfinite, isinf, isnan, le, log, logical_and, logical_not, logical_or, logical_xor, lt,
@@ -36,6 +35,27 @@ from .ops import batch_norm_ops, conv_ops, loss_ops, pool_ops, special_ops  # no
 # ----- surface: shapes, joining and splitting, indexing -----
 
 # ----- surface: devices, generators, random sampling, misc -----
+from . import accelerator, backends, cpu, cuda, layouts, printing, random, threads
+from .core_methods import detach_, get_device
+from .creation import asarray, fill, logspace, randint_like, range, scalar_tensor
+from .devices import DeviceError, device, get_default_device, set_default_device
+from .engine.anomaly import is_anomaly_enabled
+from .layouts import channels_last, contiguous_format, layout, memory_format, preserve_format, strided
+from .ops.in_place_ops import fill_, zero_
+from .ops.random_ops import bernoulli, binomial, multinomial, normal, poisson
+from .printing import set_printoptions
+from .random import (
+    Generator, default_generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state,
+)
+from .settings import (
+    are_deterministic_algorithms_enabled, finfo, get_default_dtype, get_deterministic_debug_mode,
+    get_device_module, get_float32_matmul_precision, iinfo, inference_mode, is_anomaly_check_nan_enabled,
+    is_complex, is_deterministic_algorithms_warn_only_enabled, is_floating_point, is_vulkan_available, numel,
+    set_anomaly_enabled, set_default_dtype, set_deterministic_debug_mode, set_float32_matmul_precision,
+    use_deterministic_algorithms,
+)
+from .tensor import Size
+from .threads import get_num_interop_threads, get_num_threads, set_num_interop_threads, set_num_threads
 
 from . import tensor_methods  # noqa: F401  (binds Tensor's operators and methods)
 from . import autograd, datasets, distributed, nn, optim, utils, viz

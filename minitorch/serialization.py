@@ -25,7 +25,9 @@ import time
 import numpy as np
 import safetensors.numpy
 
+from . import nest
 from .creation import from_numpy
+from .devices import cpu_device, device
 from .tensor import Tensor
 
 _TREE_KEY = "minitorch"  # metadata entry holding the JSON tree
@@ -265,17 +267,56 @@ def _process_exists(pid):
 
 # ----- load -----
 
-def load(f):
+def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None, **pickle_load_args):
     """Reads a checkpoint written by `save`, or any safetensors file (then: a flat dict of Tensors).
 
     Raises CheckpointError, naming the file, for anything else; never executes code.
+    PyTorch's arguments are accepted: `map_location` may name the CPU (a string,
+    an `mt.device`, a dict mapping locations to "cpu") or be a function
+    `fn(tensor, "cpu")` returning the tensor to use; any other device raises
+    DeviceError. `weights_only=True` (or None) is what minitorch always does;
+    `weights_only=False` and `pickle_module` ask for pickle, which minitorch
+    never runs. `mmap=True` is accepted: the file is read into memory.
 
     >>> model = mt.nn.Linear(2, 1)
-    >>> mt.save(model.state_dict(), "checkpoint.mt")
-    >>> state = mt.load("checkpoint.mt")
+    >>> mt.save(model.state_dict(), "checkpoint.pth")
+    >>> state = mt.load("checkpoint.pth", map_location="cpu", weights_only=True)
     >>> sorted(state), model.load_state_dict(state)
     (['bias', 'weight'], IncompatibleKeys(missing_keys=[], unexpected_keys=[]))
+    >>> mt.load("checkpoint.pth", weights_only=False)
+    Traceback (most recent call last):
+        ...
+    ValueError: load(weights_only=False) asks to unpickle arbitrary objects, which minitorch never does: its checkpoints are safetensors files (tensors, with numbers, strings and containers as JSON). Drop weights_only=False to read this one.
     """
+    if weights_only is False or pickle_module is not None or pickle_load_args:
+        asked = "weights_only=False" if weights_only is False else "pickle_module" if pickle_module is not None \
+            else ", ".join(sorted(pickle_load_args))
+        raise ValueError(f"load({asked}) asks to unpickle arbitrary objects, which minitorch never does: its "
+                         "checkpoints are safetensors files (tensors, with numbers, strings and containers as "
+                         f"JSON). Drop {asked} to read this one.")
+    place = _placement(map_location)
+    result = _load(f)
+    return result if place is None else nest.map_structure(place, result)
+
+
+def _placement(map_location):
+    """None (tensors stay as loaded), or a function applied to every loaded tensor."""
+    if callable(map_location) and not isinstance(map_location, device):
+        def place(t):
+            if not isinstance(t, Tensor):
+                return t
+            moved = map_location(t, "cpu")
+            if not isinstance(moved, Tensor):
+                raise TypeError(f"load: map_location returned {type(moved).__name__}, expected a Tensor")
+            return moved
+        return place
+    targets = map_location.values() if isinstance(map_location, dict) else [map_location]
+    for target in targets:
+        cpu_device(target)
+    return None
+
+
+def _load(f):
     if hasattr(f, "read"):
         name = getattr(f, "name", None) or repr(f)
         data = f.read()

@@ -8,6 +8,7 @@ is bound onto the class by tensor_methods.py from the op functions in
 minitorch/ops/, so this file imports nothing above the engine's first floor.
 """
 import itertools
+import math
 
 import numpy as np
 
@@ -28,7 +29,7 @@ class Tensor:
 
     >>> x = mt.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
     >>> x.shape, x.dtype
-    ((2, 2), minitorch.float32)
+    (minitorch.Size([2, 2]), minitorch.float32)
     >>> (x * x).sum().backward()
     >>> x.grad
     tensor([[2., 4.],
@@ -63,12 +64,12 @@ class Tensor:
 
     @property
     def shape(self):
-        """The size of each dimension, as a tuple.
+        """The size of each dimension, as an `mt.Size` (a tuple).
 
         >>> mt.zeros(2, 3).shape
-        (2, 3)
+        minitorch.Size([2, 3])
         """
-        return self._data.shape
+        return Size(self._data.shape)
 
     @property
     def dtype(self):
@@ -97,13 +98,13 @@ class Tensor:
         return self._data.ndim
 
     def size(self, dim=None):
-        """The shape as a tuple, or the length of dimension `dim`.
+        """The shape as an `mt.Size`, or the length of dimension `dim`.
 
         >>> x = mt.zeros(2, 3)
-        >>> x.size(), x.size(1)
-        ((2, 3), 3)
+        >>> x.size(), x.size(-1)
+        (minitorch.Size([2, 3]), 3)
         """
-        return self._data.shape if dim is None else self._data.shape[dim]
+        return Size(self._data.shape) if dim is None else self._data.shape[dim]
 
     def numel(self):
         """The number of elements.
@@ -208,7 +209,7 @@ class Tensor:
         >>> y.retain_grad()
         >>> (y * y).sum().backward()
         >>> y.grad
-        tensor([6., 12.])
+        tensor([ 6., 12.])
         """
         hooks.retain_grad(self)
 
@@ -257,21 +258,28 @@ class Tensor:
         """
         return self._data.tolist()
 
+    def _scalar(self):
+        """The one element as a Python number (float(), int(), format() of one-element tensors)."""
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return self._data.reshape(()).item()
+
     def __float__(self):
-        return float(self.item())
+        return float(self._scalar())
 
     def __int__(self):
-        return int(self.item())
+        return int(self._scalar())
 
     def __index__(self):
-        if self._data.dtype.kind not in "iu" or self._data.size != 1:
+        if self._data.dtype.kind not in "iub" or self._data.size != 1:
             raise TypeError("only integer tensors of a single element can be converted to an index")
-        return int(self.item())
+        return int(self._scalar())
 
     def __bool__(self):
         if self._data.size != 1:
-            raise RuntimeError(f"Boolean value of Tensor with {self._data.size} values is ambiguous")
-        return bool(self._data.reshape(()).item())
+            amount = "no values" if self._data.size == 0 else "more than one value"
+            raise RuntimeError(f"Boolean value of Tensor with {amount} is ambiguous")
+        return bool(self._scalar())
 
     def __len__(self):
         if self._data.ndim == 0:
@@ -294,6 +302,38 @@ class Tensor:
 
     def __repr__(self):
         return format_tensor(self)
+
+
+class Size(tuple):
+    """A tensor's shape: a tuple of ints that prints as `minitorch.Size([2, 3])` (torch.Size).
+
+    >>> size = mt.zeros(2, 3).shape
+    >>> size, size.numel(), size[1:], size + (4,), size == (2, 3)
+    (minitorch.Size([2, 3]), 6, minitorch.Size([3]), minitorch.Size([2, 3, 4]), True)
+    """
+    __slots__ = ()
+
+    def numel(self):
+        """The number of elements of a tensor of this size."""
+        return math.prod(self)
+
+    def __getitem__(self, index):
+        item = tuple.__getitem__(self, index)
+        return Size(item) if isinstance(index, slice) else item
+
+    def __add__(self, other):
+        return Size(tuple.__add__(self, tuple(other))) if isinstance(other, tuple) else NotImplemented
+
+    def __radd__(self, other):
+        return Size(tuple(other) + tuple(self)) if isinstance(other, tuple) else NotImplemented
+
+    def __mul__(self, count):
+        return Size(tuple.__mul__(self, count))
+
+    __rmul__ = __mul__
+
+    def __repr__(self):
+        return f"minitorch.Size({list(self)})"
 
 
 class SavedTensor(Tensor):

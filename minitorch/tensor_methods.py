@@ -8,10 +8,10 @@ function it names, so `help(mt.Tensor.exp)` shows `mt.exp`'s documentation
 and `x.exp()` is `mt.exp(x)`. Where to look for `x * y`: METHODS says
 "__mul__" is `math_ops.mul`, which runs the "Mul" op (ops/math_ops.py).
 """
-from . import dtypes
+from . import core_methods, dtypes
 from .autograd.backward import backward as backward_of
 from .engine.versions import bump
-from .ops import array_ops, in_place_ops, math_ops, reduction_ops
+from .ops import array_ops, in_place_ops, math_ops, random_ops, reduction_ops
 from .ops.in_place_ops import twin
 from .tensor import Tensor
 
@@ -43,19 +43,6 @@ def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=
     backward_of(self, gradient, retain_graph, create_graph, inputs)
 
 
-def to(self, dtype=None, *args, **kwargs):
-    """This tensor converted to `dtype` (runs the "Cast" op); a device name ("cpu") returns self.
-
-    >>> mt.tensor([1.5, 2.5]).to(mt.int64)
-    tensor([1, 2])
-    >>> x = mt.ones(1); x.to("cpu") is x
-    True
-    """
-    if dtype is None or isinstance(dtype, str) and dtype in ("cpu", "cuda"):
-        return self  # one device: the CPU
-    return math_ops.cast(self, dtype)
-
-
 def type_(self, dtype):
     """This tensor converted to `dtype` (same as `.to(dtype)`).
 
@@ -72,16 +59,6 @@ def _conversion(name, dtype, example):
     convert.__name__ = convert.__qualname__ = name
     convert.__doc__ = f"This tensor as {dtype.name} (runs the \"Cast\" op when the dtype differs).\n\n{example}"
     return convert
-
-
-def cpu(self):
-    """Self: minitorch has one device, the CPU.
-
-    >>> x = mt.ones(1)
-    >>> x.cpu() is x
-    True
-    """
-    return self
 
 
 def pos(self):
@@ -106,7 +83,7 @@ def view_as(self, other):
     """The same elements in `other`'s shape. Runs the "Reshape" op.
 
     >>> mt.arange(6).view_as(mt.zeros(3, 2)).shape
-    (3, 2)
+    minitorch.Size([3, 2])
     """
     return array_ops.reshape(self, other.shape)
 
@@ -134,7 +111,7 @@ def _transposed(self):
     """All dimensions reversed. Runs the "Transpose" op.
 
     >>> mt.zeros(2, 3, 4).T.shape
-    (4, 3, 2)
+    minitorch.Size([4, 3, 2])
     """
     return array_ops.permute(self, *reversed(range(self.ndim)))
 
@@ -143,7 +120,7 @@ def _matrix_transposed(self):
     """The last two dimensions swapped (a batch of transposed matrices). Runs the "Transpose" op.
 
     >>> mt.zeros(5, 2, 3).mT.shape
-    (5, 3, 2)
+    minitorch.Size([5, 3, 2])
     """
     return array_ops.transpose(self, -2, -1)
 
@@ -164,7 +141,7 @@ def _detached(self):
     tensor([0.5000, 1.5000], requires_grad=True)
     >>> w.data = mt.zeros(3)
     >>> w.shape
-    (3,)
+    minitorch.Size([3])
     """
     return array_ops.stop_gradient(self)
 
@@ -225,7 +202,7 @@ METHODS = {
     "copy_": in_place_ops.copy_, "uniform_": in_place_ops.uniform_, "normal_": in_place_ops.normal_,
     "bernoulli_": in_place_ops.bernoulli_, "masked_fill_": in_place_ops.masked_fill_,
     # conversions and autograd
-    "to": to, "type": type_, "cpu": cpu, "backward": backward,
+    "type": type_, "backward": backward,
     "float": _conversion("float", dtypes.float32, ">>> mt.tensor([1, 2]).float()\ntensor([1., 2.])"),
     "double": _conversion("double", dtypes.float64, ">>> mt.tensor([1, 2]).double().dtype\nminitorch.float64"),
     "long": _conversion("long", dtypes.int64, ">>> mt.tensor([1.7, -1.7]).long()  # truncated toward zero\ntensor([ 1, -1])"),
@@ -239,6 +216,17 @@ METHODS = {
     # ----- shapes, joining and splitting, indexing, scatter/gather (surface: shapes/indexing) -----
 
     # ----- devices, random sampling, the number protocol, misc (surface: core) -----
+    "to": core_methods.to, "cpu": core_methods.cpu, "cuda": core_methods.cuda, "get_device": core_methods.get_device,
+    "device": property(core_methods.device), "is_cuda": property(core_methods.is_cuda),
+    "is_cpu": property(core_methods.is_cpu), "layout": property(core_methods.layout),
+    "new_tensor": core_methods.new_tensor, "new_zeros": core_methods.new_zeros, "new_ones": core_methods.new_ones,
+    "new_empty": core_methods.new_empty, "new_full": core_methods.new_full, "new": core_methods.new,
+    "nelement": core_methods.nelement, "ndimension": core_methods.ndimension, "stride": core_methods.stride,
+    "is_contiguous": core_methods.is_contiguous, "retains_grad": property(core_methods.retains_grad),
+    "__format__": core_methods.format_, "__complex__": core_methods.complex_, "__round__": core_methods.round_,
+    "multinomial": random_ops.multinomial_method, "bernoulli": random_ops.bernoulli_method,
+    "random_": random_ops.random_, "exponential_": random_ops.exponential_, "geometric_": random_ops.geometric_,
+    "log_normal_": random_ops.log_normal_, "cauchy_": random_ops.cauchy_,
 }
 
 # In-place twins: method name -> (the method whose function it writes in place, the op whose

@@ -155,16 +155,19 @@ def test_mnist_loads_like_torchvision(tmp_path, gz):
     assert len(ds) == 12
     assert ds.data.dtype == np.uint8 and ds.data.shape == (12, 28, 28)
     assert ds.targets.dtype == np.int64 and ds.targets.tolist() == labels.tolist()
-    image, label = ds[3]
-    assert isinstance(image, mt.Tensor) and image.dtype == mt.float32 and tuple(image.shape) == (1, 28, 28)
+    image, label = ds[3]  # torchvision's PIL image, as a uint8 array
+    assert isinstance(image, np.ndarray) and image.dtype == np.uint8 and image.shape == (28, 28)
     assert isinstance(label, int) and label == 3
-    pixels = image.numpy()
-    assert pixels[0, 0, 0] == 1.0 and np.isclose(pixels[0, 5, 5], 3 / 255)
+    assert image[0, 0] == 255 and image[5, 5] == 3
+    image[0, 0] = 0  # an item is a copy: writing into it leaves the split alone
+    assert ds.data[3, 0, 0] == 255
+    pixels = mt.datasets.transforms.ToTensor()(ds[3][0])
+    assert pixels.dtype == mt.float32 and pixels.shape == (1, 28, 28)
+    assert pixels[0, 0, 0].item() == 1.0 and np.isclose(pixels[0, 5, 5].item(), 3 / 255)
     all_images, all_labels = ds.arrays()
-    assert all_images.shape == (12, 1, 28, 28) and all_images.dtype == np.float32
+    assert all_images.shape == (12, 28, 28) and all_images.dtype == np.uint8
     assert all_labels.dtype == np.int64
-    assert 0.0 <= all_images.min() and all_images.max() <= 1.0
-    np.testing.assert_array_equal(all_images[3], pixels)
+    np.testing.assert_array_equal(all_images[3], ds[3][0])
     assert "Split: Test" in repr(ds)
 
 
@@ -176,9 +179,9 @@ def test_optional_arguments_are_keyword_only(tmp_path):
 
 def test_mnist_transforms_apply_and_force_slow_path(tmp_path):
     write_split(tmp_path, n=6)
-    ds = MNIST(tmp_path, transform=lambda img: img.numpy().sum(), target_transform=lambda y: y + 100)
+    ds = MNIST(tmp_path, transform=lambda img: int(img.sum()), target_transform=lambda y: y + 100)
     value, label = ds[2]
-    assert label == 102 and np.isclose(value, (2 * 783 + 255) / 255, rtol=1e-5)
+    assert label == 102 and value == 2 * 783 + 255
     assert not DataLoader(ds, batch_size=4).uses_array_batching
 
 
@@ -190,7 +193,7 @@ def test_mnist_dataloader_fast_path_matches_getitem(tmp_path):
     slow = DataLoader(ds, batch_size=4, shuffle=True, seed=3, collate_fn=__import__(
         "minitorch.utils.data", fromlist=["default_collate"]).default_collate)
     for (fx, fy), (sx, sy) in zip(loader, slow, strict=True):
-        assert fx.dtype == mt.float32 and fy.dtype == mt.int64 and tuple(fx.shape)[1:] == (1, 28, 28)
+        assert fx.dtype == mt.uint8 and fy.dtype == mt.int64 and tuple(fx.shape)[1:] == (28, 28)
         np.testing.assert_array_equal(fx.numpy(), sx.numpy())
         np.testing.assert_array_equal(fy.numpy(), sy.numpy())
 
@@ -453,7 +456,7 @@ def test_embedded_subset(train, per_class):
     assert ds.data.shape == (10 * per_class, 28, 28) and ds.data.dtype == np.uint8
     assert np.bincount(ds.targets, minlength=10).tolist() == [per_class] * 10
     image, label = ds[0]
-    assert image.dtype == mt.float32 and tuple(image.shape) == (1, 28, 28) and 0 <= label < 10
+    assert image.dtype == np.uint8 and image.shape == (28, 28) and 0 <= label < 10
     assert ds.data.std() > 10  # real pictures, not blanks
     helper = embedded_fashion_mnist(train=train)
     np.testing.assert_array_equal(helper.data, ds.data)
@@ -465,7 +468,7 @@ def test_embedded_subset_through_dataloader():
     loader = DataLoader(embedded_fashion_mnist(train=False), batch_size=256, shuffle=True, seed=0)
     assert loader.uses_array_batching and len(loader) == 4
     x, y = next(iter(loader))
-    assert tuple(x.shape) == (256, 1, 28, 28) and x.dtype == mt.float32 and y.dtype == mt.int64
+    assert tuple(x.shape) == (256, 28, 28) and x.dtype == mt.uint8 and y.dtype == mt.int64
 
 
 def test_embedded_rejects_root_and_download(tmp_path):

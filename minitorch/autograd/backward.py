@@ -101,9 +101,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     >>> x = mt.tensor([1.0, 2.0], requires_grad=True)
     >>> (g,) = mt.autograd.grad((x ** 3).sum(), x, create_graph=True)
     >>> g
-    tensor([3., 12.], grad_fn=<MulBackward0>)
+    tensor([ 3., 12.], grad_fn=<MulBackward0>)
     >>> mt.autograd.grad(g.sum(), x)
-    (tensor([6., 12.]),)
+    (tensor([ 6., 12.]),)
     """
     targets = _as_list(outputs)
     sources = _as_list(inputs)

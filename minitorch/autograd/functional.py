@@ -196,7 +196,7 @@ def hvp(func, inputs, v, create_graph=False, strict=False):
     >>> x = mt.tensor([1.0, 2.0], dtype=mt.float64)
     >>> f = lambda x: (x ** 3).sum()          # H = diag(6 x)
     >>> mt.autograd.functional.hvp(f, x, mt.ones(2, dtype=mt.float64))
-    (tensor(9., dtype=minitorch.float64), tensor([6., 12.], dtype=minitorch.float64))
+    (tensor(9., dtype=minitorch.float64), tensor([ 6., 12.], dtype=minitorch.float64))
     """
     is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "hvp")
     v = _validate_v(v, inputs, "inputs", "hvp")
@@ -313,8 +313,8 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False, out
 
     >>> x = mt.tensor([1.0, 2.0], dtype=mt.float64)
     >>> mt.autograd.functional.hessian(lambda x: (x ** 3).sum(), x)
-    tensor([[6., 0.],
-            [0., 12.]], dtype=minitorch.float64)
+    tensor([[ 6.,  0.],
+            [ 0., 12.]], dtype=minitorch.float64)
     """
     is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "hessian")
 

@@ -1,10 +1,14 @@
 """MNIST, Fashion-MNIST and Kuzushiji-MNIST read from their standard IDX files.
 
 Each split is loaded whole into memory (``.data`` uint8 (N, 28, 28),
-``.targets`` int64 (N,)). ``dataset[i]`` gives ``(image, label)`` like
-torchvision: a float32 Tensor (1, 28, 28) in [0, 1] and an int. ``arrays()``
-gives the whole split as float32 (N, 1, 28, 28) / int64 numpy arrays, which the
-DataLoader batches by fancy indexing.
+``.targets`` int64 (N,)). ``dataset[i]`` gives ``(image, label)`` as
+torchvision does, with a uint8 numpy array (28, 28) where torchvision gives a
+PIL image: ``transform=transforms.ToTensor()`` makes it the float32 tensor
+(1, 28, 28) in [0, 1] that torchvision's ToTensor makes, and
+``Compose([ToTensor(), Normalize((0.1307,), (0.3081,))])`` gives torchvision's
+tensors. ``arrays()`` gives the whole split, as the items are: uint8
+(N, 28, 28) images and int64 labels, which the DataLoader batches by fancy
+indexing when no transform is set.
 
 Where files are looked for, in order (each directory may hold the files raw or
 gzipped):
@@ -25,7 +29,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..utils.data import Dataset, _to_tensor
+from ..utils.data import Dataset
 from .download import download_resources, resolve_mirrors
 from .idx import IDXFormatError, read_idx
 
@@ -75,17 +79,21 @@ def _find_file(directory: Path, name: str) -> Path | None:
 class MNIST(Dataset):
     """The MNIST handwritten digits (60,000 train / 10,000 test images, 28x28 grey), as torchvision.datasets.MNIST.
 
-    Samples are (float32 image of shape (1, 28, 28) in [0, 1], int label). The
-    files are looked for under `root` (and the cache directories); `download=True`
-    fetches them.
+    Samples are (uint8 image array (28, 28), int label), as torchvision's are with
+    a PIL image; `transform=mt.datasets.transforms.ToTensor()` gives the float32
+    (1, 28, 28) tensor in [0, 1]. The files are looked for under `root` (and the
+    cache directories); `download=True` fetches them.
 
     >>> from minitorch.datasets import write_idx
     >>> _ = write_idx("train-images-idx3-ubyte", np.zeros((3, 28, 28), np.uint8))  # a tiny stand-in split
     >>> _ = write_idx("train-labels-idx1-ubyte", np.array([7, 2, 1], np.uint8))
     >>> digits = mt.datasets.MNIST(".")
     >>> image, label = digits[0]
-    >>> len(digits), image.shape, label, digits.classes[label]
-    (3, (1, 28, 28), 7, '7 - seven')
+    >>> len(digits), image.shape, image.dtype, label, digits.classes[label]
+    (3, (28, 28), dtype('uint8'), 7, '7 - seven')
+    >>> T = mt.datasets.transforms
+    >>> mt.datasets.MNIST(".", transform=T.Compose([T.ToTensor(), T.Normalize((0.1307,), (0.3081,))]))[0][0].shape
+    minitorch.Size([1, 28, 28])
     >>> mt.datasets.MNIST("data", download=True)  # doctest: +SKIP
     """
 
@@ -220,7 +228,6 @@ class MNIST(Dataset):
         self.raw_folder = images_path.parent  # where the files were found
         self.data = images
         self.targets = labels.astype(np.int64)
-        self._arrays_cache: tuple | None = None
 
     @property
     def class_to_idx(self) -> dict[str, int]:
@@ -230,7 +237,7 @@ class MNIST(Dataset):
         return len(self.data)
 
     def __getitem__(self, index: int):
-        image = _to_tensor(self.data[index][None].astype(np.float32) / np.float32(255))
+        image = self.data[index].copy()  # a transform may write into it; the split stays intact
         target = int(self.targets[index])
         if self.transform is not None:
             image = self.transform(image)
@@ -239,20 +246,16 @@ class MNIST(Dataset):
         return image, target
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray]:
-        """The whole split: float32 images (N, 1, 28, 28) in [0, 1] and int64 labels (N,).
+        """The whole split, as the items are: uint8 images (N, 28, 28) and int64 labels (N,).
 
         >>> from minitorch.datasets import write_idx
         >>> _ = write_idx("train-images-idx3-ubyte", np.zeros((3, 28, 28), np.uint8))  # a tiny stand-in split
         >>> _ = write_idx("train-labels-idx1-ubyte", np.array([7, 2, 1], np.uint8))
         >>> images, labels = mt.datasets.MNIST(".").arrays()
-        >>> images.shape, labels.tolist()
-        ((3, 1, 28, 28), [7, 2, 1])
+        >>> images.shape, images.dtype, labels.tolist()
+        ((3, 28, 28), dtype('uint8'), [7, 2, 1])
         """
-        key = (id(self.data), id(self.targets))
-        if self._arrays_cache is None or self._arrays_cache[0] != key:
-            images = self.data[:, None].astype(np.float32) / np.float32(255)
-            self._arrays_cache = (key, (images, np.asarray(self.targets, dtype=np.int64)))
-        return self._arrays_cache[1]
+        return np.asarray(self.data), np.asarray(self.targets, dtype=np.int64)
 
     def __repr__(self) -> str:
         lines = [
@@ -353,6 +356,6 @@ def embedded_fashion_mnist(
 
     >>> train = mt.datasets.embedded_fashion_mnist()
     >>> len(train), train[0][0].shape, train.classes[train[0][1]]
-    (6000, (1, 28, 28), 'T-shirt/top')
+    (6000, (28, 28), 'T-shirt/top')
     """
     return FashionMNIST(train=train, transform=transform, target_transform=target_transform, embedded=True)

@@ -75,7 +75,13 @@ def load_arrays(dataset: str, data_dir=None, download: bool = False):
         cls = DATASET_CLASSES[dataset]
         train = cls(data_dir, train=True, download=download)
         test = cls(data_dir, train=False, download=download)
-    return (*train.arrays(), *test.arrays())
+    return (*_as_tensor_images(train), *_as_tensor_images(test))
+
+
+def _as_tensor_images(dataset):
+    """The split's images as ToTensor() makes them, all at once: float32 (N, 1, 28, 28) in [0, 1]; and its labels."""
+    images, labels = dataset.arrays()
+    return images[:, None].astype(np.float32) / np.float32(255), labels
 
 
 def standardise(train_images: np.ndarray, test_images: np.ndarray):

@@ -67,7 +67,7 @@ class Sequential(_NumberedModules):
 
     >>> model = mt.nn.Sequential(mt.nn.Linear(4, 8), mt.nn.ReLU(), mt.nn.Linear(8, 2))
     >>> model(mt.randn(3, 4)).shape
-    (3, 2)
+    minitorch.Size([3, 2])
     """
 
     def __init__(self, *args):
@@ -141,7 +141,7 @@ class ModuleDict(Module):
 
     >>> heads = mt.nn.ModuleDict({"a": mt.nn.Linear(2, 1), "b": mt.nn.Linear(2, 3)})
     >>> list(heads.keys()), heads["b"](mt.ones(1, 2)).shape
-    (['a', 'b'], (1, 3))
+    (['a', 'b'], minitorch.Size([1, 3]))
     """
 
     def __init__(self, modules=None):

@@ -11,7 +11,7 @@ class Embedding(Module):
 
     >>> emb = mt.nn.Embedding(10, 3, padding_idx=0)
     >>> emb(mt.tensor([[0, 2]])).shape
-    (1, 2, 3)
+    minitorch.Size([1, 2, 3])
     """
 
     def __init__(self, num_embeddings, embedding_dim, padding_idx=None, max_norm=None, norm_type=2.0,

@@ -7,7 +7,7 @@ class Flatten(Module):
     """Flattens dims start_dim..end_dim (default: all but the batch dim).
 
     >>> mt.nn.Flatten()(mt.ones(2, 3, 4)).shape
-    (2, 12)
+    minitorch.Size([2, 12])
     """
     def __init__(self, start_dim=1, end_dim=-1):
         super().__init__()

@@ -34,7 +34,7 @@ def linear(input, weight, bias=None):
 
     >>> F = mt.nn.functional
     >>> F.linear(mt.ones(2, 3), mt.ones(4, 3), mt.zeros(4)).shape
-    (2, 4)
+    minitorch.Size([2, 4])
     """
     if input.ndim == 0 or weight.ndim != 2 or input.shape[-1] != weight.shape[1]:
         raise ShapeError(
@@ -80,7 +80,7 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
 
     >>> x = mt.arange(16.0).reshape(1, 1, 4, 4)
     >>> F.avg_pool2d(x, 2)
-    tensor([[[[2.5000, 4.5000],
+    tensor([[[[ 2.5000,  4.5000],
               [10.5000, 12.5000]]]])
     """
     return pool_ops.avg_pool2d(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
@@ -90,7 +90,7 @@ def adaptive_avg_pool2d(input, output_size):
     """Average pooling to a fixed output size (H_out, W_out), whatever the input size (as PyTorch's).
 
     >>> F.adaptive_avg_pool2d(mt.ones(1, 2, 5, 7), (2, 3)).shape
-    (1, 2, 2, 3)
+    minitorch.Size([1, 2, 2, 3])
     >>> F.adaptive_avg_pool2d(mt.arange(16.0).reshape(1, 1, 4, 4), 1)
     tensor([[[[7.5000]]]])
     """
@@ -111,7 +111,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     >>> running_mean, running_var = mt.zeros(1), mt.ones(1)
     >>> F.batch_norm(x, running_mean, running_var, training=True)
     tensor([[-1.0000],
-            [1.0000]])
+            [ 1.0000]])
     >>> running_mean, running_var
     (tensor([0.2000]), tensor([1.1000]))
     """
@@ -337,7 +337,7 @@ def flatten(input, start_dim=0, end_dim=-1):
     """Dimensions start_dim..end_dim merged into one (as torch.flatten). Runs the "Reshape" op.
 
     >>> F.flatten(mt.zeros(2, 3, 4), start_dim=1).shape
-    (2, 12)
+    minitorch.Size([2, 12])
     """
     return array_ops.flatten(input, start_dim, end_dim)
 

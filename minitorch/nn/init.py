@@ -60,7 +60,7 @@ def uniform_(tensor, a=0.0, b=1.0):
     >>> _ = mt.manual_seed(0)
     >>> w = mt.nn.init.uniform_(mt.empty(3, 4), -0.1, 0.1)
     >>> w.shape, bool((w.abs() <= 0.1).all())
-    ((3, 4), True)
+    (minitorch.Size([3, 4]), True)
     """
     with no_grad():
         return tensor.uniform_(a, b)

@@ -31,7 +31,7 @@ class Linear(Module):
     >>> layer
     Linear(in_features=784, out_features=256, bias=True)
     >>> layer.weight.shape
-    (256, 784)
+    minitorch.Size([256, 784])
     """
 
     def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):

@@ -20,6 +20,8 @@ from collections import OrderedDict, namedtuple
 import numpy as np
 
 from .. import dtypes
+from ..core_methods import to_arguments
+from ..devices import cpu_device
 from ..creation import zeros_like
 from ..autograd.custom import Function
 from ..engine.hooks import RemovableHandle
@@ -175,7 +177,7 @@ class Module:
         >>> x = mt.ones(3, 2, requires_grad=True)
         >>> layer(x).sum().backward()
         >>> seen
-        [((3, 2), (3, 1))]
+        [(minitorch.Size([3, 2]), minitorch.Size([3, 1]))]
         """
         return self._add_hook(self._backward_hooks, hook, prepend)
 
@@ -375,7 +377,7 @@ class Module:
         """(name, parameter) in registration order, shared parameters once.
 
         >>> [(name, p.shape) for name, p in mt.nn.Linear(3, 2).named_parameters()]
-        [('weight', (2, 3)), ('bias', (2,))]
+        [('weight', minitorch.Size([2, 3])), ('bias', minitorch.Size([2]))]
         """
         yield from self._named_members("_parameters", prefix, recurse, remove_duplicate)
 
@@ -400,7 +402,7 @@ class Module:
         """The buffers (state that is saved but not trained).
 
         >>> [b.shape for b in mt.nn.BatchNorm1d(4).buffers()]
-        [(4,), (4,), ()]
+        [minitorch.Size([4]), minitorch.Size([4]), minitorch.Size([])]
         """
         for _, buffer in self.named_buffers(recurse=recurse):
             yield buffer
@@ -472,19 +474,23 @@ class Module:
     # ----- dtype conversion (one device: the CPU) -----
 
     def to(self, *args, **kwargs):
-        """Converts floating parameters and buffers in place: module.to(mt.float64); devices are ignored.
+        """Converts floating parameters and buffers in place: module.to(mt.float64), .to("cpu"), .to("cpu", mt.float64).
+
+        Any device but the CPU raises DeviceError (nothing silently stays on the CPU).
 
         >>> mt.nn.Linear(2, 2).to(mt.float64).weight.dtype
         minitorch.float64
+        >>> mt.nn.Linear(2, 2).to("cuda")
+        Traceback (most recent call last):
+            ...
+        minitorch.devices.DeviceError: device 'cuda' is not available: minitorch computes on the CPU only (mt.cuda.is_available() is False); use 'cpu'
         """
-        dtype = kwargs.get("dtype")
-        for arg in args:
-            if isinstance(arg, dtypes.DType):
-                dtype = arg
-            elif isinstance(arg, Tensor):
-                dtype = arg.dtype
+        device, dtype, _, _ = to_arguments(args, kwargs)
+        if device is not None:
+            cpu_device(device)
         if dtype is None:
             return self
+        dtype = dtypes.from_numpy_dtype(dtypes.to_numpy_dtype(dtype))
         if not dtype.is_floating_point:
             raise TypeError(f"nn.Module.to only accepts floating point dtypes, but got desired dtype={dtype}")
         return self._convert_floats(dtype.numpy)
@@ -522,6 +528,10 @@ class Module:
 
     def cpu(self):
         return self
+
+    def cuda(self, device=None):
+        """Raises DeviceError: minitorch has no CUDA device."""
+        cpu_device("cuda" if device is None else device if isinstance(device, str) else f"cuda:{int(device)}")
 
     # ----- state_dict -----
 

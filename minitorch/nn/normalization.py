@@ -118,9 +118,9 @@ class BatchNorm2d(_BatchNorm):
     >>> bn = mt.nn.BatchNorm2d(3)
     >>> y = bn(mt.randn(4, 3, 2, 2))
     >>> y.shape, [round(v, 4) + 0.0 for v in y.mean(dim=(0, 2, 3)).tolist()]
-    ((4, 3, 2, 2), [0.0, 0.0, 0.0])
+    (minitorch.Size([4, 3, 2, 2]), [0.0, 0.0, 0.0])
     >>> bn.eval()(mt.zeros(1, 3, 2, 2)).shape
-    (1, 3, 2, 2)
+    minitorch.Size([1, 3, 2, 2])
     """
 
     _expected_dims = (4,)

@@ -7,7 +7,7 @@ class MaxPool2d(Module):
     """Max pooling over (N, C, H, W) inputs (see functional.max_pool2d).
 
     >>> mt.nn.MaxPool2d(2)(mt.arange(16.0).reshape(1, 1, 4, 4)).shape
-    (1, 1, 2, 2)
+    minitorch.Size([1, 1, 2, 2])
     """
     def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False):
         super().__init__()
@@ -54,7 +54,7 @@ class AdaptiveAvgPool2d(Module):
     """Average pooling to a fixed output size, whatever the input size, as a module.
 
     >>> mt.nn.AdaptiveAvgPool2d((1, 1))(mt.ones(2, 3, 5, 7)).shape
-    (2, 3, 1, 1)
+    minitorch.Size([2, 3, 1, 1])
     """
     def __init__(self, output_size):
         super().__init__()

@@ -208,7 +208,7 @@ def reshape(x, *shape):
     tensor([[0, 1, 2],
             [3, 4, 5]])
     >>> mt.arange(6).reshape(3, -1).shape
-    (3, 2)
+    minitorch.Size([3, 2])
     """
     shape = _shape_arg(shape)
     if shape == x._data.shape:
@@ -225,9 +225,9 @@ def flatten(x, start_dim=0, end_dim=-1):
     """Dimensions start_dim..end_dim merged into one. Runs the "Reshape" op.
 
     >>> mt.flatten(mt.zeros(2, 3, 4)).shape
-    (24,)
+    minitorch.Size([24])
     >>> mt.flatten(mt.zeros(2, 3, 4), start_dim=1).shape
-    (2, 12)
+    minitorch.Size([2, 12])
     """
     if x.ndim == 0:
         return reshape(x, 1)
@@ -242,9 +242,9 @@ def squeeze(x, dim=None):
     """Size-1 dimensions removed (all of them, or those in `dim`). Runs the "Reshape" op.
 
     >>> mt.squeeze(mt.zeros(2, 1, 3, 1)).shape
-    (2, 3)
+    minitorch.Size([2, 3])
     >>> mt.squeeze(mt.zeros(2, 1, 3, 1), 1).shape
-    (2, 3, 1)
+    minitorch.Size([2, 3, 1])
     """
     if dim is None:
         shape = tuple(n for n in x.shape if n != 1)
@@ -260,7 +260,7 @@ def unsqueeze(x, dim):
     >>> mt.unsqueeze(mt.tensor([1, 2, 3]), 0)
     tensor([[1, 2, 3]])
     >>> mt.unsqueeze(mt.tensor([1, 2, 3]), -1).shape
-    (3, 1)
+    minitorch.Size([3, 1])
     """
     rank = x.ndim + 1
     if not -rank <= dim < rank:
@@ -273,7 +273,7 @@ def permute(x, *dims):
     """The dimensions reordered as `dims`. Runs the "Transpose" op.
 
     >>> mt.permute(mt.zeros(2, 3, 4), (2, 0, 1)).shape
-    (4, 2, 3)
+    minitorch.Size([4, 2, 3])
     """
     dims = _shape_arg(dims)
     if sorted(d % max(x.ndim, 1) for d in dims) != list(range(x.ndim)):
@@ -327,7 +327,7 @@ def contiguous(x):
 
     >>> x = mt.zeros(2, 3).t()
     >>> x.contiguous().shape
-    (3, 2)
+    minitorch.Size([3, 2])
     """
     return x if x._data.flags.c_contiguous else execute("Identity", (x,))
 
@@ -350,7 +350,7 @@ def cat(tensors, dim=0):
     tensor([[1, 2],
             [3, 4]])
     >>> mt.cat([mt.zeros(2, 1), mt.ones(2, 2)], dim=1).shape
-    (2, 3)
+    minitorch.Size([2, 3])
     """
     tensors = list(tensors)
     if not tensors:
@@ -375,7 +375,7 @@ def stack(tensors, dim=0):
     tensor([[1, 2],
             [3, 4]])
     >>> mt.stack([mt.zeros(3), mt.zeros(3)], dim=1).shape
-    (3, 2)
+    minitorch.Size([3, 2])
     """
     tensors = list(tensors)
     if not tensors:

@@ -343,7 +343,7 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
 
     >>> x = mt.randn(2, 3, 8, 8); w = mt.randn(4, 3, 3, 3)
     >>> conv2d(x, w, padding=1).shape
-    (2, 4, 8, 8)
+    minitorch.Size([2, 4, 8, 8])
     """
     unbatched = input.ndim == 3
     if unbatched:

@@ -280,10 +280,11 @@ def masked_fill_(self, mask, value):
     return self
 
 
-def _random_fill(name, draw):
-    def fill(self, *args, generator=None):
+def random_fill(name, draw):
+    """The in-place fill `name`: writes `draw(numpy generator, shape, *args)`, from `generator=` or the default."""
+    def fill(self, *args, generator=None, **kwargs):
         check_writable(self, name)
-        values = draw(random.generator() if generator is None else generator, self.shape, *args)
+        values = draw(random.generator(generator), self.shape, *args, **kwargs)
         _write_constant(self, values)
         return self
 
@@ -300,22 +301,22 @@ def _write_constant(t, values):
         _take_identity(t, Tensor._make(t._data))
 
 
-uniform_ = _random_fill("uniform_", lambda rng, shape, a=0.0, b=1.0: rng.uniform(a, b, shape))
-uniform_.__doc__ = """Fills this tensor in place with uniform random numbers in [a, b) from the global generator.
+uniform_ = random_fill("uniform_", lambda rng, shape, a=0.0, b=1.0: rng.uniform(a, b, shape))
+uniform_.__doc__ = """Fills this tensor in place with uniform random numbers in [a, b) from `generator=` (default: the global one).
 
     >>> _ = mt.manual_seed(0)
     >>> x = mt.empty(100).uniform_(-1, 1)
     >>> bool(((x >= -1) & (x < 1)).all())
     True
     """
-normal_ = _random_fill("normal_", lambda rng, shape, mean=0.0, std=1.0: rng.normal(mean, std, shape))
-normal_.__doc__ = """Fills this tensor in place with normal random numbers (mean, std) from the global generator.
+normal_ = random_fill("normal_", lambda rng, shape, mean=0.0, std=1.0: rng.normal(mean, std, shape))
+normal_.__doc__ = """Fills this tensor in place with normal random numbers (mean, std) from `generator=` (default: the global one).
 
     >>> _ = mt.manual_seed(0)
     >>> mt.empty(2, 3).normal_(0.0, 0.01).shape
-    (2, 3)
+    minitorch.Size([2, 3])
     """
-bernoulli_ = _random_fill("bernoulli_", lambda rng, shape, p=0.5: rng.random(shape) < p)
+bernoulli_ = random_fill("bernoulli_", lambda rng, shape, p=0.5: rng.random(shape) < p)
 bernoulli_.__doc__ = """Fills this tensor in place with 1s (probability p) and 0s.
 
     >>> _ = mt.manual_seed(0)

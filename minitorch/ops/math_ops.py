@@ -636,7 +636,7 @@ sin = _floating_unary("Sin", """The sine of each element (radians). Runs the "Si
 cos = _floating_unary("Cos", """The cosine of each element (radians). Runs the "Cos" op (integers are promoted to float32).
 
     >>> mt.cos(mt.tensor([0.0, 3.1416]))
-    tensor([1., -1.])
+    tensor([ 1., -1.])
     """)
 tanh = _floating_unary("Tanh", """The hyperbolic tangent of each element. Runs the "Tanh" op (integers are promoted to float32).
 
@@ -741,7 +741,7 @@ def matmul(a, b, transpose_b=False):
     `transpose_b=True` multiplies by b's transpose without a Transpose op (nn.Linear's x W^T).
 
     >>> (mt.ones(2, 3) @ mt.ones(3, 4)).shape
-    (2, 4)
+    minitorch.Size([2, 4])
     >>> mt.matmul(mt.tensor([[1.0, 2.0]]), mt.tensor([[3.0], [4.0]]))
     tensor([[11.]])
     """
@@ -908,7 +908,7 @@ def floor(x):
     """The largest integer <= each element (same dtype). Runs the "Floor" op (not differentiable).
 
     >>> mt.floor(mt.tensor([1.5, -1.5]))
-    tensor([1., -2.])
+    tensor([ 1., -2.])
     """
     return execute("Floor", (x,))
 
@@ -917,7 +917,7 @@ def ceil(x):
     """The smallest integer >= each element (same dtype). Runs the "Ceil" op (not differentiable).
 
     >>> mt.ceil(mt.tensor([1.5, -1.5]))
-    tensor([2., -1.])
+    tensor([ 2., -1.])
     """
     return execute("Ceil", (x,))
 

@@ -331,7 +331,7 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     """Max pooling like torch.nn.functional.max_pool2d (padding counts as -inf).
 
     >>> max_pool2d(mt.arange(16.0).reshape(1, 1, 4, 4), 2)
-    tensor([[[[5., 7.],
+    tensor([[[[ 5.,  7.],
               [13., 15.]]]])
     """
     input, unbatched = _as_batched(input, "MaxPool")
@@ -347,7 +347,7 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     """Average pooling like torch.nn.functional.avg_pool2d.
 
     >>> avg_pool2d(mt.arange(16.0).reshape(1, 1, 4, 4), 2)
-    tensor([[[[2.5000, 4.5000],
+    tensor([[[[ 2.5000,  4.5000],
               [10.5000, 12.5000]]]])
     """
     input, unbatched = _as_batched(input, "AvgPool")
@@ -382,7 +382,7 @@ def adaptive_avg_pool2d(input, output_size):
     overlapping bins with two small constant matrices (rows @ x @ cols^T).
 
     >>> adaptive_avg_pool2d(mt.ones(1, 2, 5, 7), (2, 3)).shape
-    (1, 2, 2, 3)
+    minitorch.Size([1, 2, 2, 3])
     """
     batched, unbatched = _as_batched(input, "AdaptiveAvgPool")
     if isinstance(output_size, int) or output_size is None:

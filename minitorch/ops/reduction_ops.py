@@ -242,7 +242,7 @@ def prod(x, dim=None, keepdim=False):
     """The product of all elements, or over `dim`. Runs the "Prod" op.
 
     >>> mt.prod(mt.tensor([[1.0, 2.0], [3.0, 4.0]]), dim=1)
-    tensor([2., 12.])
+    tensor([ 2., 12.])
     """
     return _reduce("Prod", x, dim, keepdim)
 

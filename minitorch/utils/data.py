@@ -67,10 +67,13 @@ def _make_rng(generator: np.random.Generator | int | None, seed: int | None) -> 
         raise ValueError("DataLoader: pass either generator or seed, not both")
     if isinstance(generator, np.random.Generator):
         return generator
+    if isinstance(generator, random.Generator):
+        return generator.numpy
     if generator is not None:
         if isinstance(generator, bool) or not isinstance(generator, numbers.Integral):
             raise TypeError(
-                f"DataLoader: generator must be a numpy.random.Generator or an int seed, got {type(generator).__name__}"
+                f"DataLoader: generator must be a minitorch.Generator, a numpy.random.Generator or an int seed, "
+                f"got {type(generator).__name__}"
             )
         return np.random.default_rng(int(generator))
     if seed is not None:

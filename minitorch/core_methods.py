@@ -1,0 +1,315 @@
+"""Tensor methods of the core surface: devices (`.to`, `.cpu`, `.device`), new tensors like this one
+(`new_zeros`, ...), sizes and memory layout (`nelement`, `stride`, `is_contiguous`).
+
+tensor_methods.py binds them onto Tensor from its table (the "surface: core" block).
+"""
+import numpy as np
+
+from . import creation, devices, dtypes, layouts
+from .engine import hooks
+from .ops.array_ops import clone
+from .ops.math_ops import cast
+from .tensor import Tensor
+
+_DEVICE_LIKE = (str, devices.device, int)
+
+
+def to_arguments(args, kwargs):
+    """PyTorch's three forms: to(device=None, dtype=None, ...), to(dtype, ...), to(other tensor, ...)."""
+    kwargs = dict(kwargs)
+    device, dtype = kwargs.pop("device", None), kwargs.pop("dtype", None)
+    args = list(args)
+    if args and isinstance(args[0], Tensor):
+        other = args.pop(0)
+        dtype = other.dtype
+    elif args and (args[0] is None or isinstance(args[0], _DEVICE_LIKE) and not isinstance(args[0], bool)):
+        device = args.pop(0)
+        if args and not isinstance(args[0], bool):
+            dtype = args.pop(0)
+    elif args and not isinstance(args[0], bool):
+        dtype = args.pop(0)
+    flags = dict(zip(("non_blocking", "copy"), args))
+    if len(args) > 2 or set(flags) & set(kwargs):
+        raise TypeError(f"to() received an invalid combination of arguments: {len(args)} extra positional")
+    flags.update(kwargs)
+    unknown = set(flags) - {"non_blocking", "copy", "memory_format"}
+    if unknown:
+        raise TypeError(f"to() got unexpected keyword arguments {sorted(unknown)}")
+    if isinstance(dtype, _DEVICE_LIKE) and not isinstance(dtype, bool):
+        raise TypeError(f"to() received an invalid combination of arguments: a device ({dtype!r}) where a dtype "
+                        "was expected")
+    return device, dtype, bool(flags.get("copy", False)), flags.get("memory_format")
+
+
+def to(self, *args, **kwargs):
+    """This tensor on `device` with `dtype` (`to(device, dtype)`, `to(dtype)` or `to(other)`); self when nothing changes.
+
+    Only the CPU exists: another device raises DeviceError. A new dtype runs
+    the "Cast" op (recorded, differentiable); `copy=True` always returns a new
+    tensor; `memory_format=mt.channels_last` stores a 4-d tensor channels-last.
+    `non_blocking` is accepted (copies on the CPU are synchronous).
+
+    >>> x = mt.tensor([1.5, 2.5])
+    >>> x.to(mt.int64), x.to("cpu") is x, x.to("cpu", mt.float64).dtype
+    (tensor([1, 2]), True, minitorch.float64)
+    >>> x.to(mt.zeros(1, dtype=mt.float16)).dtype, x.to(x, copy=True) is x
+    (minitorch.float16, False)
+    >>> x.to("cuda")
+    Traceback (most recent call last):
+        ...
+    minitorch.devices.DeviceError: device 'cuda' is not available: minitorch computes on the CPU only (mt.cuda.is_available() is False); use 'cpu'
+    """
+    device, dtype, copy, memory_format = to_arguments(args, kwargs)
+    if device is not None:
+        devices.cpu_device(device)
+    result = self
+    if dtype is not None and dtypes.to_numpy_dtype(dtype) != self._data.dtype:
+        result = cast(self, dtype)
+    elif copy:
+        result = clone(self)
+    if memory_format is layouts.channels_last:
+        result = _channels_last(result, copy=result is self)
+    elif memory_format not in (None, layouts.preserve_format, layouts.contiguous_format):
+        raise TypeError(f"to(): memory_format must be an mt.memory_format, got {memory_format!r}")
+    return result
+
+
+def _channels_last(t, copy):
+    """The same values stored N, H, W, C in memory (the shape stays N, C, H, W); no recording: a layout change."""
+    if t.ndim != 4:
+        raise RuntimeError(f"required rank 4 tensor to use channels_last format, got a {t.ndim}-d tensor")
+    array = np.asarray(t)
+    if array.transpose(0, 2, 3, 1).flags.c_contiguous and not copy:
+        return t
+    stored = np.ascontiguousarray(array.transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2)
+    result = Tensor._make(stored)
+    return result.requires_grad_(True) if t.requires_grad and t.is_leaf else result
+
+
+def cpu(self, memory_format=None):
+    """This tensor on the CPU: itself (minitorch tensors are always there).
+
+    >>> x = mt.ones(1)
+    >>> x.cpu() is x
+    True
+    """
+    return self
+
+
+def cuda(self, device=None, non_blocking=False, memory_format=None):
+    """Raises DeviceError: minitorch has no CUDA device (check `mt.cuda.is_available()` first).
+
+    >>> mt.ones(1).cuda()
+    Traceback (most recent call last):
+        ...
+    minitorch.devices.DeviceError: device 'cuda' is not available: minitorch computes on the CPU only (mt.cuda.is_available() is False); use 'cpu'
+    """
+    devices.cpu_device("cuda" if device is None else devices.device("cuda", device) if isinstance(device, int)
+                       else device)
+
+
+def device(self):
+    """The device holding this tensor: `device(type='cpu')`.
+
+    >>> mt.zeros(2).device
+    device(type='cpu')
+    """
+    return devices.CPU
+
+
+def get_device(self):
+    """The index of the device holding this tensor: -1 for the CPU, as in PyTorch.
+
+    >>> mt.zeros(2).get_device(), mt.get_device(mt.zeros(2))
+    (-1, -1)
+    """
+    return -1
+
+
+def is_cuda(self):
+    """False: minitorch tensors are never on a CUDA device.
+
+    >>> mt.zeros(1).is_cuda
+    False
+    """
+    return False
+
+
+def is_cpu(self):
+    """True: every minitorch tensor is on the CPU.
+
+    >>> mt.zeros(1).is_cpu
+    True
+    """
+    return True
+
+
+def layout(self):
+    """How the elements are stored: always `mt.strided` (dense).
+
+    >>> mt.zeros(1).layout
+    minitorch.strided
+    """
+    return layouts.strided
+
+
+def _size_args(size):
+    return size[0] if len(size) == 1 and isinstance(size[0], (tuple, list)) else size
+
+
+def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
+    """A new tensor holding a copy of `data`, of this tensor's dtype unless `dtype` is given.
+
+    >>> mt.zeros(2, dtype=mt.int32).new_tensor([1.5, 2.0])
+    tensor([1, 2], dtype=minitorch.int32)
+    """
+    return creation.tensor(data, dtype=self.dtype if dtype is None else dtype, device=device,
+                           requires_grad=requires_grad)
+
+
+def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+    """Zeros of the given size, of this tensor's dtype unless `dtype` is given.
+
+    >>> mt.zeros(1, dtype=mt.float64).new_zeros(2, 3).dtype
+    minitorch.float64
+    """
+    return creation.zeros(*_size_args(size), dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+
+
+def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+    """Ones of the given size, of this tensor's dtype unless `dtype` is given.
+
+    >>> mt.tensor([1, 2]).new_ones((2, 2))
+    tensor([[1, 1],
+            [1, 1]])
+    """
+    return creation.ones(*_size_args(size), dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+
+
+def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
+    """A tensor of the given size, of this tensor's dtype (its values are zeros in minitorch).
+
+    >>> mt.zeros(1).new_empty(3).shape
+    minitorch.Size([3])
+    """
+    return creation.empty(*_size_args(size), dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+
+
+def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
+    """`fill_value` everywhere in the given size, of this tensor's dtype unless `dtype` is given.
+
+    >>> mt.zeros(1).new_full((2,), 3)
+    tensor([3., 3.])
+    """
+    return creation.full(size, fill_value, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+
+
+def new(self, *args, device=None):
+    """PyTorch's legacy constructor: `x.new(2, 3)` (a size: zeros here) or `x.new([1, 2])` (data), in x's dtype.
+
+    >>> x = mt.zeros(1, dtype=mt.int64)
+    >>> x.new(2, 3).shape, x.new([1, 2]), x.new().shape
+    (minitorch.Size([2, 3]), tensor([1, 2]), minitorch.Size([0]))
+    """
+    if len(args) == 1 and isinstance(args[0], (list, np.ndarray, Tensor)):
+        return new_tensor(self, args[0], device=device)
+    return new_zeros(self, *(args or (0,)), device=device)
+
+
+def detach_(input):
+    """Makes `input` stop requiring gradients, in place; returns it (torch.detach_).
+
+    >>> mt.detach_(mt.ones(1, requires_grad=True)).requires_grad
+    False
+    """
+    return input.detach_()
+
+
+def nelement(self):
+    """The number of elements (same as `numel`).
+
+    >>> mt.zeros(2, 3).nelement()
+    6
+    """
+    return self.numel()
+
+
+def ndimension(self):
+    """The number of dimensions (same as `dim`).
+
+    >>> mt.zeros(2, 3).ndimension()
+    2
+    """
+    return self.ndim
+
+
+def stride(self, dim=None):
+    """The step, in elements, between neighbours along each dimension (or along `dim`).
+
+    >>> x = mt.zeros(2, 3)
+    >>> x.stride(), x.t().stride(), x.stride(1)
+    ((3, 1), (1, 3), 1)
+    """
+    array = np.asarray(self)
+    strides = tuple(s // array.itemsize for s in array.strides)
+    return strides if dim is None else strides[dim]
+
+
+def is_contiguous(self, memory_format=None):
+    """True when the elements are stored in row-major order (or channels-last, when asked about that).
+
+    >>> x = mt.zeros(2, 3)
+    >>> x.is_contiguous(), x.t().is_contiguous()
+    (True, False)
+    """
+    array = np.asarray(self)
+    if memory_format is layouts.channels_last:
+        return array.ndim == 4 and array.transpose(0, 2, 3, 1).flags.c_contiguous
+    return array.flags.c_contiguous
+
+
+def retains_grad(self):
+    """True when `retain_grad()` was called on this non-leaf tensor.
+
+    >>> x = mt.ones(1, requires_grad=True); y = x * 2; y.retain_grad()
+    >>> y.retains_grad, x.retains_grad
+    (True, False)
+    """
+    ref = hooks.retaining.get(self._id)
+    return ref is not None and ref() is self
+
+
+# ----- the Python number protocol, beyond tensor.py's float/int/index/bool -----
+
+def format_(self, spec):
+    """f"{t:spec}": a 0-d tensor formats as its number (PyTorch's rule: f"{loss}" prints the number,
+    f"{loss:.4f}" too); a one-element tensor with a spec also does; any other tensor prints as tensor(...).
+
+    >>> loss = mt.tensor(2.4544)
+    >>> f"{loss:.2f}", "{:+.1f}".format(mt.tensor([3.25])), f"{mt.tensor(3)}", f"{mt.tensor([1, 2])}"
+    ('2.45', '+3.2', '3', 'tensor([1, 2])')
+    """
+    if self.ndim == 0 or spec and self.numel() == 1:
+        return format(self._scalar(), spec)
+    return object.__format__(self, spec)
+
+
+def complex_(self):
+    """complex(t) of a one-element tensor.
+
+    >>> complex(mt.tensor([2.5]))
+    (2.5+0j)
+    """
+    return complex(self._scalar())
+
+
+def round_(self, ndigits=None):
+    """round(t) or round(t, n) of a one-element tensor: the rounded Python number.
+
+    PyTorch's Tensor has no __round__ (round(t) raises TypeError there);
+    minitorch rounds one-element tensors as Python rounds their value.
+
+    >>> round(mt.tensor(2.567), 2), round(mt.tensor([3.7]))
+    (2.57, 4)
+    """
+    return round(self._scalar(), ndigits)

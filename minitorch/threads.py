@@ -1,0 +1,97 @@
+"""How many threads minitorch computes with: the BLAS thread pool numpy (and scipy) call into.
+
+minitorch's ops are numpy calls on the calling thread; only the BLAS routines
+under matmul and convolution run several threads. `set_num_threads(n)` sets
+the pool of every OpenBLAS library loaded in the process (numpy's and
+scipy's, found in /proc/self/maps and called through ctypes, the way
+threadpoolctl does), and records `n` in OMP_NUM_THREADS / OPENBLAS_NUM_THREADS
+for libraries loaded later. Where no OpenBLAS can be found (another BLAS,
+another operating system), the environment variables are all it can set;
+`get_num_threads` then reports the recorded number or the CPU count.
+
+There is no inter-op pool (ops never run side by side):
+`get_num_interop_threads()` is 1 and `set_num_interop_threads` only checks its argument.
+"""
+import ctypes
+import os
+import re
+
+_ENVIRONMENT = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+# OpenBLAS's entry points under the names its builds export (plain, 64-bit-int, scipy-openblas wheels).
+_PREFIXES = ("openblas_", "scipy_openblas_")
+_SUFFIXES = ("", "64_")
+
+
+def _openblas_pools():
+    """[(set_num_threads, get_num_threads)] for each OpenBLAS library loaded in this process."""
+    try:
+        with open("/proc/self/maps") as maps:
+            paths = sorted(set(re.findall(r"(/\S*openblas\S*\.so\S*)", maps.read())))
+    except OSError:
+        return []
+    pools = []
+    for path in paths:
+        try:
+            library = ctypes.CDLL(path)
+        except OSError:
+            continue
+        for prefix in _PREFIXES:
+            for suffix in _SUFFIXES:
+                setter = getattr(library, f"{prefix}set_num_threads{suffix}", None)
+                getter = getattr(library, f"{prefix}get_num_threads{suffix}", None)
+                if setter is not None and getter is not None:
+                    setter.argtypes, getter.restype = [ctypes.c_int], ctypes.c_int
+                    pools.append((setter, getter))
+    return pools
+
+
+def _positive(name, n):
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise RuntimeError(f"{name}: Expected a positive number of threads, got {n!r}")
+
+
+def set_num_threads(n):
+    """Sets how many threads the BLAS under matmul and convolution uses (all loaded OpenBLAS pools).
+
+    >>> before = mt.get_num_threads()
+    >>> mt.set_num_threads(1); mt.get_num_threads()
+    1
+    >>> mt.set_num_threads(before)
+    """
+    _positive("set_num_threads", n)
+    for name in _ENVIRONMENT:
+        os.environ[name] = str(n)
+    for setter, _ in _openblas_pools():
+        setter(n)
+
+
+def get_num_threads():
+    """The number of threads the BLAS uses (numpy's OpenBLAS pool; else OMP_NUM_THREADS or the CPU count).
+
+    >>> mt.get_num_threads() >= 1
+    True
+    """
+    pools = _openblas_pools()
+    if pools:
+        return int(pools[0][1]())
+    recorded = os.environ.get("OMP_NUM_THREADS", "")
+    return int(recorded) if recorded.isdigit() and int(recorded) > 0 else os.cpu_count() or 1
+
+
+def get_num_interop_threads():
+    """1: minitorch runs ops one after another on the calling thread (no inter-op pool).
+
+    >>> mt.get_num_interop_threads()
+    1
+    """
+    return 1
+
+
+def set_num_interop_threads(n):
+    """Checks `n` (a positive int) and changes nothing: there is no inter-op pool to size.
+
+    >>> mt.set_num_interop_threads(2)
+    >>> mt.get_num_interop_threads()
+    1
+    """
+    _positive("set_num_interop_threads", n)
