@@ -11,6 +11,7 @@ differentiable to any order.
 """
 import numpy as np
 
+from .. import dtypes
 from ..creation import as_operand
 from ..engine.execute import execute
 from ..engine.registry import STORAGE, VIEW, gradient, jvp, kernel, not_differentiable
@@ -416,10 +417,13 @@ def stack(tensors, dim=0):
 
 
 def same_dtype(tensors):
+    """The tensors cast to PyTorch's result type of a list: the highest category (bool < int < float)
+    wins, and within it the tensors with dimensions decide before 0-d ones (cat([float32, int64]) is float32)."""
     tensors = [as_operand(t) for t in tensors]
-    target = tensors[0]._data.dtype
-    for t in tensors[1:]:
-        target = np.promote_types(target, t._data.dtype)
+    top = max(dtypes.category(t._data.dtype) for t in tensors)
+    pool = [t._data.dtype for t in tensors if dtypes.category(t._data.dtype) == top]
+    pool = [t._data.dtype for t in tensors if dtypes.category(t._data.dtype) == top and t.ndim] or pool
+    target = np.result_type(*pool)
     return [cast(t, target) for t in tensors]
 
 
@@ -453,7 +457,8 @@ def normalize_index(x, index):
     taken = sum(_dims_taken(item) for item in items)
     if taken > x.ndim:
         raise IndexError(f"too many indices for tensor of dimension {x.ndim}")
-    out, advanced, dim = [], False, 0
+    advanced = any(isinstance(item, (np.ndarray, np.bool_)) for item in items)
+    out, dim, arrays = [], 0, 0  # PyTorch names an index array's dimension by its place among the arrays
     for item in items:
         if item is Ellipsis:
             dim += x.ndim - taken
@@ -464,14 +469,14 @@ def normalize_index(x, index):
         elif isinstance(item, np.ndarray) and item.dtype == np.bool_ and item.ndim:
             _check_mask(item, x.shape, dim)
             out.extend(np.nonzero(item))
-            advanced, dim = True, dim + item.ndim
+            dim, arrays = dim + item.ndim, arrays + item.ndim
             continue
-        elif isinstance(item, (np.ndarray, int)):
+        elif isinstance(item, int):
             _check_bounds(item, x.shape[dim], dim)
-            advanced = advanced or isinstance(item, np.ndarray)
             dim += 1
-        elif isinstance(item, np.bool_):
-            advanced = True  # x[True] adds a dimension of 1, x[False] one of 0 (numpy and PyTorch agree)
+        elif isinstance(item, np.ndarray):
+            _check_bounds(item, x.shape[dim], arrays)
+            dim, arrays = dim + 1, arrays + 1
         out.append(item)
     return tuple(out), advanced
 

@@ -363,8 +363,8 @@ def masked_scatter(x, mask, source):
     positions = np.nonzero(np.broadcast_to(mask._data, shape))
     count = positions[0].size
     if source.numel() < count:
-        raise RuntimeError(f"masked_scatter: Number of elements of source ({source.numel()}) < number of ones in mask "
-                           f"({count})")
+        raise RuntimeError(f"masked_scatter: Number of elements of source < number of ones in mask ({source.numel()} < "
+                           f"{count})")
     updates = getitem(reshape(source, -1), (slice(0, count),))
     return execute("TensorScatterUpdate", (broadcast_to(x, shape), updates), {"index": positions})
 

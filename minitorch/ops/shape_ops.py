@@ -194,8 +194,8 @@ def repeat(x, *sizes):
     """
     sizes = shape_arg(sizes)
     if len(sizes) < x.ndim:
-        raise RuntimeError(f"repeat: Number of dimensions of repeat dims ({len(sizes)}) can not be smaller than number "
-                           f"of dimensions of tensor ({x.ndim})")
+        raise RuntimeError(f"repeat: Number of dimensions of repeat dims can not be smaller than number of dimensions "
+                           f"of tensor ({len(sizes)} < {x.ndim})")
     if any(n < 0 for n in sizes):
         raise RuntimeError(f"repeat: repeats must be non-negative, got {list(sizes)}")
     shape = (1,) * (len(sizes) - x.ndim) + tuple(x.shape)
@@ -250,6 +250,8 @@ def repeat_interleave(x, repeats=None, dim=None, *, output_size=None):
         size = x.shape[dim]
         out = unsqueeze(x, dim + 1).expand(*x.shape[: dim + 1], int(repeats), *x.shape[dim + 1:])
         result = reshape(out, x.shape[:dim] + (size * int(repeats),) + x.shape[dim + 1:])
+        if repeats == 1:
+            result = clone(result)  # a reshape of x itself: PyTorch's result is always a copy
     else:
         counts = _counts(repeats, "repeat_interleave")
         if counts.ndim != 1 or counts.size != x.shape[dim]:
@@ -408,8 +410,11 @@ def select(x, dim, index):
 
 def unfold(x, dimension, size, step):
     """Every window of `size` elements along `dimension`, `step` apart, in a new last dimension
-    (`dimension` then counts the windows). A read-only view (runs the "Unfold" op): the windows
-    may overlap, and writing into them is refused, as PyTorch refuses writes into overlapping windows.
+    (`dimension` then counts the windows). A view of `x`. Windows that do not overlap are cut with
+    "StridedSlice", "Reshape" and "Transpose", and can be written into, as in PyTorch. Overlapping
+    windows (step < size) run the "Unfold" op and are read-only: writing into them raises, where
+    PyTorch lets the writes to shared elements overwrite each other. (So are the rare windows that
+    do not overlap but whose steps overrun the end, count * step > the size of `dimension`.)
 
     >>> mt.arange(5).unfold(0, 2, 1)
     tensor([[0, 1],
@@ -427,6 +432,10 @@ def unfold(x, dimension, size, step):
         raise RuntimeError(f"unfold: maximum size for tensor at dimension {dim} is {length} but size is {size}")
     if x.ndim == 0:
         return reshape(x, 1)[:size]
+    count = (length - size) // step + 1
+    if step >= size and count * step <= length:
+        steps = unflatten(narrow(x, dim, 0, count * step), dim, (count, step))
+        return movedim(narrow(steps, dim + 1, 0, size), dim + 1, -1)
     return execute("Unfold", (x,), {"dim": dim, "size": int(size), "step": int(step)})
 
 
