@@ -7,6 +7,8 @@ import minitorch as mt
 from minitorch.engine.versions import view_depth
 
 torch = pytest.importorskip("torch")
+pytestmark = [pytest.mark.filterwarnings("ignore:index_reduce\\(\\) is in beta:UserWarning"),
+              pytest.mark.filterwarnings("ignore:The reduce argument of torch.scatter:UserWarning")]
 
 LIBS = {"torch": torch, "minitorch": mt}
 
@@ -426,3 +428,239 @@ def test_repeat_never_aliases_its_input():
     y = x.repeat(1)
     y[0] = 5.0
     assert x.tolist() == [0.0, 1.0, 2.0]
+
+
+# ----- in-place twins: same object and storage, PyTorch's values and gradients -----
+
+TWINS = {
+    "scatter_": lambda L, x: x.scatter_(1, L.tensor([[2, 0], [1, 2]]), L.full((2, 2), 7.0, dtype=L.float64)),
+    "scatter_ value": lambda L, x: x.scatter_(1, L.tensor([[2], [1]]), 7.0),
+    "scatter_ reduce": lambda L, x: x.scatter_(1, L.tensor([[2, 2], [0, 0]]), 2.0, reduce="multiply"),
+    "scatter_add_": lambda L, x: x.scatter_add_(1, L.tensor([[2, 2], [0, 0]]), L.ones(2, 2, dtype=L.float64)),
+    "scatter_reduce_": lambda L, x: x.scatter_reduce_(1, L.tensor([[2, 2], [0, 0]]), L.full((2, 2), 4.0, dtype=L.float64),
+                                                      "amax", include_self=False),
+    "index_add_": lambda L, x: x.index_add_(0, L.tensor([1, 1]), L.ones(2, 3, dtype=L.float64), alpha=3),
+    "index_copy_": lambda L, x: x.index_copy_(1, L.tensor([2]), L.zeros(2, 1, dtype=L.float64)),
+    "index_fill_": lambda L, x: x.index_fill_(1, L.tensor([0, 2]), -1.0),
+    "index_put_": lambda L, x: x.index_put_((L.tensor([0, 1]), L.tensor([2, 2])), L.tensor(9.0, dtype=L.float64)),
+    "index_put_ accumulate": lambda L, x: x.index_put_((L.tensor([0, 0]),), L.ones(3, dtype=L.float64), accumulate=True),
+    "torch.index_put_": lambda L, x: L.index_put_(x, (L.tensor([1]),), L.tensor(5.0, dtype=L.float64)),
+    "index_reduce_": lambda L, x: x.index_reduce_(1, L.tensor([0, 0]), L.full((2, 2), 3.0, dtype=L.float64), "prod"),
+    "masked_scatter_": lambda L, x: x.masked_scatter_(L.tensor([True, False, True]), L.arange(10.0, dtype=L.float64)),
+    "put_": lambda L, x: x.put_(L.tensor([0, 5]), L.tensor([8.0, 9.0], dtype=L.float64), accumulate=True),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TWINS))
+def test_in_place_twins_write_pytorch_s_values_into_the_same_storage(name):
+    x = mt.arange(6.0, dtype=mt.float64).reshape(2, 3)
+    storage, view = x.numpy(), x[1]
+    before = mt.engine.versions.version(x)
+    assert TWINS[name](mt, x) is x
+    assert x.numpy() is storage and mt.engine.versions.version(x) == before + 1
+    expected = TWINS[name](torch, torch.arange(6.0, dtype=torch.float64).reshape(2, 3))
+    np.testing.assert_allclose(x.numpy(), expected.numpy())
+    np.testing.assert_allclose(view.numpy(), expected[1].numpy())  # a view sees the write
+
+
+@pytest.mark.parametrize("name", sorted(set(TWINS) - {"scatter_ reduce"}))  # PyTorch has no gradient for that one
+def test_in_place_twins_record_pytorch_s_gradients(name):
+    grads = {}
+    for lib_name, L in LIBS.items():
+        w = L.tensor([[0.5, -1.0, 2.0], [1.5, 3.0, -2.5]], dtype=L.float64, requires_grad=True)
+        y = w * 2
+        TWINS[name](L, y)
+        (y * y).sum().backward()
+        grads[lib_name] = w.grad.numpy()
+    np.testing.assert_allclose(grads["minitorch"], grads["torch"])
+
+
+def test_a_tensor_written_by_an_in_place_twin_starts_to_require_grad():
+    for L in LIBS.values():
+        source = L.ones(2, 3, dtype=L.float64, requires_grad=True)
+        x = L.zeros(4, 3, dtype=L.float64)
+        x.index_add_(0, L.tensor([1, 3]), source * 5)
+        assert x.requires_grad
+        x.sum().backward()
+        assert source.grad.tolist() == [[5.0] * 3] * 2
+
+
+# ----- gradients of the functions, against PyTorch's -----
+
+GRADIENTS = {
+    "scatter_reduce amax include_self=False (PyTorch shares with a tied self)": lambda L, w: (
+        w[:2].scatter_reduce(0, L.tensor([0, 1, 0]), w[2:] * L.tensor([1.0, 0.4, 1.0], dtype=L.float64), "amax",
+                             include_self=False)),
+    "scatter_reduce amin ties": lambda L, w: L.tensor([1.0, 1.0], dtype=L.float64).scatter_reduce(
+        0, L.tensor([0, 0, 1]), w[:3] * 0 + 1, "amin"),
+    "scatter_reduce prod zeros": lambda L, w: (w[:2] * L.tensor([0.0, 1.0], dtype=L.float64)).scatter_reduce(
+        0, L.tensor([0, 1, 0, 1]), w[1:] * L.tensor([1.0, 0.0, 0.0, 1.0], dtype=L.float64), "prod"),
+    "scatter_reduce mean ints of positions": lambda L, w: w[:3].scatter_reduce(0, L.tensor([2, 2, 0]), w[2:] ** 2, "mean"),
+    "index_reduce amax": lambda L, w: w[:2].reshape(2, 1).index_reduce(0, L.tensor([1, 1, 0]), w[2:].reshape(3, 1), "amax"),
+    "index_put broadcast value": lambda L, w: L.zeros(3, 2, dtype=L.float64).index_put((L.tensor([0, 2]),), w[:2]),
+    "masked_scatter broadcast": lambda L, w: w[:3].masked_scatter(L.tensor([[True, False, True], [True, True, False]]), w * 3),
+    "masked_select broadcast": lambda L, w: L.masked_select(w[:3], L.tensor([[True, False, True], [False, True, True]])),
+    "take_along_dim broadcast": lambda L, w: L.take_along_dim(w[:3].reshape(1, 3), L.tensor([[2, 0], [1, 1]]), 1),
+    "repeat_interleave": lambda L, w: w[:3].repeat_interleave(L.tensor([3, 0, 2])) * L.arange(5.0, dtype=L.float64),
+    "unfold overlapping": lambda L, w: w.unfold(0, 3, 2) ** 2,
+    "rot90 repeat tile": lambda L, w: L.tile(w[:4].reshape(2, 2).rot90(3).repeat(2, 1), (1, 2)) ** 2,
+    "block_diag": lambda L, w: L.block_diag(w[:2], w[2].reshape(()), w[3:].reshape(1, 2)) ** 2,
+    "combinations": lambda L, w: L.combinations(w[:3], 2).prod(1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(GRADIENTS))
+def test_gradients_match_pytorch(name):
+    grads = {}
+    for lib_name, L in LIBS.items():
+        w = L.tensor([0.5, -1.0, 2.0, 1.5, 3.0], dtype=L.float64, requires_grad=True)
+        out = GRADIENTS[name](L, w)
+        (out * L.arange(1.0, out.numel() + 1, dtype=L.float64).reshape(out.shape)).sum().backward()
+        grads[lib_name] = (out.detach().numpy(), w.grad.numpy())
+    for ours, theirs in zip(grads["minitorch"], grads["torch"]):
+        np.testing.assert_allclose(ours, theirs, err_msg=name)
+
+
+def test_second_order_of_prod_with_several_zeros_at_one_place_is_refused_as_in_pytorch():
+    x = mt.tensor([4.0, 1.0], dtype=mt.float64, requires_grad=True)
+    s = mt.tensor([0.0, 2.0, 0.0, 3.0], dtype=mt.float64, requires_grad=True)
+    out = x.scatter_reduce(0, mt.tensor([0, 1, 0, 1]), s, "prod")
+    (first,) = mt.autograd.grad(out.sum(), s, retain_graph=True)  # first order is fine
+    assert first.tolist() == [0.0, 3.0, 0.0, 2.0]
+    with pytest.raises(RuntimeError, match="Double backward is unsupported for src when >1 zeros"):
+        mt.autograd.grad(out.sum(), s, create_graph=True)
+
+
+def test_forward_mode_through_the_scatter_and_in_place_shape_ops():
+    x = mt.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], dtype=mt.float64)
+    tangent = mt.ones(2, 3, dtype=mt.float64)
+    with mt.autograd.ForwardAccumulator(x, tangent) as acc:
+        y = x.scatter_reduce(1, mt.tensor([[0, 0, 2], [1, 1, 1]]), x * x, "prod") * 1
+        y.t_()
+        jvp = acc.jvp(y)
+    with mt.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        z = x.scatter_reduce(1, mt.tensor([[0, 0, 2], [1, 1, 1]]), x * x, "prod").t()
+    jacobian = tape.jacobian(z, x).numpy().reshape(6, 6)
+    np.testing.assert_allclose(jvp.numpy().reshape(-1), jacobian @ tangent.numpy().reshape(-1))
+
+
+# ----- in-place shape changes -----
+
+SHAPE_CHANGES = [("squeeze_", ()), ("squeeze_", (1,)), ("squeeze_", ((0, 1),)), ("unsqueeze_", (0,)), ("unsqueeze_", (-1,)),
+                 ("transpose_", (0, 2)), ("swapaxes_", (2, 1)), ("swapdims_", (-1, 0))]
+
+
+@pytest.mark.parametrize("name,args", SHAPE_CHANGES + [("t_", ())], ids=lambda v: str(v))
+def test_in_place_shape_changes_keep_object_and_storage(name, args):
+    shapes = {}
+    for lib_name, L in LIBS.items():
+        x = L.arange(6.0).reshape(2, 1, 3) if name != "t_" else L.arange(6.0).reshape(2, 3)
+        storage, version = (x.untyped_storage().data_ptr(), x._version) if L is torch else (x.numpy().base, _version(L, x))
+        assert getattr(x, name)(*args) is x
+        if L is torch:
+            assert x.untyped_storage().data_ptr() == storage and x._version == version + 1
+        else:
+            assert np.shares_memory(x.numpy(), storage) and _version(L, x) == version + 1
+        shapes[lib_name] = (tuple(x.shape), x.tolist(), x.stride())
+    assert shapes["minitorch"] == shapes["torch"]
+
+
+def _shape_story(L, w):
+    """Views made before and after in-place shape changes, written into, then a loss."""
+    y = w * 2
+    before = y[0]  # made before any change: keeps y's old arrangement
+    y.t_()
+    y.unsqueeze_(0)
+    after = y[0, 1]  # made between two changes
+    y.transpose_(0, 2)
+    after.mul_(3)
+    before.add_(y[0, :, 0].clone() ** 2)  # a clone: y is written again below
+    y.squeeze_()
+    return (y * L.arange(6.0, dtype=L.float64).reshape(y.shape)).sum() + (before * after.sum()).sum()
+
+
+def test_views_made_before_and_after_in_place_shape_changes_give_pytorch_s_gradients():
+    results = {}
+    for lib_name, L in LIBS.items():
+        w = L.tensor([[0.5, -1.0, 2.0], [1.5, 3.0, -2.5]], dtype=L.float64, requires_grad=True)
+        loss = _shape_story(L, w)
+        loss.backward()
+        results[lib_name] = (loss.item(), w.grad.numpy())
+    assert results["minitorch"][0] == pytest.approx(results["torch"][0])
+    np.testing.assert_allclose(results["minitorch"][1], results["torch"][1])
+
+
+def test_in_place_shape_changes_second_order_and_the_tensorflow_door():
+    w = mt.tensor([[0.5, -1.0, 2.0], [1.5, 3.0, -2.5]], dtype=mt.float64, requires_grad=True)
+    assert mt.autograd.gradgradcheck(lambda a: _shape_story(mt, a), [w])
+    a = mt.tensor([[1.0, 2.0, 3.0]])
+    with mt.GradientTape() as tape:
+        tape.watch(a)
+        y = a * a
+        y.t_()
+        loss = (y * mt.tensor([[1.0], [10.0], [100.0]])).sum()
+    assert tape.gradient(loss, a).tolist() == [[2.0, 40.0, 600.0]]
+
+
+def test_repeated_shape_changes_of_a_view_do_not_grow_a_chain():
+    base = mt.zeros(4, 1, 3)
+    x = base[1:3]
+    start = view_depth(x)
+    for _ in range(100):
+        x.transpose_(0, 2).unsqueeze_(0).squeeze_(0).swapdims_(1, 2)
+    assert view_depth(x) <= start + 2
+    assert len(list(base._version.views)) <= 6  # x, its arrangement nodes and the root; not one per change
+    x.fill_(7.0)  # still writes where it should
+    assert base[1:3].tolist() == [[[7.0] * 3]] * 2 and base[0].tolist() == [[0.0] * 3]
+
+
+def test_a_leaf_changed_in_place_under_no_grad_stays_a_leaf_as_in_pytorch():
+    grads = {}
+    for lib_name, L in LIBS.items():
+        w = L.ones(2, 3, requires_grad=True)
+        with L.no_grad():
+            w.t_()
+            w.unsqueeze_(1)
+        assert w.is_leaf and w.requires_grad and tuple(w.shape) == (3, 1, 2)
+        (w * L.arange(6.0).reshape(3, 1, 2)).sum().backward()
+        grads[lib_name] = w.grad.numpy()
+    np.testing.assert_array_equal(grads["minitorch"], grads["torch"])
+
+
+# ----- indexing that PyTorch reads -----
+
+INDEXING = {
+    "True": lambda L, x: x[True], "False": lambda L, x: x[False], "0-d bool tensor": lambda L, x: x[L.tensor(True)],
+    "None, True, int": lambda L, x: x[None, True, 1], "mask then slice": lambda L, x: x[L.tensor([True, False]), 1:],
+    "0-d int tensor": lambda L, x: x[L.tensor(1)], "int32 index": lambda L, x: x[L.tensor([1, 0], dtype=L.int32)],
+    "empty list": lambda L, x: x[[]], "mask of all dims": lambda L, x: x[x > 2],
+    "ellipsis and mask": lambda L, x: x[..., L.tensor([True, False, True])],
+    "two arrays and slice": lambda L, x: x[L.tensor([[1], [0]]), L.tensor([2, 0])],
+}
+
+
+@pytest.mark.parametrize("name", sorted(INDEXING))
+def test_indexing_reads_what_pytorch_reads_and_its_gradient(name):
+    results = {}
+    for lib_name, L in LIBS.items():
+        x = L.arange(6.0, dtype=L.float64).reshape(2, 3).requires_grad_()
+        out = INDEXING[name](L, x)
+        (out * out).sum().backward()
+        results[lib_name] = (out.detach(), x.grad)
+    _same(results["minitorch"], results["torch"], name)
+
+
+def test_a_byte_tensor_index_is_a_mask_as_in_pytorch():
+    with pytest.warns(UserWarning):
+        expected = torch.arange(3)[torch.tensor([1, 0, 1], dtype=torch.uint8)]
+    assert mt.arange(3)[mt.tensor([1, 0, 1], dtype=mt.uint8)].tolist() == expected.tolist() == [0, 2]
+
+
+def test_an_expanded_tensor_can_change_shape_in_place_but_not_values():
+    for L in LIBS.values():
+        x = L.zeros(3).expand(2, 3)
+        x.t_()
+        assert tuple(x.shape) == (3, 2) and x.stride() == (1, 0)
+    with pytest.raises(RuntimeError, match="Please clone"):
+        x.add_(1)

@@ -20,6 +20,8 @@ When a tape records the change, the new value is recorded as those two ops
 """
 import weakref
 
+from numpy.lib.stride_tricks import as_strided
+
 from ..engine.execute import execute
 from ..engine.state import thread_state
 from ..engine.versions import bump, counter_of
@@ -93,10 +95,24 @@ def _rearrange(t, name, order):
         _take_identity(t, new)
     if t._view_of is None:  # (a WeakSet compares members with ==, which a Tensor answers elementwise: add once)
         counter.views.add(t)
-    t._data = new._data
+    t._data = as_strided(new._data, shape, _pytorch_strides(t, order), writeable=new._data.flags.writeable)
     t._view_of = new._view_of  # `new` itself leaves the set when it dies, at the end of this call
     bump(t)
     return t
+
+
+def _pytorch_strides(t, order):
+    """The strides (bytes) PyTorch gives the new arrangement. They differ from numpy's only along
+    dimensions of size 1, where no step is ever taken, but `stride()` shows them."""
+    old = t._data.strides
+    out = []
+    for position, i in enumerate(order):
+        if i is not None:
+            out.append(old[i])
+        else:  # unsqueeze: the size times the stride of the dimension it is put before
+            following = order[position + 1] if position + 1 < len(order) else None
+            out.append(t._data.itemsize if following is None else t.shape[following] * old[following])
+    return tuple(out)
 
 
 def squeeze_(self, dim=None):
