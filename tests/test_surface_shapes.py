@@ -8,7 +8,8 @@ from minitorch.engine.versions import view_depth
 
 torch = pytest.importorskip("torch")
 pytestmark = [pytest.mark.filterwarnings("ignore:index_reduce\\(\\) is in beta:UserWarning"),
-              pytest.mark.filterwarnings("ignore:The reduce argument of torch.scatter:UserWarning")]
+              pytest.mark.filterwarnings("ignore:The reduce argument of torch.scatter:UserWarning"),
+              pytest.mark.filterwarnings("ignore:masked_scatter_ received a mask with dtype torch.uint8:UserWarning")]
 
 LIBS = {"torch": torch, "minitorch": mt}
 
