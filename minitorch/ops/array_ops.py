@@ -514,7 +514,10 @@ def _dims_taken(item):
 
 def _check_bounds(index, size, dim):
     """PyTorch's IndexError for an integer index (or array of them) outside -size..size-1."""
-    index = np.asarray(index)
+    if isinstance(index, int):
+        if -size <= index < size:
+            return
+        index = np.asarray(index)
     bad = (index >= size) | (index < -size)
     if bad.any():
         raise IndexError(f"index {index[bad].flat[0]} is out of bounds for dimension {dim} with size {size}")

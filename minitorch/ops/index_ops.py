@@ -253,24 +253,24 @@ def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=
     """
     if side is not None:
         if side not in ("left", "right"):
-            raise RuntimeError(f"torch.searchsorted(): side can only be 'left' or 'right' but got {side}")
+            raise RuntimeError(f"searchsorted(): side can only be 'left' or 'right' but got {side}")
         if right and side == "left":
-            raise RuntimeError("torch.searchsorted(): side and right can't be set to opposites, got side of left "
+            raise RuntimeError("searchsorted(): side and right can't be set to opposites, got side of left "
                                "while right was True")
         right = side == "right"
     if sorted_sequence.ndim == 0:
-        raise RuntimeError("torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions "
+        raise RuntimeError("searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions "
                            "of boundaries tensor and input value tensor must match, but we got a 0-d boundaries tensor")
     values = values if isinstance(values, Tensor) else Tensor._make(np.asarray(values))
     if sorted_sequence.ndim > 1 and (values.ndim != sorted_sequence.ndim or
                                      values.shape[:-1] != sorted_sequence.shape[:-1]):
-        raise RuntimeError("torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions of "
+        raise RuntimeError("searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions of "
                            f"boundaries tensor and input value tensor must match, but we got boundaries tensor "
                            f"{list(sorted_sequence.shape)} and input value tensor {list(values.shape)}")
     if sorter is not None:
         order = index_array(sorter, "searchsorted")
         if order.shape != sorted_sequence.shape:
-            raise RuntimeError(f"torch.searchsorted(): boundary and sorter must have the same size, but got boundary "
+            raise RuntimeError(f"searchsorted(): boundary and sorter must have the same size, but got boundary "
                                f"tensor {list(sorted_sequence.shape)} and got sorter tensor {list(order.shape)}")
         sorted_sequence = Tensor._make(np.take_along_axis(sorted_sequence._data, order, -1))
     out_type = np.dtype(np.int32 if out_int32 else np.int64)

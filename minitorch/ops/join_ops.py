@@ -132,12 +132,12 @@ def tensor_split(x, indices_or_sections, dim=0):
 def _split_along(name, dim, min_ndim):
     def directional_split(x, indices_or_sections):
         if x.ndim < min_ndim:
-            raise RuntimeError(f"torch.{name} requires a tensor with at least {min_ndim} dimension, but got a tensor "
+            raise RuntimeError(f"{name} requires a tensor with at least {min_ndim} dimension, but got a tensor "
                                f"with {x.ndim} dimensions!")
         along = 0 if name == "hsplit" and x.ndim == 1 else dim
         if isinstance(indices_or_sections, (int, np.integer)) and (
                 indices_or_sections == 0 or x.shape[along] % indices_or_sections):
-            raise RuntimeError(f"torch.{name} attempted to split along dimension {along}, but the size of the dimension "
+            raise RuntimeError(f"{name} attempted to split along dimension {along}, but the size of the dimension "
                                f"{x.shape[along]} is not divisible by the split_size {indices_or_sections}!")
         return tensor_split(x, indices_or_sections, along)
 
@@ -226,7 +226,7 @@ def block_diag(*tensors):
     """
     for position, t in enumerate(tensors):
         if t.ndim > 2:
-            raise RuntimeError(f"torch.block_diag: Input tensors must have 2 or fewer dimensions. Input {position} "
+            raise RuntimeError(f"block_diag: Input tensors must have 2 or fewer dimensions. Input {position} "
                                f"has {t.ndim} dimensions")
     if not tensors:
         return Tensor._make(np.zeros((1, 0), np.float32))
@@ -308,12 +308,12 @@ def meshgrid(*tensors, indexing=None):
         tensors = tuple(tensors[0])
     indexing = "ij" if indexing is None else indexing
     if indexing not in ("ij", "xy"):
-        raise RuntimeError(f'torch.meshgrid: indexing must be one of "xy" or "ij", but received: {indexing}')
+        raise RuntimeError(f'meshgrid: indexing must be one of "xy" or "ij", but received: {indexing}')
     if not tensors:
         raise RuntimeError("meshgrid expects a non-empty TensorList")
     for t in tensors:
         if t.ndim > 1:
-            raise RuntimeError(f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got a tensor of shape "
+            raise RuntimeError(f"meshgrid: Expected 0D or 1D tensor in the tensor list but got a tensor of shape "
                                f"{list(t.shape)}")
         if t.dtype != tensors[0].dtype:
             raise RuntimeError("meshgrid expects all tensors to have the same dtype")

@@ -62,12 +62,11 @@ def _identity_of(reduce, dtype):
         return 0
     if reduce == "prod":
         return 1
-    info = np.finfo(dtype) if dtype.kind == "f" else np.iinfo(dtype) if dtype.kind in "iu" else None
     if dtype.kind == "f":
         return -np.inf if reduce == "amax" else np.inf
-    if info is None:  # bool
+    if dtype.kind == "b":
         return reduce == "amin"
-    return info.min if reduce == "amax" else info.max
+    return np.iinfo(dtype).min if reduce == "amax" else np.iinfo(dtype).max
 
 
 _UFUNCS = {"sum": np.add, "mean": np.add, "prod": np.multiply, "amax": np.maximum, "amin": np.minimum}

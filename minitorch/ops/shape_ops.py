@@ -323,15 +323,20 @@ def t(x):
     return permute(x, tuple(reversed(range(x.ndim))))
 
 
+def _matrices_transposed(x, name):
+    """The last two dimensions swapped; `name` is what PyTorch calls the operation in its error."""
+    if x.ndim < 2:
+        raise RuntimeError(f"{name} is only supported on matrices or batches of matrices. Got {x.ndim}-D tensor.")
+    return transpose(x, -2, -1)
+
+
 def adjoint(x):
     """The conjugate transpose of the last two dimensions; for real tensors, `x.mT`. A view.
 
     >>> mt.adjoint(mt.tensor([[1, 2, 3]])).shape
     (3, 1)
     """
-    if x.ndim < 2:
-        raise RuntimeError(f"tensor.adjoint() is only supported on matrices or batches of matrices. Got {x.ndim}-D tensor.")
-    return transpose(x, -2, -1)
+    return _matrices_transposed(x, "tensor.adjoint()")
 
 
 def matrix_transpose(x):
@@ -340,9 +345,16 @@ def matrix_transpose(x):
     >>> mt.zeros(5, 2, 3).mT.shape
     (5, 3, 2)
     """
-    if x.ndim < 2:
-        raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. Got {x.ndim}-D tensor.")
-    return transpose(x, -2, -1)
+    return _matrices_transposed(x, "tensor.mT")
+
+
+def matrix_conjugate_transpose(x):
+    """`x.mH`: the conjugate transpose of the last two dimensions; for real tensors, `x.mT`. A view.
+
+    >>> mt.zeros(5, 2, 3).mH.shape
+    (5, 3, 2)
+    """
+    return _matrices_transposed(x, "tensor.mH")
 
 
 def conjugate_transpose(x):
@@ -355,17 +367,6 @@ def conjugate_transpose(x):
         raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {x.ndim}-D tensor."
                            + (" For batches of matrices, consider using tensor.mH" if x.ndim > 2 else ""))
     return transpose(x, 0, 1)
-
-
-def matrix_conjugate_transpose(x):
-    """`x.mH`: the conjugate transpose of the last two dimensions; for real tensors, `x.mT`. A view.
-
-    >>> mt.zeros(5, 2, 3).mH.shape
-    (5, 3, 2)
-    """
-    if x.ndim < 2:
-        raise RuntimeError(f"tensor.mH is only supported on matrices or batches of matrices. Got {x.ndim}-D tensor.")
-    return transpose(x, -2, -1)
 
 
 # ----- taking parts (views) -----
