@@ -33,6 +33,23 @@ from .ops import batch_norm_ops, conv_ops, loss_ops, pool_ops, special_ops  # no
 # ----- surface: reductions, scans, sorting, statistics, linear algebra -----
 
 # ----- surface: shapes, joining and splitting, indexing -----
+from .ops.shape_ops import (
+    adjoint, atleast_1d, atleast_2d, atleast_3d, flip, fliplr, flipud, movedim, movedim as moveaxis, narrow, ravel,
+    repeat_interleave, roll, rot90, select, swapaxes, swapaxes as swapdims, t, tile, unflatten,
+)
+from .ops.join_ops import (
+    block_diag, broadcast_shapes, broadcast_tensors, cartesian_prod, chunk, chunk as unsafe_chunk, column_stack,
+    combinations, dsplit, dstack, hsplit, hstack, meshgrid, split, split as unsafe_split, split_with_sizes,
+    split_with_sizes as unsafe_split_with_sizes, tensor_split, unbind, vsplit, vstack, vstack as row_stack,
+)
+from .ops.index_ops import (
+    argwhere, bucketize, gather, index_select, masked_select, nonzero, nonzero_static, searchsorted, take,
+    take_along_dim, unravel_index,
+)
+from .ops.scatter_ops import (
+    index_add, index_copy, index_fill, index_put, index_put_, index_reduce, masked_scatter, put, scatter, scatter_add,
+    scatter_reduce,
+)
 
 # ----- surface: devices, generators, random sampling, misc -----
 from . import accelerator, backends, cpu, cuda, layouts, printing, random, threads

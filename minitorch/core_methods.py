@@ -1,5 +1,5 @@
 """Tensor methods of the core surface: devices (`.to`, `.cpu`, `.device`), new tensors like this one
-(`new_zeros`, ...), sizes and memory layout (`nelement`, `stride`, `is_contiguous`).
+(`new_zeros`, ...), sizes and memory layout (`nelement`, `is_contiguous`).
 
 tensor_methods.py binds them onto Tensor from its table (the "surface: core" block).
 """
@@ -241,18 +241,6 @@ def ndimension(self):
     2
     """
     return self.ndim
-
-
-def stride(self, dim=None):
-    """The step, in elements, between neighbours along each dimension (or along `dim`).
-
-    >>> x = mt.zeros(2, 3)
-    >>> x.stride(), x.t().stride(), x.stride(1)
-    ((3, 1), (1, 3), 1)
-    """
-    array = np.asarray(self)
-    strides = tuple(s // array.itemsize for s in array.strides)
-    return strides if dim is None else strides[dim]
 
 
 def is_contiguous(self, memory_format=None):

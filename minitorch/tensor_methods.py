@@ -12,6 +12,7 @@ from . import core_methods, dtypes
 from .autograd.backward import backward as backward_of
 from .engine.versions import bump
 from .ops import array_ops, in_place_ops, math_ops, random_ops, reduction_ops
+from .ops import index_ops, join_ops, scatter_ops, shape_in_place_ops, shape_ops
 from .ops.in_place_ops import twin
 from .tensor import Tensor
 
@@ -66,19 +67,6 @@ def pos(self):
     return self
 
 
-def t(self):
-    """The transpose of a tensor with at most 2 dimensions. Runs the "Transpose" op.
-
-    >>> mt.tensor([[1, 2, 3]]).t()
-    tensor([[1],
-            [2],
-            [3]])
-    """
-    if self.ndim > 2:
-        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {self.ndim}D")
-    return array_ops.permute(self, *reversed(range(self.ndim)))
-
-
 def view_as(self, other):
     """The same elements in `other`'s shape. Runs the "Reshape" op.
 
@@ -114,15 +102,6 @@ def _transposed(self):
     minitorch.Size([4, 3, 2])
     """
     return array_ops.permute(self, *reversed(range(self.ndim)))
-
-
-def _matrix_transposed(self):
-    """The last two dimensions swapped (a batch of transposed matrices). Runs the "Transpose" op.
-
-    >>> mt.zeros(5, 2, 3).mT.shape
-    minitorch.Size([5, 3, 2])
-    """
-    return array_ops.transpose(self, -2, -1)
 
 
 def _detached(self):
@@ -187,7 +166,7 @@ METHODS = {
     # shapes and indexing
     "reshape": array_ops.reshape, "view": array_ops.reshape, "view_as": view_as, "flatten": array_ops.flatten,
     "squeeze": array_ops.squeeze, "unsqueeze": array_ops.unsqueeze, "permute": array_ops.permute,
-    "transpose": array_ops.transpose, "t": t, "expand": array_ops.expand, "expand_as": expand_as,
+    "transpose": array_ops.transpose, "t": shape_ops.t, "expand": array_ops.expand, "expand_as": expand_as,
     "contiguous": array_ops.contiguous, "clone": array_ops.clone, "detach": array_ops.stop_gradient,
     "__getitem__": array_ops.getitem,
     "floor_divide": math_ops.floor_divide, "__floordiv__": math_ops.floor_divide,
@@ -214,6 +193,27 @@ METHODS = {
     # ----- reductions, scans, sorting, statistics, linear algebra (surface: reductions/linalg) -----
 
     # ----- shapes, joining and splitting, indexing, scatter/gather (surface: shapes/indexing) -----
+    "flip": shape_ops.flip, "fliplr": shape_ops.fliplr, "flipud": shape_ops.flipud, "roll": shape_ops.roll,
+    "rot90": shape_ops.rot90, "repeat": shape_ops.repeat, "tile": shape_ops.tile,
+    "repeat_interleave": shape_ops.repeat_interleave, "movedim": shape_ops.movedim, "moveaxis": shape_ops.movedim,
+    "swapaxes": shape_ops.swapaxes, "swapdims": shape_ops.swapaxes, "narrow": shape_ops.narrow,
+    "select": shape_ops.select, "unfold": shape_ops.unfold, "unflatten": shape_ops.unflatten, "ravel": shape_ops.ravel,
+    "reshape_as": shape_ops.reshape_as, "broadcast_to": array_ops.broadcast_to, "adjoint": shape_ops.adjoint,
+    "stride": shape_ops.stride,
+    "split": join_ops.split, "split_with_sizes": join_ops.split_with_sizes, "chunk": join_ops.chunk,
+    "unbind": join_ops.unbind, "tensor_split": join_ops.tensor_split, "hsplit": join_ops.hsplit,
+    "vsplit": join_ops.vsplit, "dsplit": join_ops.dsplit, "unsafe_split": join_ops.split,
+    "unsafe_split_with_sizes": join_ops.split_with_sizes, "unsafe_chunk": join_ops.chunk,
+    "gather": index_ops.gather, "take_along_dim": index_ops.take_along_dim, "take": index_ops.take,
+    "index_select": index_ops.index_select, "masked_select": index_ops.masked_select, "nonzero": index_ops.nonzero,
+    "nonzero_static": index_ops.nonzero_static, "argwhere": index_ops.argwhere,
+    "scatter": scatter_ops.scatter, "scatter_add": scatter_ops.scatter_add, "scatter_reduce": scatter_ops.scatter_reduce,
+    "index_add": scatter_ops.index_add, "index_copy": scatter_ops.index_copy, "index_fill": scatter_ops.index_fill,
+    "index_put": scatter_ops.index_put, "index_reduce": scatter_ops.index_reduce,
+    "masked_scatter": scatter_ops.masked_scatter, "put": scatter_ops.put,
+    "squeeze_": shape_in_place_ops.squeeze_, "unsqueeze_": shape_in_place_ops.unsqueeze_, "t_": shape_in_place_ops.t_,
+    "transpose_": shape_in_place_ops.transpose_, "swapaxes_": shape_in_place_ops.transpose_,
+    "swapdims_": shape_in_place_ops.transpose_,
 
     # ----- devices, random sampling, the number protocol, misc (surface: core) -----
     "to": core_methods.to, "cpu": core_methods.cpu, "cuda": core_methods.cuda, "get_device": core_methods.get_device,
@@ -221,7 +221,7 @@ METHODS = {
     "is_cpu": property(core_methods.is_cpu), "layout": property(core_methods.layout),
     "new_tensor": core_methods.new_tensor, "new_zeros": core_methods.new_zeros, "new_ones": core_methods.new_ones,
     "new_empty": core_methods.new_empty, "new_full": core_methods.new_full, "new": core_methods.new,
-    "nelement": core_methods.nelement, "ndimension": core_methods.ndimension, "stride": core_methods.stride,
+    "nelement": core_methods.nelement, "ndimension": core_methods.ndimension,
     "is_contiguous": core_methods.is_contiguous, "retains_grad": property(core_methods.retains_grad),
     "__format__": core_methods.format_, "__complex__": core_methods.complex_, "__round__": core_methods.round_,
     "multinomial": random_ops.multinomial_method, "bernoulli": random_ops.bernoulli_method,
@@ -247,6 +247,10 @@ IN_PLACE = {
     # ----- surface: reductions/linalg -----
 
     # ----- surface: shapes/indexing -----
+    "scatter_": ("scatter", None), "scatter_add_": ("scatter_add", None), "scatter_reduce_": ("scatter_reduce", None),
+    "index_add_": ("index_add", None), "index_copy_": ("index_copy", None), "index_fill_": ("index_fill", None),
+    "index_put_": ("index_put", None), "index_reduce_": ("index_reduce", None),
+    "masked_scatter_": ("masked_scatter", None), "put_": ("put", None),
 
     # ----- surface: core -----
 }
@@ -258,7 +262,8 @@ AUGMENTED = {
     "__ixor__": "bitwise_xor_",
 }
 
-PROPERTIES = {"T": (_transposed, None), "mT": (_matrix_transposed, None), "data": (_detached, _set_data)}
+PROPERTIES = {"T": (_transposed, None), "mT": (shape_ops.matrix_transpose, None), "data": (_detached, _set_data),
+              "H": (shape_ops.conjugate_transpose, None), "mH": (shape_ops.matrix_conjugate_transpose, None)}
 
 
 def bind():

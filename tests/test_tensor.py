@@ -100,7 +100,7 @@ def test_indexing_matches_numpy():
 
 def test_indexing_errors_are_clear():
     t = mt.ones(3, 2)
-    with pytest.raises(IndexError, match=r"out of bounds.*\(3, 2\)"):
+    with pytest.raises(IndexError, match=r"^index 5 is out of bounds for dimension 0 with size 3$"):  # PyTorch's words
         t[5]
     with pytest.raises(IndexError):
         t[[0, 7]]

@@ -11,6 +11,7 @@ differentiable to any order.
 """
 import numpy as np
 
+from .. import dtypes
 from ..creation import as_operand
 from ..engine.execute import execute
 from ..engine.registry import STORAGE, VIEW, gradient, jvp, kernel, not_differentiable
@@ -194,7 +195,7 @@ jvp("Pack")(linear_in_all("Pack"))
 
 # ----- the functional API -----
 
-def _shape_arg(shape):
+def shape_arg(shape):
     """Accepts reshape(2, 3) and reshape((2, 3)) alike."""
     if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
         shape = shape[0]
@@ -210,7 +211,7 @@ def reshape(x, *shape):
     >>> mt.arange(6).reshape(3, -1).shape
     minitorch.Size([3, 2])
     """
-    shape = _shape_arg(shape)
+    shape = shape_arg(shape)
     if shape == x._data.shape:
         return execute("Reshape", (x,), {"shape": shape})
     known = int(np.prod([n for n in shape if n != -1]))
@@ -238,6 +239,30 @@ def flatten(x, start_dim=0, end_dim=-1):
     return reshape(x, shape)
 
 
+def wrap_dim(dim, ndim, name):
+    """PyTorch's dimension argument (negatives count from the end) as an index in 0..ndim-1.
+
+    A 0-d tensor accepts 0 and -1, as in PyTorch. Out of range: PyTorch's IndexError.
+
+    >>> wrap_dim(-1, 3, "flip")
+    2
+    """
+    rank = max(ndim, 1)
+    if isinstance(dim, bool) or not isinstance(dim, (int, np.integer)):
+        raise TypeError(f"{name}: dim must be an int, got {type(dim).__name__}")
+    if not -rank <= dim < rank:
+        raise IndexError(f"{name}: Dimension out of range (expected to be in range of [{-rank}, {rank - 1}], but got {dim})")
+    return int(dim) % rank
+
+
+def squeeze_shape(shape, dim, name="squeeze"):
+    """`shape` without its size-1 dimensions (all of them, or those in `dim`)."""
+    if dim is None:
+        return tuple(n for n in shape if n != 1)
+    dims = {wrap_dim(d, len(shape), name) for d in ((dim,) if isinstance(dim, (int, np.integer)) else dim)}
+    return tuple(n for i, n in enumerate(shape) if not (i in dims and n == 1))
+
+
 def squeeze(x, dim=None):
     """Size-1 dimensions removed (all of them, or those in `dim`). Runs the "Reshape" op.
 
@@ -246,12 +271,7 @@ def squeeze(x, dim=None):
     >>> mt.squeeze(mt.zeros(2, 1, 3, 1), 1).shape
     minitorch.Size([2, 3, 1])
     """
-    if dim is None:
-        shape = tuple(n for n in x.shape if n != 1)
-    else:
-        dims = {d % max(x.ndim, 1) for d in ((dim,) if isinstance(dim, int) else dim)}
-        shape = tuple(n for i, n in enumerate(x.shape) if not (i in dims and n == 1))
-    return reshape(x, shape)
+    return reshape(x, squeeze_shape(x.shape, dim))
 
 
 def unsqueeze(x, dim):
@@ -262,10 +282,7 @@ def unsqueeze(x, dim):
     >>> mt.unsqueeze(mt.tensor([1, 2, 3]), -1).shape
     minitorch.Size([3, 1])
     """
-    rank = x.ndim + 1
-    if not -rank <= dim < rank:
-        raise IndexError(f"unsqueeze: dimension out of range (expected to be in range of [{-rank}, {rank - 1}], but got {dim})")
-    dim %= rank
+    dim = wrap_dim(dim, x.ndim + 1, "unsqueeze")
     return reshape(x, x.shape[:dim] + (1,) + x.shape[dim:])
 
 
@@ -275,10 +292,14 @@ def permute(x, *dims):
     >>> mt.permute(mt.zeros(2, 3, 4), (2, 0, 1)).shape
     minitorch.Size([4, 2, 3])
     """
-    dims = _shape_arg(dims)
-    if sorted(d % max(x.ndim, 1) for d in dims) != list(range(x.ndim)):
-        raise ShapeError(f"Transpose: permutation {dims} does not match a tensor of {x.ndim} dimensions (shape {x.shape})")
-    return execute("Transpose", (x,), {"perm": tuple(d % x.ndim for d in dims)})
+    dims = shape_arg(dims)
+    if len(dims) != x.ndim:
+        raise ShapeError(f"permute: number of dimensions in the tensor input does not match the length of the desired "
+                         f"ordering of dimensions i.e. input.dim() = {x.ndim} is not equal to len(dims) = {len(dims)}")
+    perm = tuple(wrap_dim(d, x.ndim, "permute") for d in dims)
+    if len(set(perm)) != len(perm):
+        raise ShapeError(f"permute(): duplicate dims are not allowed (got {dims})")
+    return execute("Transpose", (x,), {"perm": perm})
 
 
 def transpose(x, dim0, dim1):
@@ -289,11 +310,10 @@ def transpose(x, dim0, dim1):
             [2, 5],
             [3, 6]])
     """
+    dim0, dim1 = wrap_dim(dim0, x.ndim, "transpose"), wrap_dim(dim1, x.ndim, "transpose")
     perm = list(range(x.ndim))
-    try:
+    if x.ndim:
         perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
-    except IndexError:
-        raise IndexError(f"transpose: dimension out of range for a tensor of shape {x.shape}: ({dim0}, {dim1})") from None
     return execute("Transpose", (x,), {"perm": tuple(perm)})
 
 
@@ -304,11 +324,19 @@ def expand(x, *sizes):
     tensor([[1, 1, 1],
             [2, 2, 2]])
     """
-    sizes = _shape_arg(sizes)
+    sizes = shape_arg(sizes)
     lead = len(sizes) - x.ndim
     if lead < 0:
-        raise ShapeError(f"BroadcastTo: the expanded size {sizes} has fewer dimensions than the tensor {x.shape}")
-    shape = tuple(x.shape[i - lead] if n == -1 else n for i, n in enumerate(sizes))
+        raise ShapeError(f"expand: the number of sizes provided ({len(sizes)}) must be greater or equal to the number "
+                         f"of dimensions in the tensor ({x.ndim}) (shape {tuple(x.shape)})")
+    for i, n in enumerate(sizes[:lead]):
+        if n < 0:
+            raise ShapeError(f"expand: the expanded size of the tensor ({n}) isn't allowed in a leading, non-existing dimension {i}")
+    shape = sizes[:lead] + tuple(old if n == -1 else n for old, n in zip(x.shape, sizes[lead:]))
+    for i, (old, n) in enumerate(zip(x.shape, shape[lead:])):
+        if old != n and old != 1:
+            raise ShapeError(f"expand: the expanded size of the tensor ({n}) must match the existing size ({old}) at "
+                             f"non-singleton dimension {i + lead}.  Target sizes: {list(sizes)}.  Tensor sizes: {list(x.shape)}")
     return broadcast_to(x, shape)
 
 
@@ -355,7 +383,7 @@ def cat(tensors, dim=0):
     tensors = list(tensors)
     if not tensors:
         raise ValueError("ConcatV2: expected a non-empty list of Tensors")
-    tensors = _same_dtype(tensors)
+    tensors = same_dtype(tensors)
     for position, t in enumerate(tensors):
         if t.ndim == 0:
             raise ShapeError(f"ConcatV2: zero-dimensional tensor (at position {position}) cannot be concatenated")
@@ -380,7 +408,7 @@ def stack(tensors, dim=0):
     tensors = list(tensors)
     if not tensors:
         raise ValueError("Pack: expected a non-empty list of Tensors")
-    tensors = _same_dtype(tensors)
+    tensors = same_dtype(tensors)
     if any(t.shape != tensors[0].shape for t in tensors):
         shapes = ", ".join(str(tuple(s.shape)) for s in tensors)
         raise ShapeError(f"Pack: stack expects each tensor to be equal size, but got shapes {shapes}")
@@ -388,11 +416,14 @@ def stack(tensors, dim=0):
     return execute("Pack", tuple(tensors), {"axis": axis})
 
 
-def _same_dtype(tensors):
+def same_dtype(tensors):
+    """The tensors cast to PyTorch's result type of a list: the highest category (bool < int < float)
+    wins, and within it the tensors with dimensions decide before 0-d ones (cat([float32, int64]) is float32)."""
     tensors = [as_operand(t) for t in tensors]
-    target = tensors[0]._data.dtype
-    for t in tensors[1:]:
-        target = np.promote_types(target, t._data.dtype)
+    top = max(dtypes.category(t._data.dtype) for t in tensors)
+    pool = [t._data.dtype for t in tensors if dtypes.category(t._data.dtype) == top]
+    pool = [t._data.dtype for t in tensors if dtypes.category(t._data.dtype) == top and t.ndim] or pool
+    target = np.result_type(*pool)
     return [cast(t, target) for t in tensors]
 
 
@@ -421,60 +452,83 @@ def getitem(x, index):
 
 
 def normalize_index(x, index):
-    """Index as a tuple numpy accepts; bool masks become integer arrays; checks ranges."""
-    if not isinstance(index, tuple):
-        index = (index,)
-    out, advanced = [], False
-    for position, item in enumerate(index):
-        if isinstance(item, Tensor):
-            item = item._data
-        elif isinstance(item, (list, range)):
-            item = np.asarray(item)
-        if isinstance(item, np.ndarray):
-            if item.dtype == np.bool_:
-                _check_mask(item, x.shape, _mask_start(index, position, x.ndim))
-                out.extend(np.nonzero(item))
-                advanced = True
-                continue
-            if item.dtype.kind not in "iu":
-                raise IndexError(f"tensors used as indices must be long, int or bool tensors, got {item.dtype}")
-            advanced = True
-        elif isinstance(item, (bool, np.bool_)):
-            raise IndexError("indexing with a Python bool is not supported")
-        elif not (item is None or item is Ellipsis or isinstance(item, (slice, int, np.integer))):
-            raise IndexError(f"only integers, slices, None, Ellipsis, and integer or boolean tensors are valid indices (got {type(item).__name__})")
+    """Index as a tuple numpy accepts; bool masks become integer arrays; checks ranges with PyTorch's errors."""
+    items = [_index_item(item) for item in (index if isinstance(index, tuple) else (index,))]
+    taken = sum(_dims_taken(item) for item in items)
+    if taken > x.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {x.ndim}")
+    advanced = any(isinstance(item, (np.ndarray, np.bool_)) for item in items)
+    out, dim, arrays = [], 0, 0  # PyTorch names an index array's dimension by its place among the arrays
+    for item in items:
+        if item is Ellipsis:
+            dim += x.ndim - taken
+        elif isinstance(item, slice):
+            if item.step is not None and item.step <= 0:
+                raise ValueError("step must be greater than zero" if item.step < 0 else "slice step cannot be zero")
+            dim += 1
+        elif isinstance(item, np.ndarray) and item.dtype == np.bool_ and item.ndim:
+            _check_mask(item, x.shape, dim)
+            out.extend(np.nonzero(item))
+            dim, arrays = dim + item.ndim, arrays + item.ndim
+            continue
+        elif isinstance(item, int):
+            _check_bounds(item, x.shape[dim], dim)
+            dim += 1
+        elif isinstance(item, np.ndarray):
+            _check_bounds(item, x.shape[dim], arrays)
+            dim, arrays = dim + 1, arrays + 1
         out.append(item)
     return tuple(out), advanced
 
 
-def _dims_taken(item):
-    """How many dimensions of the indexed tensor an index item consumes."""
-    if item is None or item is Ellipsis:
-        return 0
+def _index_item(item):
+    """One item of an index as numpy takes it: ints, slices, None, Ellipsis, np.bool_ or an integer/bool array."""
     if isinstance(item, Tensor):
         item = item._data
-    elif isinstance(item, list):
+        if item.dtype == np.uint8:  # PyTorch still reads byte tensors as masks
+            item = item.astype(np.bool_)
+    elif isinstance(item, (list, range)):
         item = np.asarray(item)
+        if item.size == 0:
+            item = item.astype(np.int64)
+    if isinstance(item, (bool, np.bool_)) or isinstance(item, np.ndarray) and item.dtype == np.bool_ and item.ndim == 0:
+        return np.bool_(item)
+    if isinstance(item, np.ndarray):
+        if item.dtype.kind not in "iub":
+            raise IndexError(f"tensors used as indices must be long, int, byte or bool tensors (got {item.dtype})")
+        return item
+    if isinstance(item, (int, np.integer)):
+        return int(item)
+    if item is None or item is Ellipsis or isinstance(item, slice):
+        return item
+    raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid "
+                     f"indices (got {type(item).__name__})")
+
+
+def _dims_taken(item):
+    """How many dimensions of the indexed tensor an index item consumes."""
+    if item is None or item is Ellipsis or isinstance(item, np.bool_):
+        return 0
     return item.ndim if isinstance(item, np.ndarray) and item.dtype == np.bool_ else 1
 
 
-def _mask_start(index, position, ndim):
-    """The first dimension of the indexed tensor that the boolean mask index[position] covers."""
-    for k in range(position):
-        if index[k] is Ellipsis:  # the items from the mask on take the last dimensions
-            return ndim - sum(_dims_taken(item) for item in index[position:])
-    return sum(_dims_taken(item) for item in index[:position])
+def _check_bounds(index, size, dim):
+    """PyTorch's IndexError for an integer index (or array of them) outside -size..size-1."""
+    if isinstance(index, int):
+        if -size <= index < size:
+            return
+        index = np.asarray(index)
+    bad = (index >= size) | (index < -size)
+    if bad.any():
+        raise IndexError(f"index {index[bad].flat[0]} is out of bounds for dimension {dim} with size {size}")
 
 
 def _check_mask(mask, shape, first):
     """A boolean mask must match the dimensions it covers, from `first` on (numpy would read
     a short mask as a list of indices: x[[True, False]] is x[[1, 0]])."""
-    if mask.ndim == 0:
-        raise IndexError("indexing with a 0-d boolean mask is not supported")
     for i, n in enumerate(mask.shape):
         if first + i >= len(shape) or shape[first + i] != n:
             raise IndexError(
                 f"The shape of the mask {list(mask.shape)} at index {i} does not match the shape of the indexed "
                 f"tensor {list(shape)} at index {first + i}"
             )
-
