@@ -526,16 +526,42 @@ def _matmul_op(a, b, transpose_a=False, transpose_b=False):
 for _name, _fn in {
     "Less": np.less, "LessEqual": np.less_equal, "Greater": np.greater, "GreaterEqual": np.greater_equal,
     "Equal": np.equal, "NotEqual": np.not_equal, "LogicalAnd": np.logical_and, "LogicalOr": np.logical_or,
-    "LogicalXor": np.logical_xor, "LogicalNot": np.logical_not, "Sign": np.sign, "Floor": np.floor,
+    "LogicalXor": np.logical_xor, "LogicalNot": np.logical_not, "Floor": np.floor,
     "Ceil": np.ceil, "Round": np.round, "IsNan": np.isnan, "IsInf": np.isinf, "IsFinite": np.isfinite,
     "BitwiseAnd": np.bitwise_and, "BitwiseOr": np.bitwise_or, "BitwiseXor": np.bitwise_xor, "Invert": np.invert,
 }.items():
     kernel(_name)(_fn)
 not_differentiable(
     "Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual", "LogicalAnd", "LogicalOr",
-    "LogicalXor", "LogicalNot", "Sign", "Floor", "Ceil", "Round", "IsNan", "IsInf", "IsFinite",
+    "LogicalXor", "LogicalNot", "IsNan", "IsInf", "IsFinite",
     "FloorDiv", "TruncateDiv", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "Invert",
 )
+
+
+@kernel("Sign")
+def _sign(x):
+    """np.sign, with PyTorch's sign(nan) = 0 (and bools kept as they are)."""
+    if x.dtype == np.bool_:
+        return x.copy()
+    if x.dtype.kind == "f":
+        return np.where(np.isnan(x), x.dtype.type(0), np.sign(x))
+    return np.sign(x)
+
+
+def zero_gradient(op, grad):
+    """d f(x) = 0 for the step functions (floor, ceil, round, trunc, sign) wherever they are
+    differentiable. PyTorch gives these zeros too, so their results still require grad."""
+    return zeros_like(grad)
+
+
+def zero_jvp(inputs, outputs, attrs, tangents):
+    """A step function's tangent is zero (None: no tangent)."""
+    return None
+
+
+for _name in ("Sign", "Floor", "Ceil", "Round"):
+    gradient(_name, needs="nothing")(zero_gradient)
+    jvp(_name)(zero_jvp)
 
 
 def integer_division(divide, op_name):
@@ -705,7 +731,7 @@ def relu(x):
 
 
 def sign(x):
-    """-1, 0 or 1 by the sign of each element. Runs the "Sign" op (not differentiable).
+    """-1, 0 or 1 by the sign of each element (0 for NaN, as PyTorch). Runs the "Sign" op (its gradient is 0).
 
     >>> mt.sign(mt.tensor([-3.0, 0.0, 2.0]))
     tensor([-1., 0., 1.])
@@ -955,7 +981,7 @@ def isfinite(x):
 
 
 def floor(x):
-    """The largest integer <= each element (same dtype). Runs the "Floor" op (not differentiable).
+    """The largest integer <= each element (same dtype). Runs the "Floor" op (its gradient is 0).
 
     >>> mt.floor(mt.tensor([1.5, -1.5]))
     tensor([1., -2.])
@@ -964,7 +990,7 @@ def floor(x):
 
 
 def ceil(x):
-    """The smallest integer >= each element (same dtype). Runs the "Ceil" op (not differentiable).
+    """The smallest integer >= each element (same dtype). Runs the "Ceil" op (its gradient is 0).
 
     >>> mt.ceil(mt.tensor([1.5, -1.5]))
     tensor([2., -1.])
@@ -974,7 +1000,7 @@ def ceil(x):
 
 def round(x, *, decimals=0):
     """Each element rounded to `decimals` decimal places (default: to an integer), halves to even
-    (as PyTorch). Negative `decimals` round to tens, hundreds, ... Runs the "Round" op (not differentiable).
+    (as PyTorch). Negative `decimals` round to tens, hundreds, ... Runs the "Round" op (its gradient is 0).
 
     >>> mt.round(mt.tensor([0.5, 1.5, 2.7]))
     tensor([0., 2., 3.])

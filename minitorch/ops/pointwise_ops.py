@@ -9,9 +9,11 @@ formula, as everywhere), and a factory call such as
 
 registers the kernel, makes the forward rule from the gradient (`diagonal_jvp`)
 and returns the public function, which promotes integers to float32 as PyTorch
-does. Functions that are exact compositions of existing ops (lerp, logit,
-deg2rad, ...) are plain functions and record those ops. The in-place twins
-(`mt.acos_`, `x.acos_()`) are made by `in_place_ops.twin` at the end.
+does. Functions that are exact compositions of existing ops (addcmul, deg2rad,
+float_power, ...) are plain functions and record those ops; lerp and logit are
+ops of their own so that their values and gradients at the ends (weight 1,
+p = 0) are PyTorch's. The in-place twins (`mt.acos_`, `x.acos_()`) are made by
+`in_place_ops.twin` at the end.
 """
 import math
 
@@ -24,7 +26,7 @@ from ..engine.registry import OPS, TRANSPOSE, gradient, jvp, kernel, not_differe
 from ..tensor import Tensor
 from . import math_ops
 from .in_place_ops import twin
-from .jvp import sum_terms
+from .jvp import fit
 from .math_ops import _coerce_pair, _floating_pair, binary_function, cast, clamp, eq, isinf, isnan, log, ne, sigmoid, where
 
 _LN2 = math.log(2.0)
@@ -63,8 +65,11 @@ def diagonal_jvp(op_name):
                 one_hot = tuple(j == i for j in range(len(inputs)))
                 grads = grad_fn(_Tangent(inputs, outputs, attrs, one_hot), tangent)
                 terms.append(grads[i] if isinstance(grads, tuple) else grads)
-        terms = [t for t in terms if t is not None]
-        return sum_terms(terms, outputs[0]) if terms else None
+        total = None
+        for term in terms:
+            if term is not None:
+                total = term if total is None else total + term
+        return None if total is None else fit(total, outputs[0])
 
     rule.__name__ = f"_{op_name.lower()}_jvp"
     rule.__doc__ = f"{op_name} is elementwise: its tangent is its gradient applied to the input tangents."
@@ -104,9 +109,9 @@ def floating_unary(op_name, numpy_function, name, doc, differentiable=True):
     return _named(function, name, doc)
 
 
-def unary(op_name, numpy_function, name, doc):
-    """The row of a non-differentiable elementwise function that takes any dtype."""
-    _row(op_name, numpy_function, differentiable=False)
+def unary(op_name, numpy_function, name, doc, differentiable=False):
+    """The row of an elementwise function that takes any dtype (not differentiable unless said)."""
+    _row(op_name, numpy_function, differentiable)
 
     def function(input):
         return execute(op_name, (as_operand(input),))
@@ -402,7 +407,13 @@ def _sinc_grad(op, grad):
     return grad * where(zero, zeros_like(x), slope)
 
 
-sinc = floating_unary("Sinc", np.sinc, "sinc", """The normalized sinc, sin(pi x) / (pi x), and 1 at 0. Runs the "Sinc" op.
+def _sinc(x):
+    """np.sinc's formula, computed here so that numpy's warning for sin(inf) is silenced as the other kernels' are."""
+    y = np.pi * np.where(x == 0, 1.0e-20, x)
+    return np.sin(y) / y
+
+
+sinc = floating_unary("Sinc", _sinc, "sinc", """The normalized sinc, sin(pi x) / (pi x), and 1 at 0. Runs the "Sinc" op.
 
     >>> mt.sinc(mt.tensor([0.0, 0.5, 1.5]))
     tensor([1.0000, 0.6366, -0.2122])
@@ -517,11 +528,12 @@ def frexp(input):
 
 # ----- rounding, remainders, signs -----
 
-trunc = unary("Trunc", np.trunc, "trunc", """Each element rounded toward zero (same dtype). Runs the "Trunc" op (not differentiable; `mt.fix` is the same).
+trunc = unary("Trunc", np.trunc, "trunc", """Each element rounded toward zero (same dtype). Runs the "Trunc" op (its gradient is 0; `mt.fix` is the same).
 
     >>> mt.trunc(mt.tensor([1.7, -1.7, 0.2]))
     tensor([1., -1., 0.])
-    """)
+    """, differentiable=True)
+gradient("Trunc", needs="nothing")(math_ops.zero_gradient)
 
 
 def frac(input):
@@ -601,7 +613,8 @@ def heaviside(input, values):
 
 
 def _heaviside(x, values):
-    return np.heaviside(x, values).astype(x.dtype, copy=False)  # numpy computes integers in float64
+    """PyTorch's definition, x == 0 ? values : x > 0 (so nan gives 0; np.heaviside gives nan)."""
+    return np.where(x == 0, values, x > 0).astype(x.dtype, copy=False)
 
 
 _row("Heaviside", _heaviside, differentiable=False)
@@ -696,12 +709,31 @@ bitwise_right_shift = binary("RightShift", np.right_shift, "bitwise_right_shift"
 
 # ----- combinations of existing ops -----
 
+@kernel("Lerp")
+def _lerp(start, end, weight):
+    """PyTorch's two-sided formula: exact at both ends (weight 0 gives start, weight 1 gives end)."""
+    difference = end - start
+    return np.where(weight < 0.5, start + weight * difference, end - difference * (1 - weight))
+
+
+@gradient("Lerp", needs="inputs")
+def _lerp_grad(op, grad):
+    """d lerp(a, b, w) = (1 - w) da + w db + (b - a) dw."""
+    start, end, weight = op.inputs
+    need_start, need_end, need_weight = op.needs_input_grad
+    return ((grad * (1 - weight) if need_start else None), (grad * weight if need_end else None),
+            (grad * (end - start) if need_weight else None))
+
+
+jvp("Lerp")(diagonal_jvp("Lerp"))
+
+
 def lerp(input, end, weight):
-    """Linear interpolation, input + weight * (end - input), elementwise with broadcasting.
+    """Linear interpolation, input + weight * (end - input), elementwise with broadcasting
+    (weight: a number or a tensor). Runs the "Lerp" op.
 
     As in PyTorch, weights of 0.5 and more use end - (end - input) * (1 - weight), so
     weight 1 gives `end` exactly. input and end must have the same floating dtype.
-    Runs the "Sub", "Mul" and "Add" ops (and "SelectV2" for a tensor weight).
 
     >>> mt.lerp(mt.tensor([0.0, 10.0]), mt.tensor([10.0, 20.0]), 0.25)
     tensor([2.5000, 12.5000])
@@ -713,11 +745,8 @@ def lerp(input, end, weight):
         raise TypeError(f"lerp: not implemented for {input.dtype} (floating point only)")
     if input.dtype != end.dtype:
         raise TypeError(f"lerp: expected dtype {input.dtype} for `end` but got dtype {end.dtype}")
-    difference = end - input
-    if not isinstance(weight, Tensor):
-        return input + weight * difference if weight < 0.5 else end - difference * (1 - weight)
-    weight = cast(weight, input._data.dtype)
-    return where(weight < 0.5, input + weight * difference, end - difference * (1 - weight))
+    weight = cast(as_operand(weight, like=input), input._data.dtype)
+    return execute("Lerp", (input, end, weight))
 
 
 def _scaled(value, tensor, function_name):
@@ -755,19 +784,37 @@ def addcdiv(input, tensor1, tensor2, *, value=1):
     return math_ops.add(input, _scaled(value, tensor1, "addcdiv") / tensor2)
 
 
+@kernel("Logit")
+def _logit(p, eps):
+    if eps is not None:
+        p = np.clip(p, eps, 1 - eps)
+    return np.log(p / (1 - p))
+
+
+@gradient("Logit", needs="inputs")
+def _logit_grad(op, grad):
+    """d log(p / (1 - p)) = dp / (p (1 - p)); with eps, 0 where p is outside [eps, 1 - eps]."""
+    p, eps = op.inputs[0], op.attrs["eps"]
+    slope = grad / (p * (1 - p))
+    if eps is None:
+        return slope
+    inside = math_ops.logical_and(math_ops.ge(p, eps), math_ops.le(p, 1 - eps))
+    return where(inside, slope, zeros_like(slope))
+
+
+jvp("Logit")(diagonal_jvp("Logit"))
+
+
 def logit(input, eps=None):
     """log(p / (1 - p)), the inverse of the sigmoid. With `eps`, p is first clamped to
-    [eps, 1 - eps] (and the gradient is 0 outside). Runs the "RealDiv" and "Log" ops.
+    [eps, 1 - eps] (and the gradient is 0 outside). Runs the "Logit" op.
 
     >>> mt.logit(mt.tensor([0.5, 0.75, 1.0]))
     tensor([0.0000, 1.0986,    inf])
     >>> mt.logit(mt.tensor([0.0, 1.0]), eps=0.1)
     tensor([-2.1972,  2.1972])
     """
-    p = floating(input)
-    if eps is not None:
-        p = clamp(p, eps, 1 - eps)
-    return log(p / (1 - p))
+    return execute("Logit", (floating(input),), {"eps": eps})
 
 
 def clamp_min(input, min):

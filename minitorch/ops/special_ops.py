@@ -131,7 +131,12 @@ def _lgamma_grad(op, grad):
     return grad * digamma(op.inputs[0])
 
 
-lgamma = floating_unary("Lgamma", _same_dtype(special.gammaln), "lgamma", """log|gamma(x)|, elementwise (inf at 0 and the negative integers). Runs the "Lgamma" op.
+def _lgamma(x):
+    """scipy's gammaln, with PyTorch's lgamma(-inf) = inf (scipy gives -inf)."""
+    return np.where(np.isneginf(x), np.inf, special.gammaln(x)).astype(x.dtype, copy=False)
+
+
+lgamma = floating_unary("Lgamma", _lgamma, "lgamma", """log|gamma(x)|, elementwise (inf at 0 and the negative integers). Runs the "Lgamma" op.
 
     >>> mt.lgamma(mt.tensor([1.0, 5.0, 0.5]))
     tensor([0.0000, 3.1781, 0.5724])
@@ -188,8 +193,8 @@ def polygamma_method(self, n):
 
 def mvlgamma(input, p):
     """The log of the multivariate gamma function of dimension p:
-    p (p - 1) / 4 log(pi) + sum_i lgamma(x - i / 2), i = 0 .. p - 1. Every element must
-    exceed (p - 1) / 2, as PyTorch requires. Runs the "Lgamma" op p times.
+    p (p - 1) / 4 log(pi) + sum_i lgamma(x - i / 2), i = 0 .. p - 1 (defined for x > (p - 1) / 2;
+    like PyTorch 2, other values are not refused). Runs the "Lgamma" op p times.
 
     >>> mt.mvlgamma(mt.tensor([2.0, 3.0]), 3)
     tensor([1.5963, 2.6949])
@@ -197,8 +202,6 @@ def mvlgamma(input, p):
     x = floating(input)
     if p < 1:
         raise ValueError(f"mvlgamma: p has to be greater than or equal to 1, got {p}")
-    if not np.all(x._data > (p - 1) / 2):
-        raise ValueError(f"mvlgamma: all elements must be greater than (p-1)/2 = {(p - 1) / 2}")
     total = lgamma(x)
     for i in range(1, p):
         total = total + lgamma(x - i / 2)

@@ -57,10 +57,14 @@ CASES = [
     OpCase("Pow", mt.float_power, positive((2, 3), (3,)), name="float_power"),
     OpCase("Pow", mt.ldexp, normal((2, 3), (3,)), name="ldexp"),
     OpCase("Frexp", lambda x: mt.frexp(x).mantissa * 3, normal((2, 3))),
-    OpCase("Log", mt.logit, uniform(0.1, 0.9, (2, 3)), name="logit"),
-    OpCase("ClipByValue", lambda x: mt.logit(x, eps=0.2), lambda rng: [np.array([0.05, 0.3, 0.5, 0.7, 0.95])],
-           name="logit-eps", second_order=True),
-    # rounding, remainders, signs, limits
+    OpCase("Logit", mt.logit, uniform(0.1, 0.9, (2, 3))),
+    OpCase("Logit", lambda x: mt.logit(x, eps=0.2), lambda rng: [np.array([0.05, 0.3, 0.5, 0.7, 0.95])], name="eps"),
+    # rounding, remainders, signs, limits: the step functions' gradient is 0 (as PyTorch's)
+    OpCase("Trunc", lambda x: mt.trunc(x) * x, uniform(-3.0, 3.0, (2, 3))),
+    OpCase("Floor", lambda x: mt.floor(x) * x, uniform(-3.0, 3.0, (2, 3))),
+    OpCase("Ceil", lambda x: mt.ceil(x) * x, uniform(-3.0, 3.0, (2, 3))),
+    OpCase("Round", lambda x: mt.round(x, decimals=1) * x, uniform(-3.0, 3.0, (2, 3))),
+    OpCase("Sign", lambda x: mt.sign(x) * x, away_from_zero((2, 3))),
     OpCase("Sub", mt.frac, uniform(-3.0, 3.0, (2, 3)), name="frac"),
     OpCase("TruncateMod", mt.fmod, lambda rng: [rng.uniform(3.3, 3.7, (2, 3)) * np.array([1.0, -1.0, 1.0]),
                                                 rng.uniform(1.0, 1.05, (3,))]),
@@ -72,10 +76,10 @@ CASES = [
     OpCase("SelectV2", lambda x, low, high: mt.clamp(x, low, high), untied((2, 4), (4,), (2, 1)), name="clamp-tensors"),
     OpCase("ClipByValue", lambda x: mt.clamp_max(x, 0.1), apart((2, 3)), name="clamp_max-number"),
     # combinations
-    OpCase("Sub", lambda a, b: mt.lerp(a, b, 0.3), normal((2, 3), (3,)), name="lerp-small-weight"),
-    OpCase("Sub", lambda a, b: mt.lerp(a, b, 0.8), normal((2, 3), (2, 3)), name="lerp-large-weight"),
-    OpCase("SelectV2", mt.lerp, lambda rng: [rng.standard_normal((2, 3)), rng.standard_normal((2, 3)),
-                                            rng.uniform(0.0, 1.0, (2, 3))], name="lerp-tensor-weight"),
+    OpCase("Lerp", lambda a, b: mt.lerp(a, b, 0.3), normal((2, 3), (3,)), name="small-weight"),
+    OpCase("Lerp", lambda a, b: mt.lerp(a, b, 0.8), normal((2, 3), (2, 3)), name="large-weight"),
+    OpCase("Lerp", mt.lerp, lambda rng: [rng.standard_normal((2, 3)), rng.standard_normal((3,)),
+                                        rng.uniform(0.0, 1.0, (2, 1))], name="tensor-weight"),
     OpCase("Mul", lambda a, b, c: mt.addcmul(a, b, c, value=0.5), normal((2, 3), (3,), (2, 1)), name="addcmul"),
     OpCase("RealDiv", lambda a, b, c: mt.addcdiv(a, b, c, value=2), lambda rng: [
         rng.standard_normal((2, 3)), rng.standard_normal((3,)), rng.uniform(0.5, 2.0, (2, 3))], name="addcdiv"),
