@@ -46,6 +46,7 @@ from .ops.special_ops import (
     digamma, erf, erf_, erfc, erfc_, erfinv, i0, i0_, igamma, igammac, lgamma, log1p, log1p_, mvlgamma, polygamma,
     xlogy, xlogy_,
 )
+from . import special
 from .ops.math_ops import (
     abs as absolute, ge as greater_equal, gt as greater, le as less_equal, lt as less, ne as not_equal, neg as negative,
     sign as sgn,

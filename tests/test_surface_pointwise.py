@@ -491,3 +491,55 @@ def test_methods_are_the_functions_and_aliases_are_one_object():
     assert mt.greater is mt.gt and mt.less_equal is mt.le and mt.not_equal is mt.ne
     assert mt.negative is mt.neg and mt.absolute is mt.abs and mt.sgn is mt.sign
     assert "arcsine" in mt.Tensor.arcsin.__doc__
+
+
+# ----- mt.special -----
+
+SPECIAL_UNARY = ["airy_ai", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "digamma", "entr", "erf", "erfc", "erfcx",
+                 "erfinv", "exp2", "expit", "expm1", "gammaln", "i0", "i0e", "i1", "i1e", "log1p", "log_ndtr", "logit",
+                 "modified_bessel_i0", "modified_bessel_i1", "modified_bessel_k0", "modified_bessel_k1", "ndtr", "ndtri",
+                 "psi", "round", "scaled_modified_bessel_k0", "scaled_modified_bessel_k1", "sinc", "spherical_bessel_j0"]
+
+
+@pytest.mark.parametrize("name", SPECIAL_UNARY)
+@pytest.mark.parametrize("kind", ["float32", "float64"])
+def test_special_functions_match_torch_special(name, kind):
+    x = _inputs(kind)
+    if kind == "float64":
+        x = np.concatenate([x, np.abs(x) * 0.1, np.abs(x) * 10])
+    expected = getattr(torch.special, name)(torch.tensor(x))
+    assert_same(getattr(mt.special, name)(mt.tensor(x)), expected, rtol=2e-4 if kind == "float32" else 1e-6, atol=1e-6)
+
+
+def test_special_functions_of_two_arguments_and_reductions_match_torch_special():
+    rng = np.random.default_rng(4)
+    x, y = rng.uniform(0.1, 4.0, 6), rng.uniform(0.5, 3.0, 6)
+    for name in ("xlogy", "xlog1py", "gammainc", "gammaincc", "zeta"):
+        assert_same(getattr(mt.special, name)(mt.tensor(x), mt.tensor(y)), getattr(torch.special, name)(torch.tensor(x), torch.tensor(y)))
+    assert_same(mt.special.zeta(mt.tensor(x + 1), 1.0), torch.special.zeta(torch.tensor(x + 1), 1.0))
+    assert_same(mt.special.xlog1py(mt.tensor([0.0, 2.0]), mt.tensor([np.nan, -1.0])),
+                torch.special.xlog1py(torch.tensor([0.0, 2.0]), torch.tensor([np.nan, -1.0])))
+    assert_same(mt.special.multigammaln(mt.tensor(x + 2), 3), torch.special.multigammaln(torch.tensor(x + 2), 3))
+    assert_same(mt.special.polygamma(2, mt.tensor(x)), torch.special.polygamma(2, torch.tensor(x)))
+    for name in ("softmax", "log_softmax", "logsumexp"):
+        assert_same(getattr(mt.special, name)(mt.tensor(x.reshape(2, 3)), 1), getattr(torch.special, name)(torch.tensor(x.reshape(2, 3)), 1))
+    assert sorted(mt.special.__all__) == sorted(n for n in mt.special.__all__ if hasattr(torch.special, n))
+
+
+@pytest.mark.parametrize("name", ["entr", "erfcx", "i0e", "i1", "i1e", "log_ndtr", "ndtr", "ndtri", "xlog1py"])
+def test_special_gradients_match_torch_special(name):
+    values = [0.0, 0.3, 0.9, 2.5] if name != "ndtri" else [0.01, 0.3, 0.5, 0.9]
+    grads = []
+    for m in (mt, torch):
+        x = m.tensor(values, dtype=m.float64, requires_grad=True)
+        args = (x, m.tensor([0.5, 1.0, -0.5, 2.0], dtype=m.float64, requires_grad=True)) if name == "xlog1py" else (x,)
+        (getattr(m.special, name)(*args) * m.tensor([1.0, -2.0, 3.0, 0.5], dtype=m.float64)).sum().backward()
+        grads.append([a.grad for a in args])
+    for ours, theirs in zip(*grads):
+        assert_same(ours, theirs, rtol=1e-7, atol=1e-10)
+
+
+def test_special_functions_without_gradients_in_torch_have_none_here():
+    for name in ("bessel_j0", "bessel_y1", "modified_bessel_k0", "airy_ai", "spherical_bessel_j0"):
+        out = getattr(mt.special, name)(mt.tensor([0.5, 1.0], requires_grad=True))
+        assert not out.requires_grad

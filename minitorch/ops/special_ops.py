@@ -16,12 +16,14 @@ from scipy import special
 from ..engine.execute import execute
 from ..engine.registry import TRANSPOSE, gradient, jvp, kernel
 from .in_place_ops import twin
-from .math_ops import cast, exp, log, ne, where
+from .math_ops import cast, exp, log, ne, sign, where
 from .pointwise_ops import diagonal_jvp, floating, floating_binary, floating_unary
 
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 _SQRT_PI_OVER_TWO = math.sqrt(math.pi) / 2.0
 _LOG_PI = math.log(math.pi)
+_SQRT_TWO_PI = math.sqrt(2.0 * math.pi)
+_ONE_OVER_SQRT_TWO_PI = 1.0 / _SQRT_TWO_PI
 
 
 def _same_dtype(scipy_function):
@@ -68,6 +70,20 @@ erfc = floating_unary("Erfc", _same_dtype(special.erfc), "erfc", """The compleme
 
     >>> mt.erfc(mt.tensor([0.0, 5.0], dtype=mt.float64))
     tensor([1.0000e+00, 1.5375e-12], dtype=minitorch.float64)
+    """)
+
+
+@gradient("Erfcx", needs="both")
+def _erfcx_grad(op, grad):
+    """d (e^(x^2) erfc(x)) = (2 x erfcx(x) - 2/sqrt(pi)) dx."""
+    x, y = op.inputs[0], op.outputs[0]
+    return grad * (x * y * 2 - _TWO_OVER_SQRT_PI)
+
+
+erfcx = floating_unary("Erfcx", _same_dtype(special.erfcx), "erfcx", """The scaled complementary error function e^(x^2) erfc(x), without overflow. Runs the "Erfcx" op.
+
+    >>> mt.special.erfcx(mt.tensor([0.0, 10.0, 100.0]))
+    tensor([1.0000, 0.0561, 0.0056])
     """)
 
 
@@ -270,10 +286,184 @@ def _i1_grad(op, grad):
 
 i1 = floating_unary("BesselI1", _same_dtype(special.i1), "i1", """The modified Bessel function of the first kind of order 1, elementwise. Runs the "BesselI1" op.
 
-    >>> mt.ops.special_ops.i1(mt.tensor([0.0, 1.0]))
+    >>> mt.special.i1(mt.tensor([0.0, 1.0]))
     tensor([0.0000, 0.5652])
     """)
 
+
+
+@gradient("BesselI0e", needs="both")
+def _i0e_grad(op, grad):
+    """d (e^-|x| i0(x)) = (i1e(x) - sign(x) i0e(x)) dx."""
+    x, y = op.inputs[0], op.outputs[0]
+    return grad * (i1e(x) - sign(x) * y)
+
+
+i0e = floating_unary("BesselI0e", _same_dtype(special.i0e), "i0e", """The exponentially scaled modified Bessel function of order 0, e^-|x| i0(x). Runs the "BesselI0e" op.
+
+    >>> mt.special.i0e(mt.tensor([0.0, 1.0]))
+    tensor([1.0000, 0.4658])
+    """)
+
+
+@gradient("BesselI1e", needs="both")
+def _i1e_grad(op, grad):
+    """d (e^-|x| i1(x)) = (i0e(x) - i1e(x) (sign(x) + 1 / x)) dx, and dx / 2 at x = 0."""
+    x, y = op.inputs[0], op.outputs[0]
+    zero = x == 0
+    safe_x = where(zero, 1.0, x)
+    return grad * where(zero, 0.5, i0e(x) - y * (sign(x) + 1 / safe_x))
+
+
+i1e = floating_unary("BesselI1e", _same_dtype(special.i1e), "i1e", """The exponentially scaled modified Bessel function of order 1, e^-|x| i1(x). Runs the "BesselI1e" op.
+
+    >>> mt.special.i1e(mt.tensor([0.0, 1.0]))
+    tensor([0.0000, 0.2079])
+    """)
+
+
+# ----- the normal distribution and entropy -----
+
+@gradient("Ndtr", needs="inputs")
+def _ndtr_grad(op, grad):
+    """d Phi(x) = e^(-x^2 / 2) / sqrt(2 pi) dx."""
+    x = op.inputs[0]
+    return grad * (exp(x * x * -0.5) * _ONE_OVER_SQRT_TWO_PI)
+
+
+ndtr = floating_unary("Ndtr", _same_dtype(special.ndtr), "ndtr", """The standard normal cumulative distribution function Phi(x). Runs the "Ndtr" op.
+
+    >>> mt.special.ndtr(mt.tensor([0.0, 1.0]))
+    tensor([0.5000, 0.8413])
+    """)
+
+
+@gradient("Ndtri", needs="outputs")
+def _ndtri_grad(op, grad):
+    """d Phi^-1(p) = sqrt(2 pi) e^(Phi^-1(p)^2 / 2) dp."""
+    y = op.outputs[0]
+    return grad * (exp(y * y * 0.5) * _SQRT_TWO_PI)
+
+
+ndtri = floating_unary("Ndtri", _same_dtype(special.ndtri), "ndtri", """The inverse of the standard normal cumulative distribution function. Runs the "Ndtri" op.
+
+    >>> mt.special.ndtri(mt.tensor([0.5, 0.975]))
+    tensor([0.0000, 1.9600])
+    """)
+
+
+@gradient("LogNdtr", needs="both")
+def _log_ndtr_grad(op, grad):
+    """d log Phi(x) = e^(-x^2 / 2 - log Phi(x)) / sqrt(2 pi) dx."""
+    x, y = op.inputs[0], op.outputs[0]
+    return grad * (exp(x * x * -0.5 - y) * _ONE_OVER_SQRT_TWO_PI)
+
+
+log_ndtr = floating_unary("LogNdtr", _same_dtype(special.log_ndtr), "log_ndtr", """log Phi(x), accurate far in the lower tail. Runs the "LogNdtr" op.
+
+    >>> mt.special.log_ndtr(mt.tensor([0.0, -40.0], dtype=mt.float64))
+    tensor([-6.9315e-01, -8.0408e+02], dtype=minitorch.float64)
+    """)
+
+
+@gradient("Entr", needs="inputs")
+def _entr_grad(op, grad):
+    """d (-x log x) = -(log x + 1) dx."""
+    return grad * -(log(op.inputs[0]) + 1)
+
+
+entr = floating_unary("Entr", _same_dtype(special.entr), "entr", """The elementwise entropy -x log(x): 0 at x = 0, -inf for x < 0. Runs the "Entr" op.
+
+    >>> mt.special.entr(mt.tensor([0.0, 0.5, 1.0, -1.0]))
+    tensor([0.0000, 0.3466, -0.0000,   -inf])
+    """)
+
+
+@gradient("Xlog1py", needs="inputs")
+def _xlog1py_grad(op, grad):
+    """d (x log(1 + y)) = log(1 + y) dx + x / (1 + y) dy (unlike xlogy's, the first term is not masked
+    where x = 0: PyTorch's formula)."""
+    x, y = op.inputs
+    need_x, need_y = op.needs_input_grad
+    return (grad * log1p(y) if need_x else None), (grad * x / (1 + y) if need_y else None)
+
+
+xlog1py = floating_binary("Xlog1py", _same_dtype(special.xlog1py), "xlog1py", """x * log(1 + y), elementwise with broadcasting, and 0 where x = 0 (unless y is nan). Runs the "Xlog1py" op.
+
+    >>> mt.special.xlog1py(mt.tensor([0.0, 2.0]), mt.tensor([-1.0, 1e-3]))
+    tensor([0.0000, 0.0020])
+    """)
+
+
+# ----- functions PyTorch has without gradients (torch.special) -----
+
+def _airy_ai(x):
+    return special.airy(x)[0].astype(x.dtype, copy=False)
+
+
+def _spherical_bessel_j0(x):
+    return special.spherical_jn(0, x).astype(x.dtype, copy=False)
+
+
+bessel_j0 = floating_unary("BesselJ0", _same_dtype(special.j0), "bessel_j0", """The Bessel function of the first kind of order 0. Runs the "BesselJ0" op (not differentiable, as in PyTorch).
+
+    >>> mt.special.bessel_j0(mt.tensor([0.0, 1.0]))
+    tensor([1.0000, 0.7652])
+    """, differentiable=False)
+bessel_j1 = floating_unary("BesselJ1", _same_dtype(special.j1), "bessel_j1", """The Bessel function of the first kind of order 1. Runs the "BesselJ1" op (not differentiable, as in PyTorch).
+
+    >>> mt.special.bessel_j1(mt.tensor([0.0, 1.0]))
+    tensor([0.0000, 0.4401])
+    """, differentiable=False)
+bessel_y0 = floating_unary("BesselY0", _same_dtype(special.y0), "bessel_y0", """The Bessel function of the second kind of order 0. Runs the "BesselY0" op (not differentiable, as in PyTorch).
+
+    >>> mt.special.bessel_y0(mt.tensor([0.0, 1.0]))
+    tensor([  -inf, 0.0883])
+    """, differentiable=False)
+bessel_y1 = floating_unary("BesselY1", _same_dtype(special.y1), "bessel_y1", """The Bessel function of the second kind of order 1. Runs the "BesselY1" op (not differentiable, as in PyTorch).
+
+    >>> mt.special.bessel_y1(mt.tensor([1.0, 2.0]))
+    tensor([-0.7812, -0.1070])
+    """, differentiable=False)
+modified_bessel_k0 = floating_unary("BesselK0", _same_dtype(special.k0), "modified_bessel_k0", """The modified Bessel function of the second kind of order 0. Runs the "BesselK0" op (not differentiable, as in PyTorch).
+
+    >>> mt.special.modified_bessel_k0(mt.tensor([0.5, 1.0]))
+    tensor([0.9244, 0.4210])
+    """, differentiable=False)
+modified_bessel_k1 = floating_unary("BesselK1", _same_dtype(special.k1), "modified_bessel_k1", """The modified Bessel function of the second kind of order 1. Runs the "BesselK1" op (not differentiable, as in PyTorch).
+
+    >>> mt.special.modified_bessel_k1(mt.tensor([0.5, 1.0]))
+    tensor([1.6564, 0.6019])
+    """, differentiable=False)
+scaled_modified_bessel_k0 = floating_unary("BesselK0e", _same_dtype(special.k0e), "scaled_modified_bessel_k0", """e^x k0(x), the exponentially scaled modified Bessel function of the second kind of order 0.
+    Runs the "BesselK0e" op (not differentiable, as in PyTorch).
+
+    >>> mt.special.scaled_modified_bessel_k0(mt.tensor([1.0, 100.0]))
+    tensor([1.1445, 0.1250])
+    """, differentiable=False)
+scaled_modified_bessel_k1 = floating_unary("BesselK1e", _same_dtype(special.k1e), "scaled_modified_bessel_k1", """e^x k1(x), the exponentially scaled modified Bessel function of the second kind of order 1.
+    Runs the "BesselK1e" op (not differentiable, as in PyTorch).
+
+    >>> mt.special.scaled_modified_bessel_k1(mt.tensor([1.0, 100.0]))
+    tensor([1.6362, 0.1257])
+    """, differentiable=False)
+spherical_bessel_j0 = floating_unary("SphericalBesselJ0", _spherical_bessel_j0, "spherical_bessel_j0", """The spherical Bessel function of the first kind of order 0, sin(x) / x. Runs the "SphericalBesselJ0" op
+    (not differentiable, as in PyTorch).
+
+    >>> mt.special.spherical_bessel_j0(mt.tensor([0.0, 3.1416]))
+    tensor([1.0000e+00, -2.3365e-06])
+    """, differentiable=False)
+airy_ai = floating_unary("AiryAi", _airy_ai, "airy_ai", """The Airy function Ai(x). Runs the "AiryAi" op (not differentiable, as in PyTorch).
+
+    >>> mt.special.airy_ai(mt.tensor([0.0, 1.0]))
+    tensor([0.3550, 0.1353])
+    """, differentiable=False)
+zeta = floating_binary("Zeta", _same_dtype(special.zeta), "zeta", """The Hurwitz zeta function, sum over k >= 0 of (k + q)^-x; zeta(x, 1) is Riemann's.
+    Runs the "Zeta" op (not differentiable, as in PyTorch).
+
+    >>> mt.special.zeta(mt.tensor([2.0, 4.0]), mt.tensor(1.0))
+    tensor([1.6449, 1.0823])
+    """, differentiable=False)
 
 # ----- in-place twins: `mt.erf_(x)` is `x.erf_()`; tensor_methods binds them as methods -----
 

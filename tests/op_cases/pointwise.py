@@ -3,7 +3,6 @@ and for the pointwise functions composed of other ops (lerp, logit, addcmul, ...
 import numpy as np
 
 import minitorch as mt
-from minitorch.ops import special_ops
 
 from . import OpCase
 from .core import apart, normal, positive
@@ -95,5 +94,14 @@ CASES = [
     OpCase("Igamma", mt.igamma, uniform(0.5, 3.0, (2, 3), (2, 3)), constants=(0,)),
     OpCase("Igammac", mt.igammac, uniform(0.5, 3.0, (3,), (2, 3)), constants=(0,)),
     OpCase("BesselI0", mt.i0, normal((2, 3))),
-    OpCase("BesselI1", special_ops.i1, normal((2, 3))),
+    OpCase("BesselI1", mt.special.i1, normal((2, 3))),
+    OpCase("BesselI1", mt.special.i1, _with_zero, name="at-zero", second_order=False),
+    OpCase("BesselI0e", mt.special.i0e, away_from_zero((2, 3))),
+    OpCase("BesselI1e", mt.special.i1e, away_from_zero((2, 3))),
+    OpCase("Erfcx", mt.special.erfcx, normal((2, 3))),
+    OpCase("Ndtr", mt.special.ndtr, normal((2, 3))),
+    OpCase("Ndtri", mt.special.ndtri, uniform(0.05, 0.95, (2, 3))),
+    OpCase("LogNdtr", mt.special.log_ndtr, normal((2, 3))),
+    OpCase("Entr", mt.special.entr, positive((2, 3))),
+    OpCase("Xlog1py", mt.special.xlog1py, lambda rng: [rng.standard_normal((2, 3)), rng.uniform(-0.5, 2.0, (3,))]),
 ]
