@@ -27,7 +27,7 @@ from ..tensor import Tensor
 from . import math_ops
 from .in_place_ops import twin
 from .jvp import fit
-from .math_ops import _coerce_pair, _floating_pair, binary_function, cast, clamp, eq, isinf, isnan, log, ne, sigmoid, where
+from .math_ops import _coerce_pair, _floating_pair, binary_function, cast, clamp, eq, isnan, ne, sigmoid, where
 
 _LN2 = math.log(2.0)
 _LN10 = math.log(10.0)
@@ -38,10 +38,11 @@ _LN10 = math.log(10.0)
 class _Tangent:
     """What a gradient function reads from `op`, for a forward rule that calls it with a tangent."""
 
-    __slots__ = ("inputs", "outputs", "attrs", "needs_input_grad")
+    __slots__ = ("op_name", "inputs", "outputs", "attrs", "needs_input_grad")
 
-    def __init__(self, inputs, outputs, attrs, needs_input_grad):
-        self.inputs, self.outputs, self.attrs, self.needs_input_grad = inputs, outputs, attrs, needs_input_grad
+    def __init__(self, op_name, inputs, outputs, attrs, needs_input_grad):
+        self.op_name, self.inputs, self.outputs, self.attrs = op_name, inputs, outputs, attrs
+        self.needs_input_grad = needs_input_grad
 
     @property
     def input_shapes(self):
@@ -59,14 +60,13 @@ def diagonal_jvp(op_name):
 
     def rule(inputs, outputs, attrs, tangents):
         grad_fn = OPS[op_name].grad
-        terms = []
-        for i, tangent in enumerate(tangents):
-            if tangent is not None:
-                one_hot = tuple(j == i for j in range(len(inputs)))
-                grads = grad_fn(_Tangent(inputs, outputs, attrs, one_hot), tangent)
-                terms.append(grads[i] if isinstance(grads, tuple) else grads)
         total = None
-        for term in terms:
+        for i, tangent in enumerate(tangents):
+            if tangent is None:
+                continue
+            one_hot = tuple(j == i for j in range(len(inputs)))
+            term = grad_fn(_Tangent(op_name, inputs, outputs, attrs, one_hot), tangent)
+            term = term[i] if isinstance(term, tuple) else term
             if term is not None:
                 total = term if total is None else total + term
         return None if total is None else fit(total, outputs[0])
@@ -496,7 +496,6 @@ def _frexp_grad(op, grad_mantissa, grad_exponent):
     return grad_mantissa / math_ops.pow(2.0, cast(exponent, grad_mantissa._data.dtype))
 
 
-
 class frexp_result(tuple):
     """(mantissa, exponent), as torch.return_types.frexp."""
 
@@ -599,6 +598,14 @@ signbit = unary("Signbit", _signbit, "signbit", """True where the sign bit is se
     """)
 
 
+def _heaviside(x, values):
+    """PyTorch's definition, x == 0 ? values : x > 0 (so nan gives 0; np.heaviside gives nan)."""
+    return np.where(x == 0, values, x > 0).astype(x.dtype, copy=False)
+
+
+_row("Heaviside", _heaviside, differentiable=False)
+
+
 def heaviside(input, values):
     """The step function: 0 where input < 0, 1 where input > 0, `values` where input == 0. Runs the
     "Heaviside" op (not differentiable). input and values must have the same dtype, as in PyTorch.
@@ -610,14 +617,6 @@ def heaviside(input, values):
     if input.dtype != values.dtype:
         raise TypeError(f"heaviside is not implemented for tensors with different dtypes ({input.dtype} and {values.dtype})")
     return execute("Heaviside", (input, values))
-
-
-def _heaviside(x, values):
-    """PyTorch's definition, x == 0 ? values : x > 0 (so nan gives 0; np.heaviside gives nan)."""
-    return np.where(x == 0, values, x > 0).astype(x.dtype, copy=False)
-
-
-_row("Heaviside", _heaviside, differentiable=False)
 nextafter = binary("NextAfter", np.nextafter, "nextafter", """The next floating-point value after input in the direction of other. Runs the "NextAfter" op (not differentiable).
 
     >>> mt.nextafter(mt.tensor([1.0], dtype=mt.float64), mt.tensor([2.0], dtype=mt.float64)) - 1
@@ -707,7 +706,7 @@ bitwise_right_shift = binary("RightShift", np.right_shift, "bitwise_right_shift"
     """, differentiable=False, kinds="iub")
 
 
-# ----- combinations of existing ops -----
+# ----- interpolation, fused multiply-adds, limits -----
 
 @kernel("Lerp")
 def _lerp(start, end, weight):
