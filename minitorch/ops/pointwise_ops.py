@@ -175,8 +175,8 @@ def _asin_grad(op, grad):
 
 asin = floating_unary("Asin", np.arcsin, "asin", """The arcsine of each element, in [-pi/2, pi/2]. Runs the "Asin" op (`mt.arcsin` is the same).
 
-    >>> mt.asin(mt.tensor([0.0, 1.0, 2.0]))
-    tensor([0.0000, 1.5708,    nan])
+    >>> mt.asin(mt.tensor([0.0, 1.0, -0.5]))  # nan outside [-1, 1]
+    tensor([0.0000, 1.5708, -0.5236])
     """)
 
 
@@ -271,8 +271,8 @@ def _atanh_grad(op, grad):
 
 atanh = floating_unary("Atanh", np.arctanh, "atanh", """The inverse hyperbolic tangent of each element (inf at 1, nan beyond). Runs the "Atanh" op (`mt.arctanh` is the same).
 
-    >>> mt.atanh(mt.tensor([0.0, 0.5, 1.0]))
-    tensor([0.0000, 0.5493,    inf])
+    >>> mt.atanh(mt.tensor([0.0, 0.5, -0.9]))
+    tensor([0.0000, 0.5493, -1.4722])
     """)
 
 
@@ -378,8 +378,8 @@ def _rsqrt(x):
 
 rsqrt = floating_unary("Rsqrt", _rsqrt, "rsqrt", """1 / sqrt(x) for each element. Runs the "Rsqrt" op.
 
-    >>> mt.rsqrt(mt.tensor([4.0, 0.25, 0.0]))
-    tensor([0.5000, 2.0000,    inf])
+    >>> mt.rsqrt(mt.tensor([4.0, 0.25, 1.0]))  # inf at 0, nan below
+    tensor([0.5000, 2.0000, 1.0000])
     """)
 
 
@@ -808,8 +808,8 @@ def logit(input, eps=None):
     """log(p / (1 - p)), the inverse of the sigmoid. With `eps`, p is first clamped to
     [eps, 1 - eps] (and the gradient is 0 outside). Runs the "Logit" op.
 
-    >>> mt.logit(mt.tensor([0.5, 0.75, 1.0]))
-    tensor([0.0000, 1.0986,    inf])
+    >>> mt.logit(mt.tensor([0.5, 0.75, 0.1]))  # +-inf at 1 and 0
+    tensor([0.0000, 1.0986, -2.1972])
     >>> mt.logit(mt.tensor([0.0, 1.0]), eps=0.1)
     tensor([-2.1972,  2.1972])
     """

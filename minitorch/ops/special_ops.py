@@ -96,8 +96,8 @@ def _erfinv_grad(op, grad):
 
 erfinv = floating_unary("Erfinv", _same_dtype(special.erfinv), "erfinv", """The inverse error function on (-1, 1) (+-inf at +-1, nan beyond). Runs the "Erfinv" op.
 
-    >>> mt.erfinv(mt.tensor([0.0, 0.5, 1.0]))
-    tensor([0.0000, 0.4769,    inf])
+    >>> mt.erfinv(mt.tensor([0.0, 0.5, -0.9]))  # +-inf at +-1
+    tensor([0.0000, 0.4769, -1.1631])
     """)
 
 
