@@ -16,6 +16,7 @@ p = 0) are PyTorch's. The in-place twins (`mt.acos_`, `x.acos_()`) are made by
 `in_place_ops.twin` at the end.
 """
 import math
+from collections import namedtuple
 
 import numpy as np
 
@@ -496,16 +497,7 @@ def _frexp_grad(op, grad_mantissa, grad_exponent):
     return grad_mantissa / math_ops.pow(2.0, cast(exponent, grad_mantissa._data.dtype))
 
 
-class frexp_result(tuple):
-    """(mantissa, exponent), as torch.return_types.frexp."""
-
-    __slots__ = ()
-
-    def __new__(cls, mantissa, exponent):
-        return super().__new__(cls, (mantissa, exponent))
-
-    mantissa = property(lambda self: self[0], doc="The mantissa, with 0.5 <= |m| < 1 (or 0).")
-    exponent = property(lambda self: self[1], doc="The exponent (int32).")
+frexp_result = namedtuple("frexp", ["mantissa", "exponent"])  # as torch.return_types.frexp
 
 
 def frexp(input):
