@@ -29,6 +29,27 @@ from .ops.array_ops import (
 from .ops import batch_norm_ops, conv_ops, loss_ops, pool_ops, special_ops  # noqa: F401  (fills the op table)
 
 # ----- surface: pointwise math, special functions -----
+from .ops.pointwise_ops import (
+    abs_, acos, acos as arccos, acos_, acos_ as arccos_, acosh, acosh as arccosh, acosh_, acosh_ as arccosh_, addcdiv,
+    addcmul, allclose, asin, asin as arcsin, asin_, asin_ as arcsin_, asinh, asinh as arcsinh, asinh_,
+    asinh_ as arcsinh_, atan, atan as arctan, atan_, atan_ as arctan_, atan2, atan2 as arctan2, atanh,
+    atanh as arctanh, atanh_, atanh_ as arctanh_, bitwise_left_shift, bitwise_right_shift, ceil_, clamp_,
+    clamp_ as clip_, clamp_max, clamp_max_, clamp_min, clamp_min_, copysign, cos_, cosh, cosh_, deg2rad, deg2rad_,
+    equal, exp_, exp2, exp2_, expm1, expm1_, float_power, floor_, fmax, fmin, fmod, frac, frac_, frexp, gcd, gcd_,
+    heaviside, hypot, isclose, isneginf, isposinf, isreal, lcm, lcm_, ldexp, ldexp_, lerp, log_, log10, log10_, log2,
+    log2_, logaddexp, logaddexp2, logit, logit_, nan_to_num, nan_to_num_, neg_, neg_ as negative_, nextafter,
+    positive, rad2deg, rad2deg_, reciprocal, reciprocal_, relu_, round_, rsqrt, rsqrt_, rsub, sigmoid_, signbit,
+    sin_, sinc, sinc_, sinh, sinh_, sqrt_, square_, tan, tan_, tanh_, trunc, trunc as fix, trunc_, trunc_ as fix_,
+)
+from .ops.special_ops import (
+    digamma, erf, erf_, erfc, erfc_, erfinv, i0, i0_, igamma, igammac, lgamma, log1p, log1p_, mvlgamma, polygamma,
+    xlogy, xlogy_,
+)
+from . import special
+from .ops.math_ops import (
+    abs as absolute, ge as greater_equal, gt as greater, le as less_equal, lt as less, ne as not_equal, neg as negative,
+    sign as sgn,
+)
 
 # ----- surface: reductions, scans, sorting, statistics, linear algebra -----
 

@@ -11,7 +11,7 @@ and `x.exp()` is `mt.exp(x)`. Where to look for `x * y`: METHODS says
 from . import core_methods, dtypes
 from .autograd.backward import backward as backward_of
 from .engine.versions import bump
-from .ops import array_ops, in_place_ops, math_ops, random_ops, reduction_ops
+from .ops import array_ops, in_place_ops, math_ops, pointwise_ops, random_ops, reduction_ops, special_ops
 from .ops import index_ops, join_ops, scatter_ops, shape_in_place_ops, shape_ops
 from .ops.in_place_ops import twin
 from .tensor import Tensor
@@ -189,6 +189,80 @@ METHODS = {
     "bool": _conversion("bool", dtypes.bool_, ">>> mt.tensor([0.0, 2.0]).bool()\ntensor([False,  True])"),
 
     # ----- pointwise math, special functions, conversions (surface: pointwise) -----
+    # trigonometry, exponentials, logarithms, special functions
+    "tan": pointwise_ops.tan, "asin": pointwise_ops.asin, "arcsin": pointwise_ops.asin, "acos": pointwise_ops.acos,
+    "arccos": pointwise_ops.acos, "atan": pointwise_ops.atan, "arctan": pointwise_ops.atan, "sinh": pointwise_ops.sinh,
+    "cosh": pointwise_ops.cosh, "asinh": pointwise_ops.asinh, "arcsinh": pointwise_ops.asinh,
+    "acosh": pointwise_ops.acosh, "arccosh": pointwise_ops.acosh, "atanh": pointwise_ops.atanh,
+    "arctanh": pointwise_ops.atanh, "atan2": pointwise_ops.atan2, "arctan2": pointwise_ops.atan2,
+    "deg2rad": pointwise_ops.deg2rad, "rad2deg": pointwise_ops.rad2deg, "exp2": pointwise_ops.exp2,
+    "expm1": pointwise_ops.expm1, "log2": pointwise_ops.log2, "log10": pointwise_ops.log10, "log1p": special_ops.log1p,
+    "rsqrt": pointwise_ops.rsqrt, "reciprocal": pointwise_ops.reciprocal, "sinc": pointwise_ops.sinc,
+    "logaddexp": pointwise_ops.logaddexp, "logaddexp2": pointwise_ops.logaddexp2, "hypot": pointwise_ops.hypot,
+    "float_power": pointwise_ops.float_power, "ldexp": pointwise_ops.ldexp, "frexp": pointwise_ops.frexp,
+    "logit": pointwise_ops.logit, "xlogy": special_ops.xlogy, "erf": special_ops.erf, "erfc": special_ops.erfc,
+    "erfinv": special_ops.erfinv, "lgamma": special_ops.lgamma, "digamma": special_ops.digamma,
+    "polygamma": special_ops.polygamma_method, "mvlgamma": special_ops.mvlgamma, "igamma": special_ops.igamma,
+    "igammac": special_ops.igammac, "i0": special_ops.i0,
+    # rounding, signs, remainders, limits
+    "floor": math_ops.floor, "ceil": math_ops.ceil, "round": math_ops.round, "trunc": pointwise_ops.trunc,
+    "fix": pointwise_ops.trunc, "frac": pointwise_ops.frac, "fmod": pointwise_ops.fmod, "sgn": math_ops.sign,
+    "signbit": pointwise_ops.signbit, "copysign": pointwise_ops.copysign, "heaviside": pointwise_ops.heaviside,
+    "nextafter": pointwise_ops.nextafter, "fmax": pointwise_ops.fmax, "fmin": pointwise_ops.fmin,
+    "nan_to_num": pointwise_ops.nan_to_num, "clamp_min": pointwise_ops.clamp_min, "clamp_max": pointwise_ops.clamp_max,
+    "positive": pointwise_ops.positive, "negative": math_ops.neg, "absolute": math_ops.abs,
+    "lerp": pointwise_ops.lerp, "addcmul": pointwise_ops.addcmul, "addcdiv": pointwise_ops.addcdiv,
+    "subtract": math_ops.sub, "multiply": math_ops.mul, "divide": math_ops.div, "true_divide": math_ops.div,
+    # integers and bits
+    "gcd": pointwise_ops.gcd, "lcm": pointwise_ops.lcm, "bitwise_left_shift": pointwise_ops.bitwise_left_shift,
+    "bitwise_right_shift": pointwise_ops.bitwise_right_shift, "__lshift__": pointwise_ops.bitwise_left_shift,
+    "__rshift__": pointwise_ops.bitwise_right_shift, "__rlshift__": _reflected(pointwise_ops.bitwise_left_shift),
+    "__rrshift__": _reflected(pointwise_ops.bitwise_right_shift),
+    # comparisons, tests, logic
+    "ne": math_ops.ne, "lt": math_ops.lt, "le": math_ops.le, "gt": math_ops.gt, "ge": math_ops.ge,
+    "greater": math_ops.gt, "greater_equal": math_ops.ge, "less": math_ops.lt, "less_equal": math_ops.le,
+    "not_equal": math_ops.ne, "logical_and": math_ops.logical_and, "logical_or": math_ops.logical_or,
+    "logical_xor": math_ops.logical_xor, "logical_not": math_ops.logical_not, "isfinite": math_ops.isfinite,
+    "isinf": math_ops.isinf, "isposinf": pointwise_ops.isposinf, "isneginf": pointwise_ops.isneginf,
+    "isreal": pointwise_ops.isreal, "isclose": pointwise_ops.isclose, "allclose": pointwise_ops.allclose,
+    "equal": pointwise_ops.equal,
+    # conversions and new tensors like this one
+    "half": _conversion("half", dtypes.float16, ">>> mt.tensor([1.5]).half()\ntensor([1.5000], dtype=minitorch.float16)"),
+    "byte": _conversion("byte", dtypes.uint8, ">>> mt.tensor([1.7, 255.0]).byte()\ntensor([  1, 255], dtype=minitorch.uint8)"),
+    "char": _conversion("char", dtypes.int8, ">>> mt.tensor([1.7, -3.2]).char()\ntensor([ 1, -3], dtype=minitorch.int8)"),
+    "short": _conversion("short", dtypes.int16, ">>> mt.tensor([1.7]).short()\ntensor([1], dtype=minitorch.int16)"),
+    "bfloat16": pointwise_ops.bfloat16, "type_as": pointwise_ops.type_as,
+    # in-place twins (made in pointwise_ops and special_ops, shared with mt.acos_ and friends)
+    "acos_": pointwise_ops.acos_, "arccos_": pointwise_ops.acos_, "asin_": pointwise_ops.asin_,
+    "arcsin_": pointwise_ops.asin_, "atan_": pointwise_ops.atan_, "arctan_": pointwise_ops.atan_,
+    "acosh_": pointwise_ops.acosh_, "arccosh_": pointwise_ops.acosh_, "asinh_": pointwise_ops.asinh_,
+    "arcsinh_": pointwise_ops.asinh_, "atanh_": pointwise_ops.atanh_, "arctanh_": pointwise_ops.atanh_,
+    "cosh_": pointwise_ops.cosh_, "sinh_": pointwise_ops.sinh_, "tan_": pointwise_ops.tan_,
+    "atan2_": pointwise_ops.atan2_, "arctan2_": pointwise_ops.atan2_, "deg2rad_": pointwise_ops.deg2rad_,
+    "rad2deg_": pointwise_ops.rad2deg_, "exp2_": pointwise_ops.exp2_, "expm1_": pointwise_ops.expm1_,
+    "log2_": pointwise_ops.log2_, "log10_": pointwise_ops.log10_, "log1p_": special_ops.log1p_,
+    "rsqrt_": pointwise_ops.rsqrt_, "reciprocal_": pointwise_ops.reciprocal_, "sinc_": pointwise_ops.sinc_,
+    "hypot_": pointwise_ops.hypot_, "float_power_": pointwise_ops.float_power_, "ldexp_": pointwise_ops.ldexp_,
+    "logit_": pointwise_ops.logit_, "xlogy_": special_ops.xlogy_, "erf_": special_ops.erf_, "erfc_": special_ops.erfc_,
+    "erfinv_": special_ops.erfinv_, "lgamma_": special_ops.lgamma_, "digamma_": special_ops.digamma_,
+    "polygamma_": special_ops.polygamma_, "mvlgamma_": special_ops.mvlgamma_, "igamma_": special_ops.igamma_,
+    "igammac_": special_ops.igammac_, "i0_": special_ops.i0_,
+    "floor_": pointwise_ops.floor_, "ceil_": pointwise_ops.ceil_, "round_": pointwise_ops.round_,
+    "trunc_": pointwise_ops.trunc_, "fix_": pointwise_ops.trunc_, "frac_": pointwise_ops.frac_,
+    "fmod_": pointwise_ops.fmod_, "sgn_": pointwise_ops.sign_, "copysign_": pointwise_ops.copysign_,
+    "heaviside_": pointwise_ops.heaviside_, "nextafter_": pointwise_ops.nextafter_,
+    "nan_to_num_": pointwise_ops.nan_to_num_, "clamp_min_": pointwise_ops.clamp_min_,
+    "clamp_max_": pointwise_ops.clamp_max_, "negative_": pointwise_ops.neg_, "absolute_": pointwise_ops.abs_,
+    "lerp_": pointwise_ops.lerp_, "addcmul_": pointwise_ops.addcmul_, "addcdiv_": pointwise_ops.addcdiv_,
+    "subtract_": pointwise_ops.sub_, "multiply_": pointwise_ops.mul_, "divide_": pointwise_ops.div_,
+    "true_divide_": pointwise_ops.div_, "gcd_": pointwise_ops.gcd_, "lcm_": pointwise_ops.lcm_,
+    "bitwise_left_shift_": pointwise_ops.bitwise_left_shift_, "bitwise_right_shift_": pointwise_ops.bitwise_right_shift_,
+    "__ilshift__": pointwise_ops.bitwise_left_shift_, "__irshift__": pointwise_ops.bitwise_right_shift_,
+    "eq_": pointwise_ops.eq_, "ne_": pointwise_ops.ne_, "lt_": pointwise_ops.lt_, "le_": pointwise_ops.le_,
+    "gt_": pointwise_ops.gt_, "ge_": pointwise_ops.ge_, "greater_": pointwise_ops.gt_,
+    "greater_equal_": pointwise_ops.ge_, "less_": pointwise_ops.lt_, "less_equal_": pointwise_ops.le_,
+    "not_equal_": pointwise_ops.ne_, "logical_and_": pointwise_ops.logical_and_, "logical_or_": pointwise_ops.logical_or_,
+    "logical_xor_": pointwise_ops.logical_xor_, "logical_not_": pointwise_ops.logical_not_,
 
     # ----- reductions, scans, sorting, statistics, linear algebra (surface: reductions/linalg) -----
 

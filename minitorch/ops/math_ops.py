@@ -8,6 +8,8 @@ derivatives come for free. Broadcasting is undone by the tape
 broadcast shape. Dedicated gradient ops (TanhGrad, SigmoidGrad, ReluGrad)
 follow TensorFlow: one kernel instead of three, with their own gradients.
 """
+import builtins
+
 import numpy as np
 from scipy.special import expit
 
@@ -524,20 +526,71 @@ def _matmul_op(a, b, transpose_a=False, transpose_b=False):
 for _name, _fn in {
     "Less": np.less, "LessEqual": np.less_equal, "Greater": np.greater, "GreaterEqual": np.greater_equal,
     "Equal": np.equal, "NotEqual": np.not_equal, "LogicalAnd": np.logical_and, "LogicalOr": np.logical_or,
-    "LogicalXor": np.logical_xor, "LogicalNot": np.logical_not, "Sign": np.sign, "Floor": np.floor,
+    "LogicalXor": np.logical_xor, "LogicalNot": np.logical_not, "Floor": np.floor,
     "Ceil": np.ceil, "Round": np.round, "IsNan": np.isnan, "IsInf": np.isinf, "IsFinite": np.isfinite,
-    "FloorDiv": np.floor_divide, "BitwiseAnd": np.bitwise_and, "BitwiseOr": np.bitwise_or,
-    "BitwiseXor": np.bitwise_xor, "Invert": np.invert,
+    "BitwiseAnd": np.bitwise_and, "BitwiseOr": np.bitwise_or, "BitwiseXor": np.bitwise_xor, "Invert": np.invert,
 }.items():
     kernel(_name)(_fn)
 not_differentiable(
     "Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual", "LogicalAnd", "LogicalOr",
-    "LogicalXor", "LogicalNot", "Sign", "Floor", "Ceil", "Round", "IsNan", "IsInf", "IsFinite",
-    "FloorDiv", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "Invert",
+    "LogicalXor", "LogicalNot", "IsNan", "IsInf", "IsFinite",
+    "FloorDiv", "TruncateDiv", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "Invert",
 )
 
 
-kernel("FloorMod")(np.remainder)
+@kernel("Sign")
+def _sign(x):
+    """np.sign, with PyTorch's sign(nan) = 0 (and bools kept as they are). A sum finds NaNs
+    faster than np.isnan does; the rare array with one pays a second pass."""
+    if x.dtype == np.bool_:
+        return x.copy()
+    signs = np.sign(x)
+    if x.dtype.kind == "f" and np.isnan(np.add.reduce(signs, axis=None)):
+        signs = np.asarray(signs)  # np.sign of a 0-d array gives a numpy scalar
+        np.copyto(signs, 0, where=np.isnan(signs))
+    return signs
+
+
+def zero_gradient(op, grad):
+    """d f(x) = 0 for the step functions (floor, ceil, round, trunc, sign) wherever they are
+    differentiable. PyTorch gives these zeros too, so their results still require grad."""
+    return zeros_like(grad)
+
+
+def zero_jvp(inputs, outputs, attrs, tangents):
+    """A step function's tangent is zero (None: no tangent)."""
+    return None
+
+
+for _name in ("Sign", "Floor", "Ceil", "Round"):
+    gradient(_name, needs="nothing")(zero_gradient)
+    jvp(_name)(zero_jvp)
+
+
+def integer_division(divide, op_name):
+    """The kernel `divide(a, b)`, refusing an integer division by zero as PyTorch does
+    (numpy would give 0 and a warning)."""
+
+    def checked(a, b):
+        if b.dtype.kind in "iub" and a.dtype.kind in "iub" and not np.all(b):
+            raise RuntimeError(f"{op_name}: ZeroDivisionError (integer division by zero)")
+        return divide(a, b)
+
+    checked.__name__ = checked.__qualname__ = f"_{op_name.lower()}"
+    return checked
+
+
+def _truncate_divide(a, b):
+    """a / b rounded toward zero (C's integer division)."""
+    if a.dtype.kind == "f":
+        return np.trunc(np.true_divide(a, b))
+    quotient = np.floor_divide(a, b)
+    return quotient + ((np.remainder(a, b) != 0) & ((a < 0) != (b < 0))).astype(quotient.dtype)
+
+
+kernel("FloorDiv")(integer_division(np.floor_divide, "FloorDiv"))
+kernel("TruncateDiv")(integer_division(_truncate_divide, "TruncateDiv"))
+kernel("FloorMod")(integer_division(np.remainder, "FloorMod"))
 
 
 @gradient("FloorMod", needs="inputs", jvp=TRANSPOSE)
@@ -567,12 +620,24 @@ mul = binary_function("Mul", "mul", """a * b, elementwise with broadcasting. Run
     """)
 
 
-def div(a, b):
+def div(a, b, *, rounding_mode=None):
     """a / b, true division (integers give float32). Runs the "RealDiv" op.
+
+    `rounding_mode="trunc"` rounds the quotient toward zero (C's integer division, the
+    "TruncateDiv" op), `"floor"` toward minus infinity (`mt.floor_divide`, Python's //); both keep
+    integer dtypes and are not differentiable. Integer division by zero raises in those modes.
 
     >>> mt.div(mt.tensor([1, 3]), 2)
     tensor([0.5000, 1.5000])
+    >>> mt.div(mt.tensor([-7, 7]), 2, rounding_mode="trunc"), mt.div(mt.tensor([-7, 7]), 2, rounding_mode="floor")
+    (tensor([-3,  3]), tensor([-4,  3]))
     """
+    if rounding_mode is not None:
+        if rounding_mode == "floor":
+            return floor_divide(a, b)
+        if rounding_mode == "trunc":
+            return execute("TruncateDiv", _coerce_pair(a, b))
+        raise ValueError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found {rounding_mode!r}")
     if isinstance(a, Tensor) and isinstance(b, Tensor) and a._data.dtype is b._data.dtype and a._data.dtype.kind == "f":
         return execute("RealDiv", (a, b))
     return execute("RealDiv", _floating_pair(a, b))
@@ -669,7 +734,7 @@ def relu(x):
 
 
 def sign(x):
-    """-1, 0 or 1 by the sign of each element. Runs the "Sign" op (not differentiable).
+    """-1, 0 or 1 by the sign of each element (0 for NaN, as PyTorch). Runs the "Sign" op (its gradient is 0).
 
     >>> mt.sign(mt.tensor([-3.0, 0.0, 2.0]))
     tensor([-1., 0., 1.])
@@ -727,11 +792,25 @@ def masked_fill(x, mask, value):
 def clamp(x, min=None, max=None):
     """Each element limited to [min, max] (either may be None). Runs the "ClipByValue" op; `mt.clip` is the same function.
 
+    Number bounds keep x's dtype unless x holds integers and a bound is a float (float32, as
+    PyTorch). Tensor bounds broadcast and get their share of the gradient (where they win):
+    then it runs "SelectV2" ops, min first, so max wins where min > max, as in PyTorch.
+
     >>> mt.clamp(mt.tensor([-2.0, 0.5, 3.0]), min=-1, max=1)
     tensor([-1.0000, 0.5000, 1.0000])
+    >>> mt.clamp(mt.tensor([1, 5]), max=mt.tensor([3, 3]))
+    tensor([1, 3])
     """
     if min is None and max is None:
         raise ValueError("clamp: at least one of 'min' or 'max' must not be None")
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        if min is not None:
+            x = where(lt(x, min), min, x)
+        if max is not None:
+            x = where(gt(x, max), max, x)
+        return x
+    if x._data.dtype.kind != "f" and any(isinstance(bound, builtins.float) for bound in (min, max)):
+        x = cast(x, dtypes.default_float)
     return execute("ClipByValue", (x,), {"low": min, "high": max})
 
 
@@ -905,7 +984,7 @@ def isfinite(x):
 
 
 def floor(x):
-    """The largest integer <= each element (same dtype). Runs the "Floor" op (not differentiable).
+    """The largest integer <= each element (same dtype). Runs the "Floor" op (its gradient is 0).
 
     >>> mt.floor(mt.tensor([1.5, -1.5]))
     tensor([ 1., -2.])
@@ -914,7 +993,7 @@ def floor(x):
 
 
 def ceil(x):
-    """The smallest integer >= each element (same dtype). Runs the "Ceil" op (not differentiable).
+    """The smallest integer >= each element (same dtype). Runs the "Ceil" op (its gradient is 0).
 
     >>> mt.ceil(mt.tensor([1.5, -1.5]))
     tensor([ 2., -1.])
@@ -922,11 +1001,18 @@ def ceil(x):
     return execute("Ceil", (x,))
 
 
-def round(x):
-    """Each element rounded to the nearest integer, halves to even (as PyTorch). Runs the "Round" op (not differentiable).
+def round(x, *, decimals=0):
+    """Each element rounded to `decimals` decimal places (default: to an integer), halves to even
+    (as PyTorch). Negative `decimals` round to tens, hundreds, ... Runs the "Round" op (its gradient is 0).
 
     >>> mt.round(mt.tensor([0.5, 1.5, 2.7]))
     tensor([0., 2., 3.])
+    >>> mt.round(mt.tensor([1.2345, 2.5678]), decimals=2), mt.round(mt.tensor([1234.5]), decimals=-2)
+    (tensor([1.2300, 2.5700]), tensor([1200.]))
     """
-    return execute("Round", (x,))
+    if decimals == 0:
+        return execute("Round", (x,))
+    if x._data.dtype.kind != "f":
+        raise TypeError(f"round: decimals is not supported for {x.dtype} tensors (floating point only)")
+    return execute("Round", (x,), {"decimals": decimals})
 
