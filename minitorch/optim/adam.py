@@ -11,7 +11,7 @@ PyTorch's single-tensor path (torch.optim.adam._single_tensor_adam), g = grad
 """
 import numpy as np
 
-from .optimizer import Optimizer
+from .optimizer import Optimizer, lerp_
 
 
 class Adam(Optimizer):
@@ -25,14 +25,16 @@ class Adam(Optimizer):
     [0.9, -1.9]
     """
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *,
-                 maximize=False, decoupled_weight_decay=False):
+                 foreach=None, maximize=False, capturable=False, differentiable=False, fused=None,
+                 decoupled_weight_decay=False):
         _check_adam_options(lr, betas, eps, weight_decay)
         defaults = dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
-                        maximize=maximize, decoupled_weight_decay=decoupled_weight_decay)
+                        maximize=maximize, foreach=foreach, capturable=capturable, differentiable=differentiable,
+                        fused=fused, decoupled_weight_decay=decoupled_weight_decay)
         super().__init__(params, defaults)
 
     def _update(self, group):
-        lr, (beta1, beta2), eps = group["lr"], group["betas"], group["eps"]
+        lr, (beta1, beta2), eps = float(group["lr"]), group["betas"], group["eps"]
         weight_decay, decoupled = group["weight_decay"], group["decoupled_weight_decay"]
         for p in self._params_with_grad(group):
             grad = self._gradient(p, group["maximize"], 0 if decoupled else weight_decay)
@@ -49,9 +51,7 @@ class Adam(Optimizer):
             if decoupled and weight_decay != 0:
                 p._data *= 1 - lr * weight_decay
 
-            scratch = np.subtract(grad, exp_avg)
-            scratch *= 1 - beta1
-            exp_avg += scratch
+            scratch = lerp_(exp_avg, grad, 1 - beta1)
             exp_avg_sq *= beta2
             np.multiply(grad, 1 - beta2, out=scratch)
             scratch *= grad
@@ -85,9 +85,10 @@ class AdamW(Adam):
     """
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False, *,
-                 maximize=False):
+                 maximize=False, foreach=None, capturable=False, differentiable=False, fused=None):
         super().__init__(params, lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
-                         maximize=maximize, decoupled_weight_decay=True)
+                         foreach=foreach, maximize=maximize, capturable=capturable, differentiable=differentiable,
+                         fused=fused, decoupled_weight_decay=True)
 
 
 def _check_adam_options(lr, betas, eps, weight_decay):
