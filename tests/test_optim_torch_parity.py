@@ -149,6 +149,22 @@ def test_param_groups_match_torch():
         np.testing.assert_allclose(p.detach().numpy(), q.detach().numpy(), rtol=1e-12)
 
 
+def test_named_parameters_give_param_names_like_torch():
+    ours_model, theirs_model = mt.nn.Linear(2, 1), torch.nn.Linear(2, 1)
+    ours = optim.Adam(ours_model.named_parameters(), lr=0.1)
+    theirs = torch.optim.Adam(theirs_model.named_parameters(), lr=0.1)
+    assert ours.param_groups[0]["param_names"] == theirs.param_groups[0]["param_names"] == ["weight", "bias"]
+    assert ours.state_dict()["param_groups"][0]["param_names"] == ["weight", "bias"]
+    for module in (optim, torch.optim):
+        make = mt.tensor if module is optim else torch.tensor
+        a, b = make([1.0], requires_grad=True), make([2.0], requires_grad=True)
+        with pytest.raises(ValueError, match="Some param names are missing"):
+            module.SGD([("a", a), b], lr=0.1)
+        opt = module.SGD([("a", a)], lr=0.1)
+        with pytest.raises(ValueError, match="cannot add param group without names"):
+            opt.add_param_group({"params": [b]})
+
+
 # ----- schedulers -----
 
 def _lr_sequence(module, optimizer_cls, scheduler_name, kwargs, steps, lrs=(0.1, 0.02), metrics=None):

@@ -46,8 +46,10 @@ required = _RequiredParameter()
 class Optimizer:
     """Base class of the optimizers: `Optimizer(params, defaults)`.
 
-    `params` is an iterable of Tensors, or of dicts with a "params" entry and
-    per-group options that override `defaults`. A subclass implements
+    `params` is an iterable of Tensors (or of (name, Tensor) pairs, as
+    `model.named_parameters()` gives: the names are kept in the group's
+    "param_names"), or of dicts with a "params" entry and per-group options
+    that override `defaults`. A subclass implements
     `_update(group)`, changing each parameter's data in place.
 
     >>> w, b = mt.nn.Parameter(mt.ones(2)), mt.nn.Parameter(mt.zeros(1))
@@ -100,7 +102,14 @@ class Optimizer:
                             "tensors in sets will change between runs. Please use a list instead.")
         elif params is None:
             raise ValueError("a parameter group needs a 'params' entry")
-        param_group["params"] = params = list(params)
+        params = list(params)
+        names = [p[0] for p in params if isinstance(p, tuple)]
+        if names:  # named_parameters(): (name, tensor) pairs
+            if len(names) != len(params):
+                raise ValueError("all optimizer params should be with/without names. Some param names are missing")
+            param_group["param_names"] = names
+            params = [p[1] for p in params]
+        param_group["params"] = params
         for p in params:
             if not isinstance(p, Tensor):
                 raise TypeError(f"optimizer can only optimize Tensors, but one of the params is {type(p).__name__}")
@@ -121,6 +130,11 @@ class Optimizer:
         if len({id(p) for p in params}) != len(params):
             warnings.warn("optimizer contains a parameter group with duplicate parameters; in future, this will cause "
                           "an error", stacklevel=3)
+        for group in self.param_groups:
+            if ("param_names" in param_group) != ("param_names" in group):
+                kind = "with names" if "param_names" in param_group else "without names"
+                raise ValueError(f"all optimizer param groups should be with/without names. cannot add param group "
+                                 f"{kind} to the optimizer")
         seen = {id(p) for group in self.param_groups for p in group["params"]}
         if any(id(p) in seen for p in params):
             raise ValueError("some parameters appear in more than one parameter group")
@@ -258,6 +272,8 @@ class Optimizer:
                 state[key] = copy.deepcopy(value)
         for group, saved in zip(groups, saved_groups):
             saved["params"] = group["params"]
+            if "param_names" in group and "param_names" not in saved:
+                saved["param_names"] = group["param_names"]
         self.state = state
         self.param_groups[:] = saved_groups
         self._fill_missing_options()
