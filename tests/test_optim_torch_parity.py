@@ -3,6 +3,8 @@
 Both sides get the same gradient, computed in numpy from the current
 parameter values, so only the update rules are compared.
 """
+import warnings
+
 import numpy as np
 import pytest
 
@@ -197,6 +199,23 @@ SCHEDULER_CASES = [
     ("SGD", "OneCycleLR", dict(max_lr=1.0, total_steps=25), 25),
     ("Adam", "OneCycleLR", dict(max_lr=[0.5, 0.1], epochs=4, steps_per_epoch=5, pct_start=0.25), 20),
     ("SGD", "OneCycleLR", dict(max_lr=0.3, total_steps=30, anneal_strategy="linear", three_phase=True), 30),
+    ("SGD", "LambdaLR", dict(lr_lambda=lambda epoch: 0.95 ** epoch + 0.01 * epoch), 20),
+    ("SGD", "LambdaLR", dict(lr_lambda=[lambda e: 1 / (e + 1), lambda e: 0.9 ** (e // 3)]), 20),
+    ("SGD", "MultiplicativeLR", dict(lr_lambda=lambda epoch: 0.9 if epoch % 2 else 1.05), 20),
+    ("SGD", "ConstantLR", dict(), 10),
+    ("SGD", "ConstantLR", dict(factor=0.2, total_iters=3), 10),
+    ("SGD", "LinearLR", dict(), 10),
+    ("SGD", "LinearLR", dict(start_factor=0.1, end_factor=0.6, total_iters=7), 12),
+    ("SGD", "PolynomialLR", dict(), 10),
+    ("SGD", "PolynomialLR", dict(total_iters=8, power=2.5), 12),
+    ("SGD", "CosineAnnealingWarmRestarts", dict(T_0=5), 23),
+    ("SGD", "CosineAnnealingWarmRestarts", dict(T_0=2, T_mult=3, eta_min=0.001), 30),
+    ("SGD", "CyclicLR", dict(base_lr=0.01, max_lr=0.1, step_size_up=4), 30),
+    ("SGD", "CyclicLR", dict(base_lr=[0.01, 0.02], max_lr=0.1, step_size_up=3, step_size_down=5,
+                             mode="triangular2", base_momentum=0.5, max_momentum=0.95), 40),
+    ("Adam", "CyclicLR", dict(base_lr=0.001, max_lr=0.01, step_size_up=5, mode="exp_range", gamma=0.97), 40),
+    ("SGD", "CyclicLR", dict(base_lr=0.01, max_lr=0.1, step_size_up=3, scale_fn=lambda x: 0.5 * (1 + 0.8 ** x),
+                             scale_mode="iterations", cycle_momentum=False), 25),
 ]
 
 
@@ -205,6 +224,58 @@ def test_scheduler_sequence_matches_torch(optimizer_cls, name, kwargs, steps):
     ours = _lr_sequence(optim, optimizer_cls, name, kwargs, steps)
     theirs = _lr_sequence(torch.optim, optimizer_cls, name, kwargs, steps)
     assert ours == theirs  # exact: same float operations in the same order
+
+
+def _combined(module, optimizer_cls, build, steps, epochs=None):
+    """The lr sequence of `build(lr_scheduler, optimizer)`, stepped `steps` times (or at the given epochs)."""
+    if module is optim:
+        params = [mt.tensor([1.0], requires_grad=True), mt.tensor([2.0], requires_grad=True)]
+    else:
+        params = [torch.tensor([1.0], requires_grad=True), torch.tensor([2.0], requires_grad=True)]
+    opt = getattr(module, optimizer_cls)([{"params": [params[0]], "lr": 0.1}, {"params": [params[1]], "lr": 0.02}],
+                                         momentum=0.9)
+    sched = build(module.lr_scheduler, opt)
+    seen = [list(sched.get_last_lr())]
+    for i in range(steps):
+        opt.step()
+        if epochs is None:
+            sched.step()
+        else:
+            sched.step(epochs[i])
+        seen.append(list(sched.get_last_lr()) + [opt.param_groups[0]["momentum"]])
+    return seen
+
+
+COMBINED_CASES = [
+    ("warmup then cosine", lambda s, o: s.SequentialLR(
+        o, [s.LinearLR(o, start_factor=0.1, total_iters=4), s.CosineAnnealingLR(o, T_max=10)], milestones=[4]), 20),
+    ("three in sequence", lambda s, o: s.SequentialLR(
+        o, [s.ConstantLR(o, factor=0.5, total_iters=3), s.ExponentialLR(o, gamma=0.8), s.StepLR(o, 2, 0.5)],
+        milestones=[3, 7]), 15),
+    ("chained", lambda s, o: s.ChainedScheduler(
+        [s.ConstantLR(o, factor=0.1, total_iters=2), s.ExponentialLR(o, gamma=0.9)]), 10),
+    ("chained with a sequence", lambda s, o: s.ChainedScheduler(
+        [s.SequentialLR(o, [s.LinearLR(o, 0.5, total_iters=2), s.ExponentialLR(o, 0.9)], milestones=[3]),
+         s.MultiplicativeLR(o, lambda epoch: 0.99)]), 12),
+    ("chained cyclic momentum", lambda s, o: s.ChainedScheduler(
+        [s.CyclicLR(o, 0.01, 0.1, step_size_up=2), s.ExponentialLR(o, gamma=0.95)]), 12),
+]
+
+
+@pytest.mark.parametrize("name, build, steps", COMBINED_CASES, ids=lambda c: c if isinstance(c, str) else "")
+def test_combined_schedulers_match_torch(name, build, steps):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PyTorch's chained schedulers warn about the order of their inner steps
+        assert _combined(optim, "SGD", build, steps) == _combined(torch.optim, "SGD", build, steps)
+
+
+@pytest.mark.parametrize("kwargs", [dict(T_0=3), dict(T_0=2, T_mult=2, eta_min=0.01)])
+def test_warm_restarts_with_fractional_epochs_match_torch(kwargs):
+    epochs = [e + b / 4 for e in range(6) for b in range(4)]  # stepped every batch, 4 batches an epoch
+    build = lambda s, o: s.CosineAnnealingWarmRestarts(o, **kwargs)  # noqa: E731
+    ours = _combined(optim, "SGD", build, len(epochs), epochs)
+    assert ours == _combined(torch.optim, "SGD", build, len(epochs), epochs)
+    assert len({round(lrs[0], 12) for lrs in ours}) > 10  # the lr really moved within epochs
 
 
 @pytest.mark.parametrize("kwargs", [dict(), dict(mode="max", patience=1, threshold=0.1, threshold_mode="abs"),
