@@ -299,7 +299,8 @@ def random_split(dataset, lengths: Sequence[int | float], generator=None):
                               stacklevel=2)
         lengths = counts
     if sum(lengths) != n:
-        raise ValueError(f"random_split: lengths {lengths} sum to {sum(lengths)}, dataset has {n} samples")
+        raise ValueError(f"Sum of input lengths does not equal the length of the input dataset! (random_split: lengths "
+                         f"{lengths} sum to {sum(lengths)}, the data set has {n} samples)")
     order = drawing_generator(numpy_generator(generator)).permutation(n)
     offsets = itertools.accumulate(lengths)
     return [Subset(dataset, order[end - length:end]) for end, length in zip(offsets, lengths)]

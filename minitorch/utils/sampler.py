@@ -226,22 +226,30 @@ class WeightedRandomSampler(_ArraySampler):
     def index_array(self) -> np.ndarray:
         """This epoch's draws, as an int64 array; PyTorch's errors for weights that cannot be a distribution.
 
-        >>> mt.utils.data.WeightedRandomSampler([1.0, 0.0], 2, replacement=False).index_array()
+        Without replacement, the categories are ranked by weight / Exponential(1)
+        noise (PyTorch's method): once the positive weights are used up, zero
+        weights are drawn too, as in PyTorch.
+
+        >>> mt.utils.data.WeightedRandomSampler([1.0, -1.0], 2).index_array()
         Traceback (most recent call last):
             ...
-        RuntimeError: invalid multinomial distribution (with replacement=False, not enough non-negative category to sample)
+        RuntimeError: invalid multinomial distribution (encountering probability entry < 0)
         """
         weights = self.weights
-        if not np.all(np.isfinite(weights)) or np.any(weights < 0):
-            raise RuntimeError("invalid multinomial distribution (encountering probability entry < 0, inf or nan)")
+        if not np.all(weights >= 0):  # negative, or NaN
+            raise RuntimeError("invalid multinomial distribution (encountering probability entry < 0)")
+        if np.any(np.isinf(weights)):
+            raise RuntimeError("invalid multinomial distribution (encountering probability entry = infinity or NaN)")
         total = weights.sum()
         if total <= 0:
             raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
-        if not self.replacement and np.count_nonzero(weights) < self.num_samples:
-            raise RuntimeError("invalid multinomial distribution (with replacement=False, not enough non-negative "
-                               "category to sample)")
-        return drawing_generator(self._rng).choice(len(weights), size=self.num_samples, replace=self.replacement,
-                                                   p=weights / total).astype(np.int64)
+        rng = drawing_generator(self._rng)
+        if self.replacement:
+            return rng.choice(len(weights), size=self.num_samples, p=weights / total).astype(np.int64)
+        if self.num_samples > len(weights):
+            raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
+        keys = weights / rng.exponential(size=len(weights))
+        return np.argsort(-keys, kind="stable")[: self.num_samples].astype(np.int64)
 
     def __len__(self) -> int:
         return self.num_samples
