@@ -9,7 +9,7 @@ PyTorch's single-tensor path (torch/optim/adadelta.py), g = grad (negated if max
 """
 import numpy as np
 
-from .optimizer import Optimizer
+from .optimizer import Optimizer, average_square_
 
 
 class Adadelta(Optimizer):
@@ -49,19 +49,13 @@ class Adadelta(Optimizer):
             state["step"]._data += 1
             square_avg, acc_delta = state["square_avg"]._data, state["acc_delta"]._data
 
-            square_avg *= rho
-            scratch = np.multiply(grad, 1 - rho)
-            scratch *= grad
-            square_avg += scratch
+            scratch = average_square_(square_avg, grad, rho)
             std = np.add(square_avg, eps, out=scratch)
             np.sqrt(std, out=std)
             delta = np.add(acc_delta, eps)
             np.sqrt(delta, out=delta)
             delta /= std
             delta *= grad
-            acc_delta *= rho
-            np.multiply(delta, 1 - rho, out=scratch)
-            scratch *= delta
-            acc_delta += scratch
+            average_square_(acc_delta, delta, rho, scratch)
             delta *= lr
             p._data -= delta

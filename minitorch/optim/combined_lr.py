@@ -32,15 +32,12 @@ class _Combination(LRScheduler):
     """The state_dict of a combination holds its schedulers' state_dicts (not the schedulers)."""
 
     def state_dict(self):
-        state = {key: value for key, value in self.__dict__.items() if key not in ("optimizer", "_schedulers")}
+        state = self._state_except("_schedulers")
         state["_schedulers"] = [scheduler.state_dict() for scheduler in self._schedulers]
         return state
 
     def load_state_dict(self, state_dict):
-        state_dict = dict(state_dict)
-        saved = state_dict.pop("_schedulers")
-        self.__dict__.update(state_dict)
-        for scheduler, scheduler_state in zip(self._schedulers, saved):
+        for scheduler, scheduler_state in zip(self._schedulers, self._load_state_except(state_dict, "_schedulers")):
             scheduler.load_state_dict(scheduler_state)
 
 

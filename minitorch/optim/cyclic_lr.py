@@ -121,15 +121,13 @@ class CyclicLR(_MomentumCycling, LRScheduler):
         >>> scheduler.state_dict()["_scale_fn_custom"] is None
         True
         """
-        state = super().state_dict()
-        fn = state.pop("_scale_fn_custom")
+        state = self._state_except("_scale_fn_custom")
+        fn = self._scale_fn_custom
         state["_scale_fn_custom"] = None if fn is None or isinstance(fn, types.FunctionType) else fn.__dict__.copy()
         return state
 
     def load_state_dict(self, state_dict):
-        state_dict = dict(state_dict)
-        fn = state_dict.pop("_scale_fn_custom")
-        super().load_state_dict(state_dict)
+        fn = self._load_state_except(state_dict, "_scale_fn_custom")
         if fn is not None:
             self._scale_fn_custom.__dict__.update(fn)
         self._init_scale_mode()

@@ -18,8 +18,8 @@ from collections import Counter
 from .combined_lr import ChainedScheduler, SequentialLR
 from .cyclic_lr import CyclicLR, OneCycleLR
 from .plateau_lr import ReduceLROnPlateau
-from .scheduler_base import (LRScheduler, _LRScheduler, param_group_values, set_param_group_values,
-                             warn_get_lr_called_outside_step)
+from .scheduler_base import _LRScheduler  # noqa: F401 (PyTorch's old name, still imported by some code)
+from .scheduler_base import LRScheduler, param_group_values, set_param_group_values, warn_get_lr_called_outside_step
 
 __all__ = ["LambdaLR", "MultiplicativeLR", "StepLR", "MultiStepLR", "ConstantLR", "LinearLR", "ExponentialLR",
            "SequentialLR", "CosineAnnealingLR", "ChainedScheduler", "ReduceLROnPlateau", "CyclicLR",
@@ -46,16 +46,13 @@ class _LambdaScheduler(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def state_dict(self):
-        state = {key: value for key, value in self.__dict__.items() if key not in ("optimizer", "lr_lambdas")}
+        state = self._state_except("lr_lambdas")
         state["lr_lambdas"] = [None if isinstance(fn, types.FunctionType) else fn.__dict__.copy()
                                for fn in self.lr_lambdas]
         return state
 
     def load_state_dict(self, state_dict):
-        state_dict = dict(state_dict)
-        lr_lambdas = state_dict.pop("lr_lambdas")
-        self.__dict__.update(state_dict)
-        for fn, saved in zip(self.lr_lambdas, lr_lambdas):
+        for fn, saved in zip(self.lr_lambdas, self._load_state_except(state_dict, "lr_lambdas")):
             if saved is not None:
                 fn.__dict__.update(saved)
 

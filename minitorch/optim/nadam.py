@@ -12,8 +12,8 @@ PyTorch's single-tensor path (torch/optim/nadam.py), g = grad (negated if maximi
 import numpy as np
 
 from ..tensor import Tensor
-from .adam import _check_adam_options
-from .optimizer import Optimizer, lerp_
+from .adam import _check_adam_options, adam_moments
+from .optimizer import Optimizer
 
 
 class NAdam(Optimizer):
@@ -39,21 +39,11 @@ class NAdam(Optimizer):
 
     def _update(self, group):
         lr, (beta1, beta2), eps = float(group["lr"]), group["betas"], group["eps"]
-        weight_decay, decoupled = group["weight_decay"], group["decoupled_weight_decay"]
         momentum_decay = group["momentum_decay"]
         for p in self._params_with_grad(group):
-            grad = self._gradient(p, group["maximize"], 0 if decoupled else weight_decay)
-            state = self.state[p]
-            if not state:
-                state["step"] = self._step_counter()
+            state, grad, step, scratch = adam_moments(self, group, p)
+            if "mu_product" not in state:
                 state["mu_product"] = Tensor._make(np.ones((), dtype=np.float32))
-                state["exp_avg"] = self._zeros_state(p)
-                state["exp_avg_sq"] = self._zeros_state(p)
-            state["step"]._data += 1
-            step = float(state["step"]._data)
-            if decoupled and weight_decay != 0:
-                p._data *= 1 - lr * weight_decay
-
             mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * momentum_decay)))
             mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * momentum_decay)))
             mu_product_array = state["mu_product"]._data
@@ -62,11 +52,6 @@ class NAdam(Optimizer):
             mu_product_next = mu_product * mu_next
 
             exp_avg, exp_avg_sq = state["exp_avg"]._data, state["exp_avg_sq"]._data
-            scratch = lerp_(exp_avg, grad, 1 - beta1)
-            exp_avg_sq *= beta2
-            np.multiply(grad, 1 - beta2, out=scratch)
-            scratch *= grad
-            exp_avg_sq += scratch
             denom = np.divide(exp_avg_sq, 1 - beta2 ** step)
             np.sqrt(denom, out=denom)
             denom += eps

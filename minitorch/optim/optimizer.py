@@ -342,3 +342,22 @@ def lerp_(start, end, weight):
         scratch *= 1 - weight
         np.subtract(end, scratch, out=start)
     return scratch
+
+
+def average_square_(average, values, decay, scratch=None):
+    """`average = decay * average + (1 - decay) * values * values`, in place, in PyTorch's order; returns the scratch.
+
+    The running mean of squares of RMSprop, Adadelta and Adam (PyTorch:
+    `average.mul_(decay).addcmul_(values, values, value=1 - decay)`). `scratch`,
+    an array of the same shape, is used if given, else made.
+
+    >>> v = np.array([1.0, 0.0])
+    >>> _ = average_square_(v, np.array([2.0, 3.0]), 0.5)
+    >>> v.tolist()
+    [2.5, 4.5]
+    """
+    average *= decay
+    scratch = np.multiply(values, 1 - decay, out=scratch)
+    scratch *= values
+    average += scratch
+    return scratch

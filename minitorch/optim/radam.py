@@ -11,8 +11,8 @@ PyTorch's single-tensor path (torch/optim/radam.py), g = grad (negated if maximi
 """
 import numpy as np
 
-from .adam import _check_adam_options
-from .optimizer import Optimizer, lerp_
+from .adam import _check_adam_options, adam_moments
+from .optimizer import Optimizer
 
 
 class RAdam(Optimizer):
@@ -36,25 +36,9 @@ class RAdam(Optimizer):
 
     def _update(self, group):
         lr, (beta1, beta2), eps = float(group["lr"]), group["betas"], group["eps"]
-        weight_decay, decoupled = group["weight_decay"], group["decoupled_weight_decay"]
         for p in self._params_with_grad(group):
-            grad = self._gradient(p, group["maximize"], 0 if decoupled else weight_decay)
-            state = self.state[p]
-            if not state:
-                state["step"] = self._step_counter()
-                state["exp_avg"] = self._zeros_state(p)
-                state["exp_avg_sq"] = self._zeros_state(p)
-            state["step"]._data += 1
-            step = float(state["step"]._data)
-            if decoupled and weight_decay != 0:
-                p._data *= 1 - lr * weight_decay
-
+            state, _, step, scratch = adam_moments(self, group, p)
             exp_avg, exp_avg_sq = state["exp_avg"]._data, state["exp_avg_sq"]._data
-            scratch = lerp_(exp_avg, grad, 1 - beta1)
-            exp_avg_sq *= beta2
-            np.multiply(grad, 1 - beta2, out=scratch)
-            scratch *= grad
-            exp_avg_sq += scratch
 
             bias_correction1 = 1 - beta1 ** step
             bias_correction2 = 1 - beta2 ** step

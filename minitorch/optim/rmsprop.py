@@ -10,7 +10,7 @@ PyTorch's single-tensor path (torch.optim.rmsprop), g = grad (negated if maximiz
 """
 import numpy as np
 
-from .optimizer import Optimizer
+from .optimizer import Optimizer, average_square_
 
 
 class RMSprop(Optimizer):
@@ -55,10 +55,7 @@ class RMSprop(Optimizer):
             state["step"]._data += 1
             square_avg = state["square_avg"]._data
 
-            square_avg *= alpha
-            scratch = np.multiply(grad, 1 - alpha)
-            scratch *= grad
-            square_avg += scratch
+            scratch = average_square_(square_avg, grad, alpha)
             if group["centered"]:
                 grad_avg = state["grad_avg"]._data
                 np.subtract(grad, grad_avg, out=scratch)

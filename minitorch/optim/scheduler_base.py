@@ -128,7 +128,18 @@ class LRScheduler:
         >>> scheduler.state_dict()["last_epoch"], scheduler.state_dict()["step_size"]
         (0, 2)
         """
-        return {key: value for key, value in self.__dict__.items() if key != "optimizer"}
+        return self._state_except()
+
+    def _state_except(self, *names):
+        """Every attribute but the optimizer and `names`, which the caller saves its own way."""
+        return {key: value for key, value in self.__dict__.items() if key != "optimizer" and key not in names}
+
+    def _load_state_except(self, state_dict, name):
+        """Restores every entry of `state_dict` but `name`, and returns `name`'s for the caller to restore."""
+        state_dict = dict(state_dict)
+        saved = state_dict.pop(name)
+        self.__dict__.update(state_dict)
+        return saved
 
     def load_state_dict(self, state_dict):
         """Restores what `state_dict()` returned (build the scheduler on its optimizer first, as in PyTorch).

@@ -34,8 +34,6 @@ import numbers
 import warnings
 from typing import Any, Callable, Iterator
 
-import numpy as np
-
 from .collate import _as_numpy, _to_tensor, default_collate, default_convert
 from .dataset import (ChainDataset, ConcatDataset, Dataset, IterableDataset, StackDataset, Subset, TensorDataset,
                       random_split, supports_array_batching)
