@@ -304,3 +304,114 @@ def test_subset_of_plain_or_transformed_dataset_uses_per_sample_path():
     loader = DataLoader(Subset(transformed, [1, 2]), batch_size=2)
     assert not loader.uses_array_batching
     assert next(iter(loader))[0].numpy().tolist() == [1.0, 2.0] and transformed.getitem_calls == 2
+
+
+# -- samplers, generators, the new data set types ---------------------------------------
+
+
+class _GeneratorLike:
+    """What mt.Generator exposes to the data pipeline: a numpy Generator in `.numpy`."""
+
+    def __init__(self, seed):
+        self.numpy = np.random.default_rng(seed)
+
+
+@pytest.mark.parametrize("make", [lambda: 7, lambda: np.random.default_rng(7), lambda: _GeneratorLike(7)],
+                         ids=["int", "numpy", "minitorch-style"])
+def test_every_kind_of_generator_gives_the_same_reproducible_orders(make):
+    from minitorch.utils.data import RandomSampler
+    expected = labels_of(DataLoader(make_tensor_dataset(20), batch_size=20, shuffle=True, generator=7))
+    loader = DataLoader(make_tensor_dataset(20), batch_size=20, shuffle=True, generator=make())
+    assert labels_of(loader) == expected
+    first, second = list(RandomSampler(range(9), generator=make())), list(RandomSampler(range(9), generator=make()))
+    assert first == second and sorted(first) == list(range(9))
+    parts = random_split(make_tensor_dataset(10), [4, 6], generator=make())
+    again = random_split(make_tensor_dataset(10), [4, 6], generator=make())
+    assert [p.indices.tolist() for p in parts] == [p.indices.tolist() for p in again]
+    assert sorted(np.concatenate([p.indices for p in parts]).tolist()) == list(range(10))
+
+
+def test_random_sampler_with_replacement_and_more_samples_than_data():
+    from minitorch.utils.data import RandomSampler
+    drawn = np.array(list(RandomSampler(range(4), replacement=True, num_samples=4000, generator=0)))
+    counts = np.bincount(drawn, minlength=4)
+    assert len(drawn) == 4000 and counts.min() > 850  # uniform, about 1000 each
+    cycled = list(RandomSampler(range(4), num_samples=10, generator=0))
+    assert sorted(cycled[:4]) == sorted(cycled[4:8]) == [0, 1, 2, 3] and len(set(cycled[8:])) == 2
+
+
+def test_weighted_random_sampler_draws_in_proportion():
+    from minitorch.utils.data import WeightedRandomSampler
+    drawn = np.array(list(WeightedRandomSampler([1.0, 2.0, 0.0, 5.0], 8000, generator=1)))
+    frequencies = np.bincount(drawn, minlength=4) / 8000
+    np.testing.assert_allclose(frequencies, [1 / 8, 2 / 8, 0, 5 / 8], atol=0.02)
+    without = list(WeightedRandomSampler([1.0, 1.0, 1.0], 3, replacement=False, generator=1))
+    assert sorted(without) == [0, 1, 2]
+    with pytest.raises(RuntimeError, match="sum of probabilities <= 0"):
+        list(WeightedRandomSampler([0.0, 0.0], 2))
+
+
+def test_subset_random_sampler_permutes_any_keys_every_epoch():
+    from minitorch.utils.data import SubsetRandomSampler
+    sampler = SubsetRandomSampler(["a", "b", "c", "d", "e"], generator=3)
+    epochs = [list(sampler) for _ in range(4)]
+    assert all(sorted(e) == ["a", "b", "c", "d", "e"] for e in epochs) and len({tuple(e) for e in epochs}) > 1
+    keyed = {"a": 1, "b": 2, "c": 3, "d": 4, "e": 5}
+    loader = DataLoader(keyed, batch_size=2, sampler=sampler)
+    assert sorted(x for batch in loader for x in batch.tolist()) == [1, 2, 3, 4, 5]
+
+
+def test_batch_sampler_as_loader_argument_and_its_errors():
+    from minitorch.utils.data import BatchSampler, SequentialSampler
+    batches = BatchSampler(SequentialSampler(range(10)), 4, drop_last=False)
+    assert list(batches) == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]] and len(batches) == 3
+    loader = DataLoader(make_tensor_dataset(10), batch_sampler=batches)
+    assert labels_of(loader) == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]] and len(loader) == 3
+    assert loader.batch_size is None and loader.uses_array_batching
+    uneven = [[3], [0, 9, 1], [5, 5]]  # any iterable of index lists will do
+    assert labels_of(DataLoader(make_tensor_dataset(10), batch_sampler=uneven)) == uneven
+    with pytest.raises(ValueError, match="batch_size should be a positive integer value, but got batch_size=0"):
+        BatchSampler(range(3), 0, False)
+
+
+def test_batch_size_none_turns_batching_off():
+    from minitorch.utils.data import default_convert
+    loader = DataLoader(ListDataset([(np.float32(i), f"s{i}") for i in range(3)]), batch_size=None)
+    assert loader.collate_fn is default_convert and len(loader) == 3
+    items = list(loader)
+    assert [x[1] for x in items] == ["s0", "s1", "s2"] and items[2][0].shape == () and items[2][0].item() == 2.0
+
+
+def test_loader_attributes_follow_pytorch():
+    from minitorch.utils.data import BatchSampler, RandomSampler, SequentialSampler
+    loader = DataLoader(make_tensor_dataset(6), batch_size=4, shuffle=True, generator=3)
+    assert isinstance(loader.sampler, RandomSampler) and isinstance(loader.batch_sampler, BatchSampler)
+    assert loader.collate_fn is default_collate and loader.num_workers == 0 and loader.prefetch_factor is None
+    assert isinstance(DataLoader(make_tensor_dataset(6)).sampler, SequentialSampler)
+    assert DataLoader(make_tensor_dataset(6), num_workers=2).prefetch_factor == 2
+    with pytest.raises(ValueError, match="drop_last attribute should not be set after DataLoader is initialized"):
+        loader.drop_last = True
+    loader.num_workers = 0  # not one of the fixed ones, as in PyTorch
+    with pytest.warns(UserWarning, match="'pin_memory' argument is set as true but no accelerator is found"):
+        assert labels_of(DataLoader(make_tensor_dataset(3), batch_size=3, pin_memory=True)) == [[0, 1, 2]]
+
+
+def test_concat_chain_and_stack_datasets_through_the_loader():
+    from minitorch.utils.data import ChainDataset, ConcatDataset, IterableDataset, StackDataset
+
+    class Count(IterableDataset):
+        def __init__(self, start, stop):
+            self.start, self.stop = start, stop
+
+        def __iter__(self):
+            return iter(range(self.start, self.stop))
+
+    both = ConcatDataset([make_tensor_dataset(3), make_tensor_dataset(2)])
+    assert labels_of(DataLoader(both, batch_size=4)) == [[0, 1, 2, 0], [1]]
+    chained = DataLoader(ChainDataset([Count(0, 3), Count(10, 12)]), batch_size=2)
+    assert [b.tolist() for b in chained] == [[0, 1], [2, 10], [11]]
+    with pytest.raises(TypeError):
+        len(chained)  # a stream without a length, as in PyTorch
+    stacked = DataLoader(StackDataset(image=make_tensor_dataset(4), index=range(4)), batch_size=3)
+    first = next(iter(stacked))
+    assert first["index"].tolist() == [0, 1, 2] and first["image"][1].tolist() == [0, 1, 2]

@@ -182,3 +182,164 @@ def test_resuming_needs_initial_lr_and_an_optimizer():
         lr_scheduler.StepLR(_optimizer(), step_size=2, last_epoch=3)
     with pytest.raises(TypeError, match="is not an Optimizer"):
         lr_scheduler.StepLR(object(), step_size=2)
+
+
+# ----- the schedules added for PyTorch parity: closed forms, resuming, errors -----
+
+class _Halving:
+    """A callable object: its attributes travel in LambdaLR's state_dict (a plain function's cannot)."""
+
+    def __init__(self):
+        self.rate = 0.5
+
+    def __call__(self, epoch):
+        return self.rate ** epoch
+
+
+def test_lambda_lr_keeps_callable_objects_state_and_checks_arguments():
+    halving = _Halving()
+    sched = lr_scheduler.LambdaLR(_optimizer(), halving)
+    assert _sequence(sched, 3) == pytest.approx([0.1, 0.05, 0.025, 0.0125])
+    halving.rate = 0.9
+    saved = sched.state_dict()
+    assert saved["lr_lambdas"] == [{"rate": 0.9}]
+    other = _Halving()
+    fresh = lr_scheduler.LambdaLR(_optimizer(), other)
+    fresh.load_state_dict(saved)
+    assert other.rate == 0.9 and fresh.last_epoch == 3
+    assert lr_scheduler.LambdaLR(_optimizer(), lambda e: 1.0).state_dict()["lr_lambdas"] == [None]
+    with pytest.raises(ValueError, match="Expected 2 lr_lambdas, but got 1"):
+        lr_scheduler.LambdaLR(_optimizer(lrs=(0.1, 0.2)), [lambda e: 1.0])
+    with pytest.raises(TypeError, match="lr_lambda should be a function, but got float"):
+        lr_scheduler.MultiplicativeLR(_optimizer(), 0.5)
+
+
+@pytest.mark.parametrize("make, closed_form", [
+    (lambda o: lr_scheduler.ConstantLR(o, factor=0.25, total_iters=3), lambda e: 0.1 * (0.25 if e < 3 else 1.0)),
+    (lambda o: lr_scheduler.LinearLR(o, start_factor=0.2, end_factor=0.8, total_iters=4),
+     lambda e: 0.1 * (0.2 + 0.6 * min(e, 4) / 4)),
+    (lambda o: lr_scheduler.PolynomialLR(o, total_iters=5, power=3.0), lambda e: 0.1 * (1 - min(e, 5) / 5) ** 3),
+    (lambda o: lr_scheduler.MultiplicativeLR(o, lambda e: 0.9), lambda e: 0.1 * 0.9 ** e),
+    (lambda o: lr_scheduler.CosineAnnealingWarmRestarts(o, T_0=3, T_mult=2, eta_min=0.01),
+     lambda e: 0.01 + 0.09 * (1 + math.cos(math.pi * (e if e < 3 else e - 3 if e < 9 else e - 9)
+                                           / (3 if e < 3 else 6 if e < 9 else 12))) / 2),
+])
+def test_new_schedules_follow_their_closed_forms(make, closed_form):
+    expected = [closed_form(e) for e in range(15)]
+    assert _sequence(make(_optimizer()), 14) == pytest.approx(expected, rel=1e-9, abs=1e-15)
+
+
+def test_cyclic_lr_triangle_and_momentum_cycle():
+    opt = _optimizer(momentum=0.9)
+    sched = lr_scheduler.CyclicLR(opt, base_lr=0.1, max_lr=0.5, step_size_up=2, step_size_down=4,
+                                  base_momentum=0.8, max_momentum=0.9)
+    lrs, momenta = [], []
+    for _ in range(8):
+        lrs.append(opt.param_groups[0]["lr"])
+        momenta.append(opt.param_groups[0]["momentum"])
+        opt.step()
+        sched.step()
+    rise = [0.0, 0.5, 1.0, 0.75, 0.5, 0.25, 0.0, 0.5]  # two steps up, four down, then the next cycle
+    assert lrs == pytest.approx([0.1 + 0.4 * f for f in rise])
+    assert momenta == pytest.approx([0.9 - 0.1 * f for f in rise])
+    assert opt.param_groups[0]["max_momentum"] == 0.9 and opt.param_groups[0]["base_momentum"] == 0.8
+    with pytest.raises(ValueError, match="mode is invalid and scale_fn is None"):
+        lr_scheduler.CyclicLR(_optimizer(momentum=0.9), 0.1, 0.5, mode="square")
+    with pytest.raises(ValueError, match="momentum or beta1"):
+        lr_scheduler.CyclicLR(_optimizer(cls=optim.Adagrad), 0.1, 0.5)
+    with pytest.raises(ValueError, match="base_lr must have the same length"):
+        lr_scheduler.CyclicLR(_optimizer(momentum=0.9), [0.1, 0.2], 0.5)
+
+
+def test_warm_restarts_take_fractional_epochs_without_warning():
+    opt = _optimizer()
+    sched = lr_scheduler.CosineAnnealingWarmRestarts(opt, T_0=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        sched.step(0.5)
+    assert sched.get_last_lr() == pytest.approx([0.1 * (1 + math.cos(math.pi * 0.25)) / 2])
+    assert sched.last_epoch == 0 and sched.T_cur == 0.5
+    sched.step(2.5)  # after the restart at epoch 2
+    assert sched.get_last_lr() == pytest.approx([0.1 * (1 + math.cos(math.pi * 0.25)) / 2])
+    with pytest.raises(ValueError, match="Expected non-negative epoch"):
+        sched.step(-1)
+    for bad, message in ((dict(T_0=0), "positive integer T_0"), (dict(T_0=2.5), "positive integer T_0"),
+                         (dict(T_0=2, T_mult=0), "integer T_mult >= 1"), (dict(T_0=2, eta_min="0"), "eta_min")):
+        with pytest.raises(ValueError, match=message):
+            lr_scheduler.CosineAnnealingWarmRestarts(_optimizer(), **bad)
+
+
+def test_sequential_and_chained_check_their_schedulers():
+    opt, other = _optimizer(), _optimizer()
+    first = lr_scheduler.ConstantLR(opt)
+    with pytest.raises(ValueError, match="number of schedulers 1 and the number of milestones to be equal to 1"):
+        lr_scheduler.SequentialLR(opt, [first], milestones=[3])
+    with pytest.raises(ValueError, match="expects at least one scheduler"):
+        lr_scheduler.SequentialLR(opt, [], milestones=[])
+    with pytest.raises(ValueError, match="to belong to the same optimizer"):
+        lr_scheduler.SequentialLR(opt, [first, lr_scheduler.ExponentialLR(other, 0.5)], milestones=[2])
+    with pytest.raises(ValueError, match="does not support `ReduceLROnPlateau`"):
+        lr_scheduler.ChainedScheduler([first, lr_scheduler.ReduceLROnPlateau(opt)])
+    with pytest.raises(TypeError, match="at index 0 should have `optimizer`"):
+        lr_scheduler.SequentialLR(opt, [object()], milestones=[])
+
+
+@pytest.mark.parametrize("make", [
+    lambda opt: lr_scheduler.LambdaLR(opt, _Halving()),
+    lambda opt: lr_scheduler.MultiplicativeLR(opt, lambda epoch: 0.8),
+    lambda opt: lr_scheduler.ConstantLR(opt, factor=0.5, total_iters=6),
+    lambda opt: lr_scheduler.LinearLR(opt, start_factor=0.1, total_iters=8),
+    lambda opt: lr_scheduler.PolynomialLR(opt, total_iters=9, power=2.0),
+    lambda opt: lr_scheduler.CyclicLR(opt, base_lr=0.01, max_lr=0.1, step_size_up=3, mode="exp_range", gamma=0.9),
+    lambda opt: lr_scheduler.CosineAnnealingWarmRestarts(opt, T_0=3, T_mult=2),
+    lambda opt: lr_scheduler.SequentialLR(opt, [lr_scheduler.LinearLR(opt, 0.5, total_iters=3),
+                                                lr_scheduler.CosineAnnealingLR(opt, T_max=4)], milestones=[3]),
+    lambda opt: lr_scheduler.ChainedScheduler([lr_scheduler.ConstantLR(opt, 0.5, total_iters=7),
+                                               lr_scheduler.ExponentialLR(opt, 0.9)]),
+])
+@pytest.mark.parametrize("through_file", [False, True])
+def test_new_schedules_resume_from_state_dicts(make, through_file, tmp_path):
+    uninterrupted = _sequence(make(_optimizer(momentum=0.9)), 11)
+    sched = make(_optimizer(momentum=0.9))
+    first = _sequence(sched, 5)
+    checkpoint = {"optim": sched.optimizer.state_dict(), "sched": sched.state_dict()}
+    if through_file:
+        mt.save(checkpoint, tmp_path / "ckpt.safetensors")
+        checkpoint = mt.load(tmp_path / "ckpt.safetensors")
+    new_opt = _optimizer(momentum=0.9)
+    new_sched = make(new_opt)
+    new_opt.load_state_dict(checkpoint["optim"])
+    new_sched.load_state_dict(checkpoint["sched"])
+    rest = _sequence(new_sched, 6)
+    assert first[:-1] + rest == pytest.approx(uninterrupted, rel=1e-12)
+
+
+def test_get_lr_outside_step_warns_and_a_replaced_optimizer_step_is_detected():
+    opt = _optimizer()
+    sched = lr_scheduler.StepLR(opt, step_size=2)
+    with pytest.warns(UserWarning, match="please use `get_last_lr\\(\\)`"):
+        sched.get_lr()
+    opt.step = lambda closure=None: None  # replaced after the scheduler was built
+    with pytest.warns(UserWarning, match="has been overridden after learning rate scheduler initialization"):
+        sched.step()
+    replaced = _optimizer()
+    calls = []
+    replaced.step = lambda closure=None: calls.append(1)  # replaced before: the scheduler wraps it, as PyTorch
+    sched = lr_scheduler.StepLR(replaced, step_size=2)
+    replaced.step()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        sched.step()
+    assert calls == [1]
+
+
+def test_a_tensor_learning_rate_is_updated_in_place():
+    lr = mt.tensor(0.1, dtype=mt.float64)
+    opt = optim.SGD([mt.tensor([1.0], dtype=mt.float64, requires_grad=True)], lr=lr)
+    sched = lr_scheduler.ExponentialLR(opt, gamma=0.5)
+    opt.param_groups[0]["params"][0].grad = mt.tensor([1.0], dtype=mt.float64)
+    opt.step()
+    sched.step()
+    assert opt.param_groups[0]["lr"] is lr and lr.item() == pytest.approx(0.05)
+    assert isinstance(sched.get_last_lr()[0], mt.Tensor) and sched.get_last_lr()[0] is not lr
+    assert opt.param_groups[0]["params"][0].item() == pytest.approx(0.9)  # the step used lr = 0.1

@@ -23,7 +23,7 @@ def _steps(optimizer_cls, grads, p0=P0, **kwargs):
     opt = optimizer_cls([p], **kwargs)
     values = []
     for g in grads:
-        p.grad = mt.tensor(g)
+        p.grad = mt.tensor(np.asarray(g, dtype=p0.dtype))
         opt.step()
         values.append(p.detach().numpy().copy())
     return values, opt, p
@@ -189,6 +189,152 @@ def test_adagrad_weight_decay_and_state_from_construction():
     _close(values[0], P0 - 0.1 * g / (np.abs(g) + 1e-10))
 
 
+# ----- Adadelta, Adamax, NAdam, RAdam, ASGD, Rprop -----
+
+def test_adadelta_two_steps_written_out():
+    values, opt, p = _steps(optim.Adadelta, [G1, G2], lr=0.5, rho=0.8, eps=1e-3)
+    v1 = 0.2 * G1 ** 2
+    delta1 = np.sqrt(0 + 1e-3) / np.sqrt(v1 + 1e-3) * G1
+    u1 = 0.2 * delta1 ** 2
+    v2 = 0.8 * v1 + 0.2 * G2 ** 2
+    delta2 = np.sqrt(u1 + 1e-3) / np.sqrt(v2 + 1e-3) * G2
+    _close(values[0], P0 - 0.5 * delta1)
+    _close(values[1], P0 - 0.5 * delta1 - 0.5 * delta2)
+    _close(opt.state[p]["acc_delta"].numpy(), 0.8 * u1 + 0.2 * delta2 ** 2)
+
+
+def test_adamax_uses_the_infinity_norm():
+    values, opt, p = _steps(optim.Adamax, [G1, G2], lr=0.1, betas=(0.8, 0.5), eps=1e-3)
+    m1, u1 = 0.2 * G1, np.abs(G1) + 1e-3
+    p1 = P0 - 0.1 / 0.2 * m1 / u1
+    m2, u2 = 0.8 * m1 + 0.2 * G2, np.maximum(0.5 * u1, np.abs(G2) + 1e-3)
+    _close(values[0], p1)
+    _close(values[1], p1 - 0.1 / (1 - 0.64) * m2 / u2)
+    _close(opt.state[p]["exp_inf"].numpy(), u2)
+
+
+def _nadam_reference(grads, lr, beta1, beta2, eps, momentum_decay):
+    p, m, v, mu_product, out = P0.copy(), np.zeros(2), np.zeros(2), np.float32(1.0), []
+    for t, g in enumerate(grads, start=1):
+        mu = beta1 * (1 - 0.5 * 0.96 ** (t * momentum_decay))
+        mu_next = beta1 * (1 - 0.5 * 0.96 ** ((t + 1) * momentum_decay))
+        mu_product = np.float32(mu_product * np.float32(mu))
+        m = beta1 * m + (1 - beta1) * g
+        v = beta2 * v + (1 - beta2) * g * g
+        denom = np.sqrt(v / (1 - beta2 ** t)) + eps
+        p = p - lr * (1 - mu) / (1 - float(mu_product)) * g / denom
+        p = p - lr * mu_next / (1 - float(mu_product) * mu_next) * m / denom
+        out.append(p)
+    return out
+
+
+def test_nadam_nesterov_step_and_its_float32_momentum_product():
+    grads = [G1, G2, G3]
+    values, opt, p = _steps(optim.NAdam, grads, lr=0.1, betas=(0.8, 0.9), momentum_decay=0.5)
+    for got, want in zip(values, _nadam_reference(grads, 0.1, 0.8, 0.9, 1e-8, 0.5)):
+        np.testing.assert_allclose(got, want, rtol=1e-12)
+    assert opt.state[p]["mu_product"].dtype == mt.float32
+
+
+def test_radam_is_momentum_sgd_until_the_variance_is_tractable():
+    grads = [G1, G2, G3, -G1, G2, G3, G1]
+    values, _, _ = _steps(optim.RAdam, grads, lr=0.1, betas=(0.5, 0.9))
+    p, m, v = P0.copy(), np.zeros(2), np.zeros(2)
+    rho_inf = 2 / (1 - 0.9) - 1
+    rectified = []
+    for t, g in enumerate(grads, start=1):
+        m, v = 0.5 * m + 0.5 * g, 0.9 * v + 0.1 * g * g
+        m_hat = m / (1 - 0.5 ** t)
+        rho_t = rho_inf - 2 * t * 0.9 ** t / (1 - 0.9 ** t)
+        rectified.append(rho_t > 5)
+        if rho_t > 5:
+            r = math.sqrt((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t))
+            p = p - m_hat * 0.1 * math.sqrt(1 - 0.9 ** t) / (np.sqrt(v) + 1e-8) * r
+        else:
+            p = p - 0.1 * m_hat
+        _close(values[t - 1], p)
+    assert rectified == [False] * 5 + [True] * 2  # both branches ran
+
+
+def test_asgd_averages_the_iterates_after_t0():
+    grads = [G1, G2, G3, -G1, G2, G3]
+    values, opt, p = _steps(optim.ASGD, grads, lr=0.1, lambd=0.5, alpha=0.5, t0=2)
+    eta, mu, ax, param = np.float32(0.1), 1.0, None, P0.copy()
+    for t, g in enumerate(grads, start=1):
+        param = param * (1 - 0.5 * float(eta)) - float(eta) * g
+        ax = param.copy() if mu == 1 else ax + (param - ax) * mu
+        eta = np.float32(0.1 / (1 + 0.5 * 0.1 * t) ** 0.5)
+        mu = float(np.float32(1 / max(1, t - 2)))
+        _close(values[t - 1], param)
+    _close(opt.state[p]["ax"].numpy(), ax)
+    assert not np.allclose(ax, values[-1])  # the average lags behind the iterate
+    assert float(opt.state[p]["eta"].numpy()) == float(eta)
+
+
+def test_rprop_grows_steps_on_agreement_and_skips_a_flipped_sign():
+    g_flip = np.array([0.5, 1.0])  # the second coordinate's gradient changes sign at step 2
+    values, opt, p = _steps(optim.Rprop, [G1, g_flip, g_flip], lr=0.1, etas=(0.5, 1.5), step_sizes=(0.01, 0.2))
+    _close(values[0], P0 - 0.1 * np.sign(G1))
+    # step 2: coordinate 0 agrees (step 0.15), coordinate 1 flipped (step 0.05, no move, its gradient forgotten)
+    _close(values[1], values[0] - np.array([0.15, 0.0]))
+    # step 3: coordinate 0 grows to the 0.2 cap, coordinate 1 starts afresh with its shrunk step
+    _close(values[2], values[1] - np.array([0.2, 0.05]))
+    _close(opt.state[p]["step_size"].numpy(), [0.2, 0.05])
+
+
+# ----- LBFGS -----
+
+def _quadratic_closure(params, opt, matrix, target):
+    def closure():
+        opt.zero_grad()
+        residual = params[0] - target
+        loss = 0.5 * (residual * (matrix @ residual)).sum()
+        loss.backward()
+        return loss
+    return closure
+
+
+@pytest.mark.parametrize("line_search_fn", [None, "strong_wolfe"])
+def test_lbfgs_solves_a_quadratic_in_a_few_iterations(line_search_fn):
+    matrix = mt.tensor([[3.0, 1.0, 0.0], [1.0, 2.0, 0.5], [0.0, 0.5, 1.0]], dtype=mt.float64)
+    target = mt.tensor([1.0, -2.0, 0.5], dtype=mt.float64)
+    w = mt.zeros(3, dtype=mt.float64, requires_grad=True)
+    opt = optim.LBFGS([w], lr=1, max_iter=50, line_search_fn=line_search_fn, tolerance_grad=1e-12,
+                      tolerance_change=1e-15)
+    first = opt.step(_quadratic_closure([w], opt, matrix, target))
+    assert first.item() == pytest.approx(0.5 * float((target * (matrix @ target)).sum()))
+    np.testing.assert_allclose(w.detach().numpy(), target.numpy(), atol=1e-8)
+    assert opt.state[w]["n_iter"] < 15  # quasi-Newton: far fewer than gradient descent would need
+
+
+def test_lbfgs_history_is_bounded_and_errors_are_clear():
+    matrix = mt.tensor(np.diag(np.linspace(1.0, 50.0, 6)))
+    target = mt.tensor(np.linspace(-1.0, 1.0, 6))
+    w = mt.zeros(6, dtype=mt.float64, requires_grad=True)
+    opt = optim.LBFGS([w], max_iter=30, history_size=2, tolerance_grad=0, tolerance_change=0)
+    opt.step(_quadratic_closure([w], opt, matrix, target))
+    assert len(opt.state[w]["old_dirs"]) == 2 and len(opt.state[w]["ro"]) == 2
+    with pytest.raises(ValueError, match="doesn't support per-parameter options"):
+        optim.LBFGS([{"params": [w]}, {"params": [mt.zeros(1, requires_grad=True)]}])
+    with pytest.raises(ValueError, match="doesn't support per-parameter options"):
+        opt.add_param_group({"params": [mt.zeros(1, requires_grad=True)]})
+    with pytest.raises(RuntimeError, match="only 'strong_wolfe' is supported"):
+        optim.LBFGS([w], line_search_fn="backtracking").step(_quadratic_closure([w], opt, matrix, target))
+    with pytest.raises(TypeError):
+        opt.step()  # a closure is required, as in PyTorch
+
+
+def test_lbfgs_moves_the_parameters_and_bumps_their_versions():
+    w = mt.nn.Parameter(mt.tensor([2.0, -1.0]))
+    opt = optim.LBFGS([w], max_iter=3)
+    kept = (w * w).sum()  # a graph that saved w before the step
+    kept.backward(retain_graph=True)
+    opt.step(_quadratic_closure([w], opt, mt.eye(2), mt.zeros(2)))
+    assert np.abs(w.detach().numpy()).max() < 1.0
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        kept.backward()
+
+
 # ----- shared behaviour -----
 
 ALL_OPTIMIZERS = [
@@ -197,7 +343,51 @@ ALL_OPTIMIZERS = [
     (optim.AdamW, dict(lr=0.1)),
     (optim.RMSprop, dict(lr=0.1, centered=True, momentum=0.5, weight_decay=0.1)),
     (optim.Adagrad, dict(lr=0.1, lr_decay=0.1, weight_decay=0.1)),
+    (optim.Adadelta, dict(lr=10.0, weight_decay=0.1)),
+    (optim.Adamax, dict(lr=0.1, weight_decay=0.1)),
+    (optim.NAdam, dict(lr=0.1, weight_decay=0.1, decoupled_weight_decay=True)),
+    (optim.RAdam, dict(lr=0.1, weight_decay=0.1)),
+    (optim.ASGD, dict(lr=0.1, t0=2, weight_decay=0.1)),
+    (optim.Rprop, dict(lr=0.1, maximize=True)),
 ]
+
+
+@pytest.mark.parametrize("cls, kwargs", ALL_OPTIMIZERS)
+def test_every_step_bumps_the_versions_of_the_updated_parameters(cls, kwargs):
+    w = mt.nn.Parameter(mt.tensor([1.0, 2.0]))
+    idle = mt.nn.Parameter(mt.tensor([3.0]))
+    opt = cls([w, idle], **kwargs)
+    loss = (w * w).sum() + (idle * idle).sum()
+    loss.backward(retain_graph=True)
+    idle.grad = None  # no gradient: not updated, not bumped
+    idle_graph = (idle * 2).sum()
+    opt.step()
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        loss.backward()
+    idle_graph.backward()  # idle's saved value is still current
+
+
+@pytest.mark.parametrize("cls", [optim.SGD, optim.Adam, optim.AdamW, optim.Adagrad])
+def test_fused_and_foreach_are_accepted_and_change_nothing(cls):
+    plain, _, _ = _steps(cls, [G1, G2], lr=0.1)
+    for flags in (dict(fused=True), dict(foreach=True), dict(foreach=False, fused=False)):
+        values, opt, _ = _steps(cls, [G1, G2], lr=0.1, **flags)
+        np.testing.assert_array_equal(values[-1], plain[-1])
+        assert all(opt.param_groups[0][k] == v for k, v in flags.items())
+    with pytest.raises(RuntimeError, match="`fused` and `foreach` cannot be `True` together"):
+        cls([mt.tensor([1.0], requires_grad=True)], fused=True, foreach=True)
+
+
+@pytest.mark.parametrize("cls", [optim.Adam, optim.AdamW, optim.RMSprop, optim.Adadelta, optim.Adamax, optim.NAdam,
+                                 optim.RAdam, optim.ASGD, optim.Rprop])
+def test_capturable_and_differentiable_raise_clearly(cls):
+    p = mt.tensor([1.0], requires_grad=True)
+    with pytest.raises(RuntimeError, match=r"capturable=True\) is for CUDA graphs.*CPU only"):
+        cls([p], capturable=True)
+    with pytest.raises(NotImplementedError, match=r"differentiable=True\): .* outside the tape"):
+        cls([p], differentiable=True)
+    with pytest.raises(NotImplementedError, match="differentiable=True"):
+        cls([p]).add_param_group({"params": [mt.tensor([2.0], requires_grad=True)], "differentiable": True})
 
 
 @pytest.mark.parametrize("cls, kwargs", ALL_OPTIMIZERS)
@@ -223,7 +413,8 @@ def test_training_with_backward_reduces_the_loss(cls, kwargs):
     x = mt.randn(32, 3)
     y = x @ mt.tensor([[1.0], [-2.0], [0.5]])
     w = mt.zeros(3, 1, requires_grad=True)
-    opt = cls([w], **{**kwargs, "weight_decay": 0.0, "maximize": False})
+    plain = {k: v for k, v in dict(weight_decay=0.0, maximize=False).items() if k in kwargs}
+    opt = cls([w], **{**kwargs, **plain})
 
     def closure():
         opt.zero_grad()
@@ -284,6 +475,14 @@ def test_constructor_argument_errors():
     (optim.RMSprop, dict(momentum=-0.5), "Invalid momentum value"),
     (optim.Adagrad, dict(lr_decay=-0.5), "Invalid lr_decay value"),
     (optim.Adagrad, dict(initial_accumulator_value=-1), "Invalid initial_accumulator_value value"),
+    (optim.Adadelta, dict(rho=1.5), "Invalid rho value"),
+    (optim.Adadelta, dict(eps=-1.0), "Invalid epsilon value"),
+    (optim.Adamax, dict(betas=(0.9, 1.0)), "Invalid beta parameter at index 1"),
+    (optim.NAdam, dict(momentum_decay=-0.1), "Invalid momentum_decay value"),
+    (optim.RAdam, dict(betas=(-0.1, 0.9)), "Invalid beta parameter at index 0"),
+    (optim.ASGD, dict(weight_decay=-0.1), "Invalid weight_decay value"),
+    (optim.Rprop, dict(etas=(1.5, 1.2)), "Invalid eta values: 1.5, 1.2"),
+    (optim.LBFGS, dict(lr=-1), "Invalid learning rate"),
 ])
 def test_invalid_options_raise_like_pytorch(cls, kwargs, message):
     with pytest.raises(ValueError, match=message):
@@ -337,9 +536,12 @@ def test_state_dict_structure_matches_pytorch():
 @pytest.mark.parametrize("through_file", [False, True])
 def test_state_dict_round_trip_continues_the_same_trajectory(cls, kwargs, through_file, tmp_path):
     grads = [G1, G2, G3, -G1, G2 * 0.5, G3 * 2]
-    uninterrupted, _, _ = _steps(cls, grads, **kwargs)
+    # PyTorch casts NAdam's float32 mu_product to a float64 parameter's dtype on loading, which changes the
+    # rounding of later steps; with float32 parameters the round trip is exact.
+    p0 = P0.astype(np.float32) if cls is optim.NAdam else P0
+    uninterrupted, _, _ = _steps(cls, grads, p0, **kwargs)
 
-    first, opt, p = _steps(cls, grads[:3], **kwargs)
+    first, opt, p = _steps(cls, grads[:3], p0, **kwargs)
     state = opt.state_dict()
     if through_file:
         mt.save({"optim": state, "param": p.detach()}, tmp_path / "ckpt.safetensors")
@@ -352,7 +554,7 @@ def test_state_dict_round_trip_continues_the_same_trajectory(cls, kwargs, throug
     fresh_opt.load_state_dict(state)
     assert fresh_opt.param_groups[0]["lr"] == kwargs["lr"]
     for g in grads[3:]:
-        fresh.grad = mt.tensor(g)
+        fresh.grad = mt.tensor(np.asarray(g, dtype=p0.dtype))
         fresh_opt.step()
     np.testing.assert_array_equal(fresh.detach().numpy(), uninterrupted[-1])
 

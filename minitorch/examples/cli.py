@@ -95,6 +95,10 @@ def training_parser(prog: str, description: str, recipe) -> OneLineParser:
         help="continue from a checkpoint of --save; a larger --epochs extends the run: a finished OneCycle schedule "
              "is followed by a new cycle over the extra epochs (default: none)")
     add("--no-progress", action="store_true", help="no progress bars: one plain line per epoch (default: off)")
+    add("--distributed", action="store_true",
+        help="be one of the N processes of `mpiexec -n N python -m ...`: each trains a DistributedDataParallel "
+             "replica on 1/N of every batch and tests 1/N of the test set; losses and accuracies are over all of "
+             "them; rank 0 prints, plots and saves (default: off)")
     return parser
 
 

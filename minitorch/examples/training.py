@@ -20,11 +20,21 @@ Determinism: ``--seed`` seeds minitorch's global generator (weights, dropout)
 and the training loader's own generator (the shuffling order). A checkpoint
 stores both generators' states next to the model, optimizer and scheduler, so
 ``--resume`` continues exactly as the uninterrupted run would have.
+
+``--distributed`` (under ``mpiexec -n N``): each process trains a
+DistributedDataParallel replica on 1/N of every batch, its share chosen by a
+DistributedSampler (shuffled by seed and epoch, the same order on every
+rank), and evaluates 1/N of the test set; the losses and accuracies printed
+are over all processes; rank 0 alone prints, plots and saves (the plain
+model's state_dict, so a checkpoint resumes with or without
+``--distributed``). Without mpiexec it is a world of one process, which takes
+the same steps as N processes do.
 """
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import io
 import textwrap
 import time
 
@@ -35,7 +45,7 @@ from matplotlib.ticker import MaxNLocator
 import minitorch as mt
 from minitorch import nn
 from minitorch.datasets import DatasetNotFoundError, DownloadError, IDXFormatError
-from minitorch.utils.data import DataLoader, TensorDataset
+from minitorch.utils.data import DataLoader, DistributedSampler, Subset, TensorDataset
 
 from . import checkpoint as checkpoints
 from .checkpoint import Cycle, History
@@ -111,6 +121,9 @@ def make_loaders(args: argparse.Namespace):
     The training loader shuffles with its own seeded generator, which is
     returned so that checkpoints can store and restore its state. A data set
     that is missing, cannot be downloaded or is damaged is a UsageError.
+    With ``args.distributed``, this process's share: every N-th sample of each
+    shuffled epoch (a DistributedSampler, batches of batch_size / N) and its
+    1/N slice of the test set.
 
     >>> args = argparse.Namespace(dataset="embedded", data_dir=None, download=False, limit=256, test_limit=100,
     ...                           batch_size=64, seed=0)
@@ -130,9 +143,15 @@ def make_loaders(args: argparse.Namespace):
     test_x, test_y = test_x[: args.test_limit], test_y[: args.test_limit]
     train_x, test_x, mean, std = standardise(train_x, test_x)
     generator = np.random.default_rng(args.seed)
-    train_loader = DataLoader(TensorDataset(train_x, train_y), batch_size=args.batch_size, shuffle=True,
-                              generator=generator)
-    test_loader = DataLoader(TensorDataset(test_x, test_y), batch_size=1000)
+    train_set, test_set = TensorDataset(train_x, train_y), TensorDataset(test_x, test_y)
+    if getattr(args, "distributed", False):
+        sampler = DistributedSampler(train_set, shuffle=True, seed=args.seed)
+        train_loader = DataLoader(train_set, batch_size=share_of_batch(args.batch_size, sampler.num_replicas),
+                                  sampler=sampler)
+        test_set = Subset(test_set, np.array_split(np.arange(len(test_set)), sampler.num_replicas)[sampler.rank])
+    else:
+        train_loader = DataLoader(train_set, batch_size=args.batch_size, shuffle=True, generator=generator)
+    test_loader = DataLoader(test_set, batch_size=1000)
     return train_loader, test_loader, generator, (mean, std)
 
 
@@ -219,6 +238,49 @@ def history_figure(history: History, title: str) -> Figure:
     return figure
 
 
+# ----- several processes (--distributed) -----
+
+def _start_distributed(args: argparse.Namespace) -> tuple[int, int]:
+    """Joins the processes of ``mpiexec`` (a world of one without it); returns (rank, world size).
+
+    A set-up mistake (no MPI, a batch that does not split evenly) is a UsageError.
+    """
+    if not mt.distributed.is_initialized():
+        try:
+            mt.distributed.init_process_group("mpi")
+        except (RuntimeError, ValueError) as error:
+            raise UsageError(f"--distributed: {error}") from error
+    rank, world = mt.distributed.get_rank(), mt.distributed.get_world_size()
+    share_of_batch(args.batch_size, world)
+    return rank, world
+
+
+def share_of_batch(batch_size: int, world: int) -> int:
+    """Each process's part of a batch of ``batch_size`` split over ``world`` processes; UsageError if uneven.
+
+    >>> share_of_batch(128, 2)
+    64
+    >>> share_of_batch(33, 2)
+    Traceback (most recent call last):
+        ...
+    minitorch.examples.cli.UsageError: --distributed: --batch-size 33 does not split evenly over 2 processes
+    """
+    if batch_size % world:
+        raise UsageError(f"--distributed: --batch-size {batch_size} does not split evenly over {world} processes")
+    return batch_size // world
+
+
+def _global_means(values, count: int) -> list[float]:
+    """Means over every process's samples, from this process's means over its ``count`` samples."""
+    totals = mt.tensor([v * count for v in values] + [count], dtype=mt.float64)
+    mt.distributed.all_reduce(totals)
+    return [float(t) / float(totals[-1]) for t in totals[:-1]]
+
+
+def _quiet(*values, **options):
+    """print() for ranks other than 0."""
+
+
 # ----- the whole run -----
 
 @dataclasses.dataclass
@@ -255,6 +317,8 @@ def run(name: str, build_model, recipe: Recipe, argv=None, *, prog: str, descrip
     try:
         return _train(name, build_model, args)
     except UsageError as error:
+        if args.distributed and mt.distributed.is_initialized() and mt.distributed.get_rank() != 0:
+            parser.exit(2)  # every rank stops; rank 0 says why
         parser.exit(2, f"{prog}: error: {one_line(str(error))}\n")
 
 
@@ -265,6 +329,8 @@ def _one_cycle(optimizer, args, cycle: Cycle, steps_per_epoch: int):
 
 def _train(name: str, build_model, args: argparse.Namespace) -> Result:
     start = time.perf_counter()
+    rank, world = _start_distributed(args) if args.distributed else (0, 1)
+    say = print if rank == 0 else _quiet
     check_paths(args)
     resumed, cycle, notes = None, Cycle(0, args.epochs), []
     if args.resume:
@@ -282,7 +348,11 @@ def _train(name: str, build_model, args: argparse.Namespace) -> Result:
             checkpoints.restore_model(resumed, model)
         except mt.CheckpointError as error:
             raise UsageError(f"--resume {error}") from error
+    # DDP starts every rank from rank 0's weights; the optimizer and checkpoints hold the plain model's.
+    trained = nn.parallel.DistributedDataParallel(model) if args.distributed else model
     train_loader, test_loader, loader_generator, (mean, std) = make_loaders(args)
+    train_images = len(train_loader.dataset)
+    test_images = len(test_loader.dataset.dataset) if args.distributed else len(test_loader.dataset)
     steps = len(train_loader)
     optimizer = mt.optim.Adam(model.parameters(), lr=args.lr)
     scheduler = _one_cycle(optimizer, args, cycle, steps)
@@ -296,39 +366,48 @@ def _train(name: str, build_model, args: argparse.Namespace) -> Result:
 
     n_params = sum(p.numel() for p in model.parameters())
     plural = "s" if args.epochs != 1 else ""
-    print(f"{name}: {n_params:,} parameters")
-    print(f"{args.dataset}: {len(train_loader.dataset):,} train / {len(test_loader.dataset):,} test images, "
-          f"mean {mean:.4f}, std {std:.4f}")
-    print(f"Adam + OneCycleLR(max_lr={args.lr:g}) per batch, batch size {args.batch_size}, "
-          f"{args.epochs} epoch{plural}, seed {args.seed}")
-    print(LEGEND)
+    say(f"{name}: {n_params:,} parameters")
+    say(f"{args.dataset}: {train_images:,} train / {test_images:,} test images, mean {mean:.4f}, std {std:.4f}")
+    say(f"Adam + OneCycleLR(max_lr={args.lr:g}) per batch, batch size {args.batch_size}"
+        + (f" ({share_of_batch(args.batch_size, world)} on each of {world} processes)" if world > 1 else "")
+        + f", {args.epochs} epoch{plural}, seed {args.seed}")
+    say(LEGEND)
     for note in notes:
-        print(textwrap.fill(note, WIDTH, subsequent_indent="  "))
-    bars = bars_wanted(args.no_progress)
+        say(textwrap.fill(note, WIDTH, subsequent_indent="  "))
+    bars = bars_wanted(args.no_progress) and rank == 0
     for epoch in range(done + 1, args.epochs + 1):
         if epoch > cycle.end:
             cycle = Cycle(cycle.end, args.epochs)
             scheduler = _one_cycle(optimizer, args, cycle, steps)
         epoch_start = time.perf_counter()
-        progress = EpochProgress(f"epoch {epoch:>{len(str(args.epochs))}}/{args.epochs}",
-                                 len(train_loader.dataset), enabled=bars)
-        train_loss, train_acc = train_one_epoch(model, train_loader, loss_fn, optimizer, scheduler, progress.trained)
+        if args.distributed:
+            train_loader.sampler.set_epoch(epoch)
+        progress = EpochProgress(f"epoch {epoch:>{len(str(args.epochs))}}/{args.epochs}", train_images,
+                                 enabled=bars, out=None if rank == 0 else io.StringIO())
+        # Rank 0's bars count its own share times the number of processes: the whole epoch.
+        train_loss, train_acc = train_one_epoch(trained, train_loader, loss_fn, optimizer, scheduler,
+                                                lambda size, loss, acc: progress.trained(size * world, loss, acc))
         train_seconds = time.perf_counter() - epoch_start
-        with progress.testing(len(test_loader.dataset)) as test_bar:
-            test_loss, test_acc = evaluate(model, test_loader, loss_fn, test_bar.update)
+        with progress.testing(test_images) as test_bar:
+            # Through DDP, every rank evaluates with rank 0's BatchNorm statistics (broadcast_buffers).
+            test_loss, test_acc = evaluate(trained, test_loader, loss_fn, lambda size: test_bar.update(size * world))
+        if args.distributed:
+            train_loss, train_acc = _global_means((train_loss, train_acc), len(train_loader.sampler))
+            test_loss, test_acc = _global_means((test_loss, test_acc), len(test_loader.dataset))
         seconds = time.perf_counter() - epoch_start
         history.append(train_loss=train_loss, train_acc=train_acc, test_loss=test_loss, test_acc=test_acc,
                        epoch_time=seconds)
-        progress.finish(epoch_results(seconds, len(train_loader.dataset) / train_seconds, train_loss, train_acc,
-                                      test_loss, test_acc))
-        if args.save:
+        progress.finish(epoch_results(seconds, train_images / train_seconds, train_loss, train_acc, test_loss,
+                                      test_acc))
+        if args.save and rank == 0:
             checkpoints.save_checkpoint(args.save.replace("{epoch}", str(epoch)), example=name, model=model,
                                         optimizer=optimizer, scheduler=scheduler, loader_generator=loader_generator,
                                         epoch=epoch, cycle=cycle, args=args, history=history)
-    if args.plot and history.train_loss:
+    if args.plot and history.train_loss and rank == 0:
         history_figure(history, f"{name} on {args.dataset}").savefig(args.plot, dpi=100)
     wall = time.perf_counter() - start
-    _print_summary(args, history, done, wall)
+    if rank == 0:
+        _print_summary(args, history, done, wall)
     return Result(model=model, history=history, start_epoch=done, wall_time=wall)
 
 

@@ -22,8 +22,8 @@ class Adagrad(Optimizer):
     >>> [round(v, 4) for v in w.tolist()]  # the first step moves each weight by lr
     [0.9, -1.9]
     """
-    def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10, *,
-                 maximize=False):
+    def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10,
+                 foreach=None, *, maximize=False, differentiable=False, fused=None):
         if not 0.0 <= lr:
             raise ValueError(f"Invalid learning rate: {lr}")
         if not 0.0 <= lr_decay:
@@ -35,7 +35,8 @@ class Adagrad(Optimizer):
         if not 0.0 <= eps:
             raise ValueError(f"Invalid epsilon value: {eps}")
         defaults = dict(lr=lr, lr_decay=lr_decay, eps=eps, weight_decay=weight_decay,
-                        initial_accumulator_value=initial_accumulator_value, maximize=maximize)
+                        initial_accumulator_value=initial_accumulator_value, foreach=foreach, maximize=maximize,
+                        differentiable=differentiable, fused=fused)
         super().__init__(params, defaults)
 
     def add_param_group(self, param_group):
@@ -50,7 +51,7 @@ class Adagrad(Optimizer):
                 state["sum"] = self._zeros_state(p, group["initial_accumulator_value"])
 
     def _update(self, group):
-        lr, lr_decay, eps = group["lr"], group["lr_decay"], group["eps"]
+        lr, lr_decay, eps = float(group["lr"]), group["lr_decay"], group["eps"]
         for p in self._params_with_grad(group):
             grad = self._gradient(p, group["maximize"], group["weight_decay"])
             state = self.state[p]

@@ -11,7 +11,7 @@ PyTorch's single-tensor path (torch.optim.adam._single_tensor_adam), g = grad
 """
 import numpy as np
 
-from .optimizer import Optimizer
+from .optimizer import Optimizer, average_square_, lerp_
 
 
 class Adam(Optimizer):
@@ -25,37 +25,19 @@ class Adam(Optimizer):
     [0.9, -1.9]
     """
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *,
-                 maximize=False, decoupled_weight_decay=False):
+                 foreach=None, maximize=False, capturable=False, differentiable=False, fused=None,
+                 decoupled_weight_decay=False):
         _check_adam_options(lr, betas, eps, weight_decay)
         defaults = dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
-                        maximize=maximize, decoupled_weight_decay=decoupled_weight_decay)
+                        maximize=maximize, foreach=foreach, capturable=capturable, differentiable=differentiable,
+                        fused=fused, decoupled_weight_decay=decoupled_weight_decay)
         super().__init__(params, defaults)
 
     def _update(self, group):
-        lr, (beta1, beta2), eps = group["lr"], group["betas"], group["eps"]
-        weight_decay, decoupled = group["weight_decay"], group["decoupled_weight_decay"]
+        lr, (beta1, beta2), eps = float(group["lr"]), group["betas"], group["eps"]
         for p in self._params_with_grad(group):
-            grad = self._gradient(p, group["maximize"], 0 if decoupled else weight_decay)
-            state = self.state[p]
-            if not state:
-                state["step"] = self._step_counter()
-                state["exp_avg"] = self._zeros_state(p)
-                state["exp_avg_sq"] = self._zeros_state(p)
-                if group["amsgrad"]:
-                    state["max_exp_avg_sq"] = self._zeros_state(p)
+            state, _, step, scratch = adam_moments(self, group, p)
             exp_avg, exp_avg_sq = state["exp_avg"]._data, state["exp_avg_sq"]._data
-            state["step"]._data += 1
-            step = float(state["step"]._data)
-            if decoupled and weight_decay != 0:
-                p._data *= 1 - lr * weight_decay
-
-            scratch = np.subtract(grad, exp_avg)
-            scratch *= 1 - beta1
-            exp_avg += scratch
-            exp_avg_sq *= beta2
-            np.multiply(grad, 1 - beta2, out=scratch)
-            scratch *= grad
-            exp_avg_sq += scratch
 
             bias_correction1 = 1 - beta1 ** step
             bias_correction2_sqrt = (1 - beta2 ** step) ** 0.5
@@ -85,9 +67,44 @@ class AdamW(Adam):
     """
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False, *,
-                 maximize=False):
+                 maximize=False, foreach=None, capturable=False, differentiable=False, fused=None):
         super().__init__(params, lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
-                         maximize=maximize, decoupled_weight_decay=True)
+                         foreach=foreach, maximize=maximize, capturable=capturable, differentiable=differentiable,
+                         fused=fused, decoupled_weight_decay=True)
+
+
+def adam_moments(optimizer, group, p):
+    """The start of an Adam, NAdam or RAdam step for `p`: returns (state, gradient, step count, a scratch array).
+
+    Makes the state on the first step (step, exp_avg, exp_avg_sq, and
+    max_exp_avg_sq with amsgrad), counts the step, applies the weight decay
+    (L2 in the gradient, or decoupled: p shrinks by lr * weight_decay), and
+    updates both moments in PyTorch's order: m by torch.lerp, v = beta2 v + (1 - beta2) g g.
+
+    >>> w = mt.nn.Parameter(mt.tensor([1.0]))
+    >>> optimizer = mt.optim.Adam([w], betas=(0.5, 0.75))
+    >>> w.grad = mt.tensor([2.0])
+    >>> state, grad, step, _ = adam_moments(optimizer, optimizer.param_groups[0], w)
+    >>> step, state["exp_avg"].item(), state["exp_avg_sq"].item()
+    (1.0, 1.0, 1.0)
+    """
+    (beta1, beta2), weight_decay = group["betas"], group["weight_decay"]
+    decoupled = group.get("decoupled_weight_decay", False)
+    grad = optimizer._gradient(p, group["maximize"], 0 if decoupled else weight_decay)
+    state = optimizer.state[p]
+    if not state:
+        state["step"] = optimizer._step_counter()
+        state["exp_avg"] = optimizer._zeros_state(p)
+        state["exp_avg_sq"] = optimizer._zeros_state(p)
+        if group.get("amsgrad"):
+            state["max_exp_avg_sq"] = optimizer._zeros_state(p)
+    state["step"]._data += 1
+    if decoupled and weight_decay != 0:
+        p._data *= 1 - float(group["lr"]) * weight_decay
+    exp_avg_sq = state["exp_avg_sq"]._data
+    scratch = lerp_(state["exp_avg"]._data, grad, 1 - beta1)
+    average_square_(exp_avg_sq, grad, beta2, scratch)
+    return state, grad, float(state["step"]._data), scratch
 
 
 def _check_adam_options(lr, betas, eps, weight_decay):

@@ -1,117 +1,100 @@
 """Learning-rate schedules (PyTorch's torch.optim.lr_scheduler), with PyTorch's exact sequences.
 
-A scheduler rewrites `group["lr"]` of its optimizer's param groups each
-`step()`. Like PyTorch, the chainable schedules compute the new lr from the
-current one (so CosineAnnealingLR uses PyTorch's recursive form, and its
-floating-point sequence matches PyTorch's bit for bit); `step(epoch)` uses
-the closed form instead.
+Every schedule PyTorch has: the per-epoch factors (LambdaLR,
+MultiplicativeLR, StepLR, MultiStepLR, ConstantLR, LinearLR, ExponentialLR,
+PolynomialLR), the cosine ones (CosineAnnealingLR, CosineAnnealingWarmRestarts),
+the cyclic ones that also cycle momentum (CyclicLR, OneCycleLR; cyclic_lr.py),
+ReduceLROnPlateau (plateau_lr.py), and the combinations SequentialLR and
+ChainedScheduler (combined_lr.py). The base class and the chainable-form
+rules are in scheduler_base.py. The chainable schedules compute each new lr
+from the current one, in PyTorch's order of operations, so the sequences
+match PyTorch's float for float (tests/test_optim_torch_parity.py).
 """
 import math
-import warnings
+import types
 from bisect import bisect_right
 from collections import Counter
 
-from .optimizer import Optimizer
+from .combined_lr import ChainedScheduler, SequentialLR
+from .cyclic_lr import CyclicLR, OneCycleLR
+from .plateau_lr import ReduceLROnPlateau
+from .scheduler_base import _LRScheduler  # noqa: F401 (PyTorch's old name, still imported by some code)
+from .scheduler_base import LRScheduler, param_group_values, set_param_group_values, warn_get_lr_called_outside_step
 
-_EPOCH_DEPRECATION_WARNING = (
-    "The epoch parameter in `scheduler.step()` was not necessary and is being deprecated where possible. "
-    "Please use `scheduler.step()` to step the scheduler."
-)
+__all__ = ["LambdaLR", "MultiplicativeLR", "StepLR", "MultiStepLR", "ConstantLR", "LinearLR", "ExponentialLR",
+           "SequentialLR", "CosineAnnealingLR", "ChainedScheduler", "ReduceLROnPlateau", "CyclicLR",
+           "CosineAnnealingWarmRestarts", "OneCycleLR", "PolynomialLR", "LRScheduler"]
 
 
-class LRScheduler:
-    """Base class of the schedulers: sets `initial_lr` in each group, keeps `base_lrs`, `last_epoch` and the last lrs.
+class _LambdaScheduler(LRScheduler):
+    """What LambdaLR and MultiplicativeLR share: one function of the epoch per param group.
 
-    A subclass implements `get_lr()`; `step()` (once per epoch, after `optimizer.step()`) writes its values into the param groups.
+    Their state_dict keeps callable objects' attributes, not plain functions (which cannot be saved), as PyTorch does.
+    """
 
-    >>> class Halving(mt.optim.lr_scheduler.LRScheduler):
-    ...     def get_lr(self):
-    ...         return [base / 2 ** self.last_epoch for base in self.base_lrs]
+    def __init__(self, optimizer, lr_lambda, last_epoch=-1):
+        self.optimizer = optimizer
+        if isinstance(lr_lambda, (list, tuple)):
+            if len(lr_lambda) != len(optimizer.param_groups):
+                raise ValueError(f"Expected {len(optimizer.param_groups)} lr_lambdas, but got {len(lr_lambda)}")
+            self.lr_lambdas = list(lr_lambda)
+        else:
+            self.lr_lambdas = [lr_lambda] * len(optimizer.param_groups)
+        for fn in self.lr_lambdas:
+            if not callable(fn):
+                raise TypeError(f"lr_lambda should be a function, but got {type(fn).__name__}")
+        super().__init__(optimizer, last_epoch)
+
+    def state_dict(self):
+        state = self._state_except("lr_lambdas")
+        state["lr_lambdas"] = [None if isinstance(fn, types.FunctionType) else fn.__dict__.copy()
+                               for fn in self.lr_lambdas]
+        return state
+
+    def load_state_dict(self, state_dict):
+        for fn, saved in zip(self.lr_lambdas, self._load_state_except(state_dict, "lr_lambdas")):
+            if saved is not None:
+                fn.__dict__.update(saved)
+
+
+class LambdaLR(_LambdaScheduler):
+    """lr = initial_lr * lr_lambda(epoch) (one function, or one per param group).
+
     >>> optimizer = mt.optim.SGD([mt.nn.Parameter(mt.zeros(1))], lr=1.0)
-    >>> scheduler = Halving(optimizer)
+    >>> scheduler = mt.optim.lr_scheduler.LambdaLR(optimizer, lr_lambda=lambda epoch: 0.5 ** epoch)
     >>> lrs = []
     >>> for epoch in range(3):
     ...     optimizer.step()
     ...     scheduler.step()
-    ...     lrs.append(round(optimizer.param_groups[0]["lr"], 4))
+    ...     lrs.append(optimizer.param_groups[0]["lr"])
     >>> lrs
     [0.5, 0.25, 0.125]
     """
 
-    def __init__(self, optimizer, last_epoch=-1):
-        if not isinstance(optimizer, Optimizer):
-            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
-        self.optimizer = optimizer
-        if last_epoch == -1:
-            for group in optimizer.param_groups:
-                group.setdefault("initial_lr", group["lr"])
-        else:
-            for i, group in enumerate(optimizer.param_groups):
-                if "initial_lr" not in group:
-                    raise KeyError(f"param 'initial_lr' is not specified in param_groups[{i}] when resuming a "
-                                   f"scheduler with last_epoch >= 0 (load the optimizer's state_dict first)")
-        self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
-        self.last_epoch = last_epoch
-        self._is_initial = True
-        self._step_count = 0
-        self.step()
-        self._is_initial = False
+    def get_lr(self):
+        warn_get_lr_called_outside_step(self)
+        return [base_lr * fn(self.last_epoch) for fn, base_lr in zip(self.lr_lambdas, self.base_lrs)]
+
+
+class MultiplicativeLR(_LambdaScheduler):
+    """lr = lr * lr_lambda(epoch) at each step (the factor multiplies the current lr).
+
+    >>> optimizer = mt.optim.SGD([mt.nn.Parameter(mt.zeros(1))], lr=1.0)
+    >>> scheduler = mt.optim.lr_scheduler.MultiplicativeLR(optimizer, lr_lambda=lambda epoch: 0.5)
+    >>> lrs = []
+    >>> for epoch in range(3):
+    ...     optimizer.step()
+    ...     scheduler.step()
+    ...     lrs.append(optimizer.param_groups[0]["lr"])
+    >>> lrs
+    [0.5, 0.25, 0.125]
+    """
 
     def get_lr(self):
-        """The lrs for `self.last_epoch`, one per param group (subclasses implement this)."""
-        raise NotImplementedError(f"{type(self).__name__} must implement get_lr()")
-
-    def get_last_lr(self):
-        """The lrs the last `step()` set, one per param group.
-
-        >>> optimizer = mt.optim.SGD([mt.nn.Parameter(mt.zeros(1))], lr=1.0)
-        >>> scheduler = mt.optim.lr_scheduler.ExponentialLR(optimizer, gamma=0.5)
-        >>> optimizer.step(); scheduler.step()
-        >>> scheduler.get_last_lr()
-        [0.5]
-        """
-        return self._last_lr
-
-    def step(self, epoch=None):
-        """Advances one epoch and writes the new lrs into the optimizer's param groups (call it after `optimizer.step()`).
-
-        >>> optimizer = mt.optim.SGD([mt.nn.Parameter(mt.zeros(1))], lr=1.0)
-        >>> scheduler = mt.optim.lr_scheduler.ExponentialLR(optimizer, gamma=0.1)
-        >>> optimizer.step(); scheduler.step()
-        >>> optimizer.param_groups[0]["lr"]
-        0.1
-        """
-        if self._step_count == 1 and not getattr(self.optimizer, "_opt_called", False):
-            warnings.warn("Detected call of `lr_scheduler.step()` before `optimizer.step()`. Call them in the "
-                          "opposite order, or the first value of the learning rate schedule is skipped.",
-                          UserWarning, stacklevel=2)
-        self._step_count += 1
-        if epoch is None:
-            self.last_epoch += 1
-            values = self.get_lr()
-        else:
-            warnings.warn(_EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
-            self.last_epoch = epoch
-            values = self._get_closed_form_lr() if hasattr(self, "_get_closed_form_lr") else self.get_lr()
-        for group, lr in zip(self.optimizer.param_groups, values):
-            group["lr"] = lr
-        self._last_lr = [group["lr"] for group in self.optimizer.param_groups]
-
-    def state_dict(self):
-        """Every attribute except the optimizer (as PyTorch); `load_state_dict` restores it.
-
-        >>> optimizer = mt.optim.SGD([mt.nn.Parameter(mt.zeros(1))], lr=1.0)
-        >>> scheduler = mt.optim.lr_scheduler.StepLR(optimizer, step_size=2)
-        >>> scheduler.state_dict()["last_epoch"], scheduler.state_dict()["step_size"]
-        (0, 2)
-        """
-        return {key: value for key, value in self.__dict__.items() if key != "optimizer"}
-
-    def load_state_dict(self, state_dict):
-        self.__dict__.update(state_dict)
-
-    def _current_lrs(self):
-        return [group["lr"] for group in self.optimizer.param_groups]
+        warn_get_lr_called_outside_step(self)
+        if self._is_initial:
+            return param_group_values(self.optimizer, "lr")
+        return [group["lr"] * fn(self.last_epoch) for fn, group in zip(self.lr_lambdas, self.optimizer.param_groups)]
 
 
 class StepLR(LRScheduler):
@@ -134,9 +117,10 @@ class StepLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        warn_get_lr_called_outside_step(self)
         if self.last_epoch == 0 or self.last_epoch % self.step_size != 0:
-            return self._current_lrs()
-        return [lr * self.gamma for lr in self._current_lrs()]
+            return param_group_values(self.optimizer, "lr")
+        return [group["lr"] * self.gamma for group in self.optimizer.param_groups]
 
     def _get_closed_form_lr(self):
         return [base_lr * self.gamma ** (self.last_epoch // self.step_size) for base_lr in self.base_lrs]
@@ -162,9 +146,10 @@ class MultiStepLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        warn_get_lr_called_outside_step(self)
         if self.last_epoch not in self.milestones:
-            return self._current_lrs()
-        return [lr * self.gamma ** self.milestones[self.last_epoch] for lr in self._current_lrs()]
+            return param_group_values(self.optimizer, "lr")
+        return [group["lr"] * self.gamma ** self.milestones[self.last_epoch] for group in self.optimizer.param_groups]
 
     def _get_closed_form_lr(self):
         milestones = sorted(self.milestones.elements())
@@ -174,6 +159,80 @@ class MultiStepLR(LRScheduler):
         super().load_state_dict(state_dict)
         # A checkpoint (JSON) brings the Counter back as a plain dict.
         self.milestones = Counter({int(k): v for k, v in dict(self.milestones).items()})
+
+
+class ConstantLR(LRScheduler):
+    """lr = initial_lr * factor for the first `total_iters` epochs, then initial_lr.
+
+    >>> optimizer = mt.optim.SGD([mt.nn.Parameter(mt.zeros(1))], lr=1.0)
+    >>> scheduler = mt.optim.lr_scheduler.ConstantLR(optimizer, factor=0.5, total_iters=2)
+    >>> lrs = [optimizer.param_groups[0]["lr"]]
+    >>> for epoch in range(3):
+    ...     optimizer.step()
+    ...     scheduler.step()
+    ...     lrs.append(optimizer.param_groups[0]["lr"])
+    >>> lrs
+    [0.5, 0.5, 1.0, 1.0]
+    """
+
+    def __init__(self, optimizer, factor=1.0 / 3, total_iters=5, last_epoch=-1):
+        if factor > 1.0 or factor < 0:
+            raise ValueError("Constant multiplicative factor expected to be between 0 and 1.")
+        self.factor = factor
+        self.total_iters = total_iters
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        warn_get_lr_called_outside_step(self)
+        if self.last_epoch == 0:
+            return [group["lr"] * self.factor for group in self.optimizer.param_groups]
+        if self.last_epoch != self.total_iters:
+            return param_group_values(self.optimizer, "lr")
+        return [group["lr"] * (1.0 / self.factor) for group in self.optimizer.param_groups]
+
+    def _get_closed_form_lr(self):
+        return [base_lr * (self.factor + (self.last_epoch >= self.total_iters) * (1 - self.factor))
+                for base_lr in self.base_lrs]
+
+
+class LinearLR(LRScheduler):
+    """lr goes linearly from initial_lr * start_factor to initial_lr * end_factor over `total_iters` epochs.
+
+    >>> optimizer = mt.optim.SGD([mt.nn.Parameter(mt.zeros(1))], lr=1.0)
+    >>> scheduler = mt.optim.lr_scheduler.LinearLR(optimizer, start_factor=0.25, total_iters=3)
+    >>> lrs = [optimizer.param_groups[0]["lr"]]
+    >>> for epoch in range(4):
+    ...     optimizer.step()
+    ...     scheduler.step()
+    ...     lrs.append(optimizer.param_groups[0]["lr"])
+    >>> lrs
+    [0.25, 0.5, 0.75, 1.0, 1.0]
+    """
+
+    def __init__(self, optimizer, start_factor=1.0 / 3, end_factor=1.0, total_iters=5, last_epoch=-1):
+        if start_factor > 1.0 or start_factor <= 0:
+            raise ValueError("Starting multiplicative factor expected to be greater than 0 and less or equal to 1.")
+        if end_factor > 1.0 or end_factor < 0:
+            raise ValueError("Ending multiplicative factor expected to be between 0 and 1.")
+        self.start_factor = start_factor
+        self.end_factor = end_factor
+        self.total_iters = total_iters
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        warn_get_lr_called_outside_step(self)
+        if self.last_epoch == 0:
+            return [group["lr"] * self.start_factor for group in self.optimizer.param_groups]
+        if self._is_initial or self.last_epoch > self.total_iters:
+            return param_group_values(self.optimizer, "lr")
+        change = self.end_factor - self.start_factor
+        return [group["lr"] * (1.0 + change / (self.total_iters * self.start_factor + (self.last_epoch - 1) * change))
+                for group in self.optimizer.param_groups]
+
+    def _get_closed_form_lr(self):
+        return [base_lr * (self.start_factor + (self.end_factor - self.start_factor)
+                           * min(self.total_iters, self.last_epoch) / self.total_iters)
+                for base_lr in self.base_lrs]
 
 
 class ExponentialLR(LRScheduler):
@@ -195,12 +254,45 @@ class ExponentialLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
-        if self._is_initial:
-            return self._current_lrs()
-        return [lr * self.gamma for lr in self._current_lrs()]
+        warn_get_lr_called_outside_step(self)
+        if self._is_initial:  # a scheduler resumed at last_epoch >= 0 must not decay once more
+            return param_group_values(self.optimizer, "lr")
+        return [group["lr"] * self.gamma for group in self.optimizer.param_groups]
 
     def _get_closed_form_lr(self):
         return [base_lr * self.gamma ** self.last_epoch for base_lr in self.base_lrs]
+
+
+class PolynomialLR(LRScheduler):
+    """lr = initial_lr * (1 - min(epoch, total_iters) / total_iters) ** power.
+
+    >>> optimizer = mt.optim.SGD([mt.nn.Parameter(mt.zeros(1))], lr=1.0)
+    >>> scheduler = mt.optim.lr_scheduler.PolynomialLR(optimizer, total_iters=4, power=2.0)
+    >>> lrs = []
+    >>> for epoch in range(5):
+    ...     optimizer.step()
+    ...     scheduler.step()
+    ...     lrs.append(round(optimizer.param_groups[0]["lr"], 4))
+    >>> lrs
+    [0.5625, 0.25, 0.0625, 0.0, 0.0]
+    """
+
+    def __init__(self, optimizer, total_iters=5, power=1.0, last_epoch=-1):
+        self.total_iters = total_iters
+        self.power = power
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        warn_get_lr_called_outside_step(self)
+        if self._is_initial or self.last_epoch > self.total_iters:
+            return param_group_values(self.optimizer, "lr")
+        decay_factor = ((1.0 - self.last_epoch / self.total_iters)
+                        / (1.0 - (self.last_epoch - 1) / self.total_iters)) ** self.power
+        return [group["lr"] * decay_factor for group in self.optimizer.param_groups]
+
+    def _get_closed_form_lr(self):
+        return [base_lr * (1.0 - min(self.total_iters, self.last_epoch) / self.total_iters) ** self.power
+                for base_lr in self.base_lrs]
 
 
 class CosineAnnealingLR(LRScheduler):
@@ -223,250 +315,100 @@ class CosineAnnealingLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        warn_get_lr_called_outside_step(self)
         if self._is_initial:
-            return self._current_lrs()
+            return param_group_values(self.optimizer, "lr")
         if self._step_count == 1 and self.last_epoch > 0:
             return [self.eta_min + (base_lr - self.eta_min) * (1 + math.cos(self.last_epoch * math.pi / self.T_max)) / 2
                     for base_lr in self.base_lrs]
         if (self.last_epoch - 1 - self.T_max) % (2 * self.T_max) == 0:
             # Past T_max the curve climbs back; this branch keeps the recursion off a 0/0 at the trough.
-            return [lr + (base_lr - self.eta_min) * (1 - math.cos(math.pi / self.T_max)) / 2
-                    for base_lr, lr in zip(self.base_lrs, self._current_lrs())]
+            return [group["lr"] + (base_lr - self.eta_min) * (1 - math.cos(math.pi / self.T_max)) / 2
+                    for base_lr, group in zip(self.base_lrs, self.optimizer.param_groups)]
         return [(1 + math.cos(math.pi * self.last_epoch / self.T_max))
                 / (1 + math.cos(math.pi * (self.last_epoch - 1) / self.T_max))
-                * (lr - self.eta_min) + self.eta_min
-                for lr in self._current_lrs()]
+                * (group["lr"] - self.eta_min) + self.eta_min
+                for group in self.optimizer.param_groups]
 
     def _get_closed_form_lr(self):
         return [self.eta_min + (base_lr - self.eta_min) * (1 + math.cos(math.pi * self.last_epoch / self.T_max)) / 2
                 for base_lr in self.base_lrs]
 
 
-class OneCycleLR(LRScheduler):
-    """The 1cycle policy: warm up from max_lr/div_factor to max_lr, then anneal to a tiny min_lr.
+class CosineAnnealingWarmRestarts(LRScheduler):
+    """Cosine annealing from initial_lr to eta_min over T_i epochs, then a restart; T_i = T_0 * T_mult ** restarts.
 
-    Momentum (or Adam's beta1) cycles the other way, between max_momentum and
-    base_momentum. Stepping past `total_steps` raises ValueError. Step it after every batch.
+    `step(epoch)` takes fractional epochs, so the schedule can advance every
+    batch: `scheduler.step(epoch + i / iters_per_epoch)` (SGDR, Loshchilov
+    and Hutter, 2017). Unlike the other schedules, passing an epoch here is
+    not deprecated and gives no warning.
 
     >>> optimizer = mt.optim.SGD([mt.nn.Parameter(mt.zeros(1))], lr=1.0)
-    >>> scheduler = mt.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=1.0, total_steps=6)
+    >>> scheduler = mt.optim.lr_scheduler.CosineAnnealingWarmRestarts(optimizer, T_0=2, T_mult=2)
     >>> lrs = []
-    >>> for epoch in range(5):
+    >>> for epoch in range(6):
     ...     optimizer.step()
     ...     scheduler.step()
     ...     lrs.append(round(optimizer.param_groups[0]["lr"], 4))
-    >>> lrs  # it started at max_lr / 25 = 0.04
-    [0.9944, 0.8117, 0.4626, 0.1335, 0.0]
+    >>> lrs  # restarts at epochs 2 and 6
+    [0.5, 1.0, 0.8536, 0.5, 0.1464, 1.0]
     """
 
-    def __init__(self, optimizer, max_lr, total_steps=None, epochs=None, steps_per_epoch=None, pct_start=0.3,
-                 anneal_strategy="cos", cycle_momentum=True, base_momentum=0.85, max_momentum=0.95,
-                 div_factor=25.0, final_div_factor=1e4, three_phase=False, last_epoch=-1):
-        if not isinstance(optimizer, Optimizer):
-            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
-        self.optimizer = optimizer
-        if total_steps is not None:
-            if not isinstance(total_steps, int) or total_steps <= 0:
-                raise ValueError(f"Expected positive integer total_steps, but got {total_steps}")
-            self.total_steps = total_steps
-        elif epochs is not None and steps_per_epoch is not None:
-            if not isinstance(epochs, int) or epochs <= 0:
-                raise ValueError(f"Expected positive integer epochs, but got {epochs}")
-            if not isinstance(steps_per_epoch, int) or steps_per_epoch <= 0:
-                raise ValueError(f"Expected positive integer steps_per_epoch, but got {steps_per_epoch}")
-            self.total_steps = epochs * steps_per_epoch
-        else:
-            raise ValueError("You must define either total_steps OR (epochs AND steps_per_epoch)")
-
-        # Each phase anneals between two named group entries until its end_step.
-        if three_phase:
-            self._schedule_phases = [
-                {"end_step": float(pct_start * self.total_steps) - 1, "start_lr": "initial_lr", "end_lr": "max_lr",
-                 "start_momentum": "max_momentum", "end_momentum": "base_momentum"},
-                {"end_step": float(2 * pct_start * self.total_steps) - 2, "start_lr": "max_lr",
-                 "end_lr": "initial_lr", "start_momentum": "base_momentum", "end_momentum": "max_momentum"},
-                {"end_step": self.total_steps - 1, "start_lr": "initial_lr", "end_lr": "min_lr",
-                 "start_momentum": "max_momentum", "end_momentum": "max_momentum"},
-            ]
-        else:
-            self._schedule_phases = [
-                {"end_step": float(pct_start * self.total_steps) - 1, "start_lr": "initial_lr", "end_lr": "max_lr",
-                 "start_momentum": "max_momentum", "end_momentum": "base_momentum"},
-                {"end_step": self.total_steps - 1, "start_lr": "max_lr", "end_lr": "min_lr",
-                 "start_momentum": "base_momentum", "end_momentum": "max_momentum"},
-            ]
-        if not isinstance(pct_start, float) or pct_start < 0 or pct_start > 1:
-            raise ValueError(f"Expected float between 0 and 1 pct_start, but got {pct_start}")
-        if anneal_strategy not in ("cos", "linear"):
-            raise ValueError(f"anneal_strategy must be one of 'cos' or 'linear', instead got {anneal_strategy}")
-        self._anneal_func_type = anneal_strategy
-
-        max_lrs = _per_group("max_lr", optimizer, max_lr)
-        if last_epoch == -1:
-            for group, group_max_lr in zip(optimizer.param_groups, max_lrs):
-                group["initial_lr"] = group_max_lr / div_factor
-                group["max_lr"] = group_max_lr
-                group["min_lr"] = group["initial_lr"] / final_div_factor
-
-        self.cycle_momentum = cycle_momentum
-        if cycle_momentum:
-            if "momentum" not in optimizer.defaults and "betas" not in optimizer.defaults:
-                raise ValueError("optimizer must support momentum or beta1 with `cycle_momentum` option enabled")
-            self.use_beta1 = "betas" in optimizer.defaults
-            max_momentums = _per_group("max_momentum", optimizer, max_momentum)
-            base_momentums = _per_group("base_momentum", optimizer, base_momentum)
-            if last_epoch == -1:
-                for group, group_max, group_base in zip(optimizer.param_groups, max_momentums, base_momentums):
-                    self._set_momentum(group, group_max)
-                    group["max_momentum"] = group_max
-                    group["base_momentum"] = group_base
+    def __init__(self, optimizer, T_0, T_mult=1, eta_min=0.0, last_epoch=-1):
+        if not isinstance(T_0, int) or T_0 <= 0:
+            raise ValueError(f"Expected positive integer T_0, but got {T_0}")
+        if not isinstance(T_mult, int) or T_mult < 1:
+            raise ValueError(f"Expected integer T_mult >= 1, but got {T_mult}")
+        if not isinstance(eta_min, (float, int)):
+            raise ValueError(f"Expected float or int eta_min, but got {eta_min} of type {type(eta_min)}")
+        self.T_0 = T_0
+        self.T_i = T_0
+        self.T_mult = T_mult
+        self.eta_min = eta_min
+        self.T_cur = last_epoch
         super().__init__(optimizer, last_epoch)
 
-    def _set_momentum(self, group, value):
-        if self.use_beta1:
-            group["betas"] = (value, *group["betas"][1:])
-        else:
-            group["momentum"] = value
-
-    def _anneal(self, start, end, pct):
-        if self._anneal_func_type == "cos":
-            return end + (start - end) / 2.0 * (math.cos(math.pi * pct) + 1)
-        return (end - start) * pct + start
-
     def get_lr(self):
-        step_num = self.last_epoch
-        if step_num > self.total_steps:
-            raise ValueError(f"Tried to step {step_num} times. The specified number of total steps is "
-                             f"{self.total_steps}")
-        lrs = []
-        for group in self.optimizer.param_groups:
-            start_step = 0.0
-            for i, phase in enumerate(self._schedule_phases):
-                end_step = phase["end_step"]
-                if step_num <= end_step or i == len(self._schedule_phases) - 1:
-                    pct = (step_num - start_step) / (end_step - start_step)
-                    lrs.append(self._anneal(group[phase["start_lr"]], group[phase["end_lr"]], pct))
-                    if self.cycle_momentum:
-                        momentum = self._anneal(group[phase["start_momentum"]], group[phase["end_momentum"]], pct)
-                        self._set_momentum(group, momentum)
-                    break
-                start_step = phase["end_step"]
-        return lrs
+        warn_get_lr_called_outside_step(self)
+        return [self.eta_min + (base_lr - self.eta_min) * (1 + math.cos(math.pi * self.T_cur / self.T_i)) / 2
+                for base_lr in self.base_lrs]
 
+    def step(self, epoch=None):
+        """Advances one epoch, or jumps to `epoch` (a float: a fraction of an epoch is allowed).
 
-class ReduceLROnPlateau(LRScheduler):
-    """Multiplies lr by `factor` once a metric has not improved for more than `patience` steps.
-
-    `step(metric)` takes the monitored value. Not a subclass in spirit: it keeps
-    no base_lrs and never calls get_lr (as in PyTorch).
-
-    >>> optimizer = mt.optim.SGD([mt.nn.Parameter(mt.zeros(1))], lr=1.0)
-    >>> scheduler = mt.optim.lr_scheduler.ReduceLROnPlateau(optimizer, patience=1, factor=0.5)
-    >>> lrs = []
-    >>> for epoch in range(5):
-    ...     optimizer.step()
-    ...     scheduler.step(1.0)  # the metric never improves
-    ...     lrs.append(round(optimizer.param_groups[0]["lr"], 4))
-    >>> lrs
-    [1.0, 1.0, 0.5, 0.5, 0.25]
-    """
-
-    def __init__(self, optimizer, mode="min", factor=0.1, patience=10, threshold=1e-4, threshold_mode="rel",
-                 cooldown=0, min_lr=0, eps=1e-8):
-        if factor >= 1.0:
-            raise ValueError("Factor should be < 1.0.")
-        self.factor = factor
-        if not isinstance(optimizer, Optimizer):
-            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
-        self.optimizer = optimizer
-        if isinstance(min_lr, (list, tuple)):
-            if len(min_lr) != len(optimizer.param_groups):
-                raise ValueError(f"expected {len(optimizer.param_groups)} min_lrs, got {len(min_lr)}")
-            self.default_min_lr = None
-            self.min_lrs = list(min_lr)
-        else:
-            self.default_min_lr = min_lr
-            self.min_lrs = [min_lr] * len(optimizer.param_groups)
-        self.patience = patience
-        self.cooldown = cooldown
-        self.eps = eps
-        self.last_epoch = 0
-        self._last_lr = self._current_lrs()
-        self._init_is_better(mode, threshold, threshold_mode)
-        self._reset()
-
-    def _reset(self):
-        self.best = self.mode_worse
-        self.cooldown_counter = 0
-        self.num_bad_epochs = 0
-
-    def step(self, metrics, epoch=None):
-        current = float(metrics)
+        >>> optimizer = mt.optim.SGD([mt.nn.Parameter(mt.zeros(1))], lr=1.0)
+        >>> scheduler = mt.optim.lr_scheduler.CosineAnnealingWarmRestarts(optimizer, T_0=4)
+        >>> scheduler.step(2.0)
+        >>> scheduler.get_last_lr(), scheduler.last_epoch
+        ([0.5], 2)
+        """
+        if epoch is None and self.last_epoch < 0:
+            epoch = 0
         if epoch is None:
             epoch = self.last_epoch + 1
+            self.T_cur = self.T_cur + 1
+            if self.T_cur >= self.T_i:
+                self.T_cur = self.T_cur % self.T_i
+                self.T_i = self.T_i * self.T_mult
         else:
-            warnings.warn(_EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
-        self.last_epoch = epoch
-        if self._is_better(current, self.best):
-            self.best = current
-            self.num_bad_epochs = 0
-        else:
-            self.num_bad_epochs += 1
-        if self.in_cooldown:
-            self.cooldown_counter -= 1
-            self.num_bad_epochs = 0  # bad epochs during cooldown do not count
-        if self.num_bad_epochs > self.patience:
-            self._reduce_lr()
-            self.cooldown_counter = self.cooldown
-            self.num_bad_epochs = 0
-        self._last_lr = self._current_lrs()
-
-    def _reduce_lr(self):
-        if len(self.optimizer.param_groups) != len(self.min_lrs):
-            if self.default_min_lr is None:
-                raise RuntimeError(f"The number of param groups in the optimizer ({len(self.optimizer.param_groups)})"
-                                   f" differs from when ReduceLROnPlateau was initialized ({len(self.min_lrs)}); "
-                                   f"set `min_lrs` to match.")
-            self.min_lrs = [self.default_min_lr] * len(self.optimizer.param_groups)
-        for group, min_lr in zip(self.optimizer.param_groups, self.min_lrs):
-            old_lr = float(group["lr"])
-            new_lr = max(old_lr * self.factor, min_lr)
-            if old_lr - new_lr > self.eps:
-                group["lr"] = new_lr
-
-    @property
-    def in_cooldown(self):
-        return self.cooldown_counter > 0
-
-    def _is_better(self, a, best):
-        if self.mode == "min" and self.threshold_mode == "rel":
-            return a < best * (1.0 - self.threshold)
-        if self.mode == "min" and self.threshold_mode == "abs":
-            return a < best - self.threshold
-        if self.mode == "max" and self.threshold_mode == "rel":
-            return a > best * (self.threshold + 1.0)
-        return a > best + self.threshold
-
-    def _init_is_better(self, mode, threshold, threshold_mode):
-        if mode not in {"min", "max"}:
-            raise ValueError("mode " + mode + " is unknown!")
-        if threshold_mode not in {"rel", "abs"}:
-            raise ValueError("threshold mode " + threshold_mode + " is unknown!")
-        self.mode_worse = math.inf if mode == "min" else -math.inf
-        self.mode = mode
-        self.threshold = threshold
-        self.threshold_mode = threshold_mode
-
-    def load_state_dict(self, state_dict):
-        self.__dict__.update(state_dict)
-        self._init_is_better(self.mode, self.threshold, self.threshold_mode)
-
-
-def _per_group(name, optimizer, value):
-    """One value per param group: a list/tuple is checked for length, a scalar is repeated."""
-    if isinstance(value, (list, tuple)):
-        if len(value) != len(optimizer.param_groups):
-            raise ValueError(f"{name} must have the same length as optimizer.param_groups. {name} has {len(value)} "
-                             f"values, param_groups has {len(optimizer.param_groups)}.")
-        return list(value)
-    return [value] * len(optimizer.param_groups)
+            if epoch < 0:
+                raise ValueError(f"Expected non-negative epoch, but got {epoch}")
+            if epoch >= self.T_0:
+                if self.T_mult == 1:
+                    self.T_cur = epoch % self.T_0
+                else:
+                    # The restart that `epoch` falls after: T_0 (T_mult**n - 1) / (T_mult - 1) <= epoch.
+                    n = int(math.log((epoch / self.T_0 * (self.T_mult - 1) + 1), self.T_mult))
+                    self.T_cur = epoch - self.T_0 * (self.T_mult ** n - 1) / (self.T_mult - 1)
+                    self.T_i = self.T_0 * self.T_mult ** n
+            else:
+                self.T_i = self.T_0
+                self.T_cur = epoch
+        self.last_epoch = math.floor(epoch)
+        self._get_lr_called_within_step = True
+        try:
+            values = self.get_lr()
+        finally:
+            self._get_lr_called_within_step = False
+        set_param_group_values(self.optimizer, "lr", values)
+        self._last_lr = param_group_values(self.optimizer, "lr")

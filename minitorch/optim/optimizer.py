@@ -8,7 +8,17 @@ Subclasses implement `_update(group)`, which changes each parameter's array
 it never touches a tape. This raw-array path is the optimizers' own door into
 the tensor core; `step` then bumps the version of every parameter it updated,
 as PyTorch's in-place updates do, so a graph that saved the old values
-refuses a later backward (engine/versions.py).
+refuses a later backward (engine/versions.py). An optimizer that changes its
+parameters outside `step`'s loop (LBFGS moves them back and forth during its
+line search) bumps each write itself.
+
+PyTorch's implementation switches are accepted where PyTorch accepts them and
+kept in the param groups (so state_dicts travel both ways): `foreach` and
+`fused` choose between PyTorch kernels that compute the same update;
+minitorch has one numpy implementation, so they change nothing.
+`capturable=True` (for CUDA graphs; PyTorch's CPU step refuses it too) and
+`differentiable=True` (a step recorded by autograd; the update runs on raw
+arrays, outside the tape) raise a clear error.
 """
 import copy
 import functools
@@ -36,8 +46,10 @@ required = _RequiredParameter()
 class Optimizer:
     """Base class of the optimizers: `Optimizer(params, defaults)`.
 
-    `params` is an iterable of Tensors, or of dicts with a "params" entry and
-    per-group options that override `defaults`. A subclass implements
+    `params` is an iterable of Tensors (or of (name, Tensor) pairs, as
+    `model.named_parameters()` gives: the names are kept in the group's
+    "param_names"), or of dicts with a "params" entry and per-group options
+    that override `defaults`. A subclass implements
     `_update(group)`, changing each parameter's data in place.
 
     >>> w, b = mt.nn.Parameter(mt.ones(2)), mt.nn.Parameter(mt.zeros(1))
@@ -52,6 +64,11 @@ class Optimizer:
             cls.step = _marks_step_called(cls.__dict__["step"])
 
     def __init__(self, params, defaults):
+        if defaults.get("fused"):
+            if defaults.get("differentiable"):
+                raise RuntimeError("`fused` does not support `differentiable`")
+            if defaults.get("foreach"):
+                raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
         self.defaults = defaults
         if isinstance(params, Tensor):
             raise TypeError("params argument given to the optimizer should be an iterable of Tensors or dicts, "
@@ -85,7 +102,14 @@ class Optimizer:
                             "tensors in sets will change between runs. Please use a list instead.")
         elif params is None:
             raise ValueError("a parameter group needs a 'params' entry")
-        param_group["params"] = params = list(params)
+        params = list(params)
+        names = [p[0] for p in params if isinstance(p, tuple)]
+        if names:  # named_parameters(): (name, tensor) pairs
+            if len(names) != len(params):
+                raise ValueError("all optimizer params should be with/without names. Some param names are missing")
+            param_group["param_names"] = names
+            params = [p[1] for p in params]
+        param_group["params"] = params
         for p in params:
             if not isinstance(p, Tensor):
                 raise TypeError(f"optimizer can only optimize Tensors, but one of the params is {type(p).__name__}")
@@ -95,9 +119,22 @@ class Optimizer:
             if default is required and name not in param_group:
                 raise ValueError(f"parameter group didn't specify a value of required optimization parameter {name}")
             param_group.setdefault(name, default)
+        if param_group.get("capturable"):
+            raise RuntimeError(
+                f"{type(self).__name__}(capturable=True) is for CUDA graphs: PyTorch needs the parameters on a cuda, "
+                f"xpu, hpu or xla device for it, and minitorch runs on the CPU only")
+        if param_group.get("differentiable"):
+            raise NotImplementedError(
+                f"{type(self).__name__}(differentiable=True): minitorch's optimizers update the parameters' arrays "
+                f"outside the tape, so a step cannot be differentiated; write the update with tensor ops instead")
         if len({id(p) for p in params}) != len(params):
             warnings.warn("optimizer contains a parameter group with duplicate parameters; in future, this will cause "
                           "an error", stacklevel=3)
+        for group in self.param_groups:
+            if ("param_names" in param_group) != ("param_names" in group):
+                kind = "with names" if "param_names" in param_group else "without names"
+                raise ValueError(f"all optimizer param groups should be with/without names. cannot add param group "
+                                 f"{kind} to the optimizer")
         seen = {id(p) for group in self.param_groups for p in group["params"]}
         if any(id(p) in seen for p in params):
             raise ValueError("some parameters appear in more than one parameter group")
@@ -235,6 +272,8 @@ class Optimizer:
                 state[key] = copy.deepcopy(value)
         for group, saved in zip(groups, saved_groups):
             saved["params"] = group["params"]
+            if "param_names" in group and "param_names" not in saved:
+                saved["param_names"] = group["param_names"]
         self.state = state
         self.param_groups[:] = saved_groups
         self._fill_missing_options()
@@ -264,7 +303,12 @@ def _marks_step_called(step):
 
 
 def _cast_state(param, name, value):
-    """A copy of a loaded state entry; floating tensors take the parameter's dtype ("step" stays as saved)."""
+    """A copy of a loaded state entry; floating tensors take the parameter's dtype ("step" stays as saved).
+
+    Lists and tuples (LBFGS's history) are copied entry by entry.
+    """
+    if isinstance(value, (list, tuple)):
+        return type(value)(_cast_state(param, name, v) for v in value)
     if isinstance(value, Tensor):
         array = value._data
     elif isinstance(value, np.ndarray):
@@ -276,3 +320,44 @@ def _cast_state(param, name, value):
     else:
         array = array.copy()
     return Tensor._make(array)
+
+
+def lerp_(start, end, weight):
+    """`start += weight * (end - start)` on arrays, in place, by PyTorch's formula (torch.lerp); returns the scratch.
+
+    PyTorch computes `end - (end - start) * (1 - weight)` when weight >= 0.5, for
+    accuracy near weight 1; the scratch array (end - start, scaled) is handed
+    back so that the caller can reuse its memory.
+
+    >>> m = np.array([0.0, 1.0])
+    >>> _ = lerp_(m, np.array([1.0, 1.0]), 0.1)
+    >>> m.tolist()
+    [0.1, 1.0]
+    """
+    scratch = np.subtract(end, start)
+    if abs(weight) < 0.5:
+        scratch *= weight
+        start += scratch
+    else:
+        scratch *= 1 - weight
+        np.subtract(end, scratch, out=start)
+    return scratch
+
+
+def average_square_(average, values, decay, scratch=None):
+    """`average = decay * average + (1 - decay) * values * values`, in place, in PyTorch's order; returns the scratch.
+
+    The running mean of squares of RMSprop, Adadelta and Adam (PyTorch:
+    `average.mul_(decay).addcmul_(values, values, value=1 - decay)`). `scratch`,
+    an array of the same shape, is used if given, else made.
+
+    >>> v = np.array([1.0, 0.0])
+    >>> _ = average_square_(v, np.array([2.0, 3.0]), 0.5)
+    >>> v.tolist()
+    [2.5, 4.5]
+    """
+    average *= decay
+    scratch = np.multiply(values, 1 - decay, out=scratch)
+    scratch *= values
+    average += scratch
+    return scratch

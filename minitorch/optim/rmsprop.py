@@ -10,7 +10,7 @@ PyTorch's single-tensor path (torch.optim.rmsprop), g = grad (negated if maximiz
 """
 import numpy as np
 
-from .optimizer import Optimizer
+from .optimizer import Optimizer, average_square_
 
 
 class RMSprop(Optimizer):
@@ -23,8 +23,8 @@ class RMSprop(Optimizer):
     >>> [round(v, 4) for v in w.tolist()]  # the first step is lr / sqrt(1 - alpha) against the gradient's sign
     [0.0, -1.0]
     """
-    def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=False, *,
-                 maximize=False):
+    def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=False,
+                 capturable=False, foreach=None, maximize=False, differentiable=False):
         if not 0.0 <= lr:
             raise ValueError(f"Invalid learning rate: {lr}")
         if not 0.0 <= eps:
@@ -36,11 +36,12 @@ class RMSprop(Optimizer):
         if not 0.0 <= alpha:
             raise ValueError(f"Invalid alpha value: {alpha}")
         defaults = dict(lr=lr, alpha=alpha, eps=eps, weight_decay=weight_decay, momentum=momentum,
-                        centered=centered, maximize=maximize)
+                        centered=centered, capturable=capturable, foreach=foreach, maximize=maximize,
+                        differentiable=differentiable)
         super().__init__(params, defaults)
 
     def _update(self, group):
-        lr, alpha, eps, momentum = group["lr"], group["alpha"], group["eps"], group["momentum"]
+        lr, alpha, eps, momentum = float(group["lr"]), group["alpha"], group["eps"], group["momentum"]
         for p in self._params_with_grad(group):
             grad = self._gradient(p, group["maximize"], group["weight_decay"])
             state = self.state[p]
@@ -54,10 +55,7 @@ class RMSprop(Optimizer):
             state["step"]._data += 1
             square_avg = state["square_avg"]._data
 
-            square_avg *= alpha
-            scratch = np.multiply(grad, 1 - alpha)
-            scratch *= grad
-            square_avg += scratch
+            scratch = average_square_(square_avg, grad, alpha)
             if group["centered"]:
                 grad_avg = state["grad_avg"]._data
                 np.subtract(grad, grad_avg, out=scratch)

@@ -1,443 +1,264 @@
-"""Datasets and the DataLoader that turns them into batches of minitorch Tensors.
+"""Data sets, samplers and the DataLoader that turns them into batches of minitorch Tensors (torch.utils.data).
 
-Same semantics as ``torch.utils.data``: each epoch visits every sample once,
+Same semantics as PyTorch's DataLoader: each epoch visits every sample once,
 the last short batch is kept unless ``drop_last``, ``shuffle`` draws a new
-order every epoch, and a seed or ``numpy.random.Generator`` makes the order
-reproducible.
+order every epoch (a RandomSampler), a ``sampler`` or ``batch_sampler``
+chooses the order instead, ``batch_size=None`` turns batching off, and an
+``IterableDataset`` streams its items. ``num_workers=N`` loads in N worker
+processes (worker.py) and gives the same batches, in the same order, as the
+main process would.
 
-Fast path: a dataset that can hand over all its samples as whole arrays (the
-``arrays()`` protocol below) is batched with one fancy index per field per
-batch, never touching ``__getitem__``. Every other dataset, or one with a
-per-sample ``transform``, goes sample by sample through ``collate_fn``.
+Generators: ``generator`` may be an ``mt.Generator``, a numpy Generator or an
+int seed (``seed=`` is a shorthand for the last); without one, shuffling
+draws from minitorch's global generator, which ``mt.manual_seed`` seeds. As
+in PyTorch, every epoch first draws a base seed for the workers' generators
+from that generator, with or without workers, so that the order of a seeded
+run does not depend on ``num_workers``.
 
-The array-batching protocol: ``dataset.arrays()`` returns a tuple of numpy
-arrays with equal first dimension N == len(dataset), such that sample ``i`` is
-``tuple(field[i] for field in dataset.arrays())`` (as Tensors). A batch is then
-a list with one Tensor per field, exactly what ``default_collate`` would build.
+Fast path: a map-style data set that can hand over all its samples as whole
+arrays (the ``arrays()`` protocol, dataset.py) is batched with one fancy
+index per field per batch, never touching ``__getitem__``. Every other data
+set, or one with a per-sample ``transform``, or a loader given its own
+``collate_fn``, goes sample by sample through ``collate_fn``.
+
+Where the work happens: dataset.py (the data set types), sampler.py (orders),
+collate.py (samples to batches), fetch.py (indices to a batch), worker.py
+(worker processes); this module holds the DataLoader.
 """
-
 from __future__ import annotations
 
-import collections.abc
+import itertools
 import math
+import multiprocessing
 import numbers
-from typing import Any, Callable, Iterator, Sequence
+import warnings
+from typing import Any, Callable, Iterator
 
-import numpy as np
-
-from .. import random
-from ..creation import from_numpy
-from ..tensor import Tensor
-from .. import distributed as dist
+from .collate import _as_numpy, _to_tensor, default_collate, default_convert
+from .dataset import (ChainDataset, ConcatDataset, Dataset, IterableDataset, StackDataset, Subset, TensorDataset,
+                      random_split, supports_array_batching)
+from .fetch import LoadingPlan, make_fetcher
+from .sampler import (BatchSampler, DistributedSampler, RandomSampler, Sampler, SequentialSampler, SubsetRandomSampler,
+                      WeightedRandomSampler, drawing_generator, numpy_generator)
+from .worker import MultiProcessIterator, WorkerInfo, WorkerPool, get_worker_info
 
 __all__ = [
-    "Dataset",
-    "TensorDataset",
-    "Subset",
-    "random_split",
-    "Sampler",
-    "DistributedSampler",
-    "DataLoader",
-    "default_collate",
-    "supports_array_batching",
+    "Dataset", "IterableDataset", "TensorDataset", "StackDataset", "ConcatDataset", "ChainDataset", "Subset",
+    "random_split", "Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler", "WeightedRandomSampler",
+    "BatchSampler", "DistributedSampler", "DataLoader", "default_collate", "default_convert", "get_worker_info",
+    "WorkerInfo", "supports_array_batching",
 ]
 
+# Names kept for the modules that read arrays into tensors (minitorch.datasets).
+_to_tensor, _as_numpy = _to_tensor, _as_numpy
 
-def _to_tensor(array: np.ndarray):
-    """The one place where numpy data becomes a minitorch Tensor."""
-    return from_numpy(np.ascontiguousarray(array))
-
-
-def _is_tensor(obj: Any) -> bool:
-    return isinstance(obj, Tensor)
-
-
-def _as_numpy(obj: Any) -> np.ndarray:
-    """A Tensor's data (or any array-like) as a numpy array, without copying when possible.
-
-    ``np.asarray`` (via ``Tensor.__array__``) also works for tensors that require
-    grad, where ``.numpy()`` refuses; batches never carry the graph anyway.
-    """
-    return np.asarray(obj)
-
-
-def _make_rng(generator: np.random.Generator | int | None, seed: int | None) -> np.random.Generator | None:
-    """The loader's own generator, or None to draw from minitorch's global one (``mt.manual_seed``)."""
-    if generator is not None and seed is not None:
-        raise ValueError("DataLoader: pass either generator or seed, not both")
-    if isinstance(generator, np.random.Generator):
-        return generator
-    if isinstance(generator, random.Generator):
-        return generator.numpy
-    if generator is not None:
-        if isinstance(generator, bool) or not isinstance(generator, numbers.Integral):
-            raise TypeError(
-                f"DataLoader: generator must be a minitorch.Generator, a numpy.random.Generator or an int seed, "
-                f"got {type(generator).__name__}"
-            )
-        return np.random.default_rng(int(generator))
-    if seed is not None:
-        return np.random.default_rng(seed)
-    return None
-
-
-def _global_rng() -> np.random.Generator:
-    # Like PyTorch's samplers without a generator: follow the global RNG, so
-    # mt.manual_seed(...) makes shuffling reproducible.
-    return random.generator()
-
-
-class Dataset:
-    """An indexable collection of samples: subclasses define ``__getitem__`` and ``__len__``.
-
-    >>> class Squares(mt.utils.data.Dataset):
-    ...     def __getitem__(self, index):
-    ...         return index * index
-    ...     def __len__(self):
-    ...         return 4
-    >>> [x.tolist() for x in mt.utils.data.DataLoader(Squares(), batch_size=2)]
-    [[0, 1], [4, 9]]
-    """
-
-    def __getitem__(self, index: int):
-        raise NotImplementedError(f"{type(self).__name__} must implement __getitem__")
-
-    def __len__(self) -> int:
-        raise NotImplementedError(f"{type(self).__name__} must implement __len__")
-
-
-class TensorDataset(Dataset):
-    """Samples are slices along the first dimension of the given tensors (or arrays).
-
-    >>> ds = mt.utils.data.TensorDataset(mt.arange(6.0).reshape(3, 2), mt.tensor([0, 1, 0]))
-    >>> len(ds), ds[1][0].tolist(), ds[1][1].item()
-    (3, [2.0, 3.0], 1)
-    """
-
-    def __init__(self, *tensors):
-        if not tensors:
-            raise ValueError("TensorDataset needs at least one tensor")
-        shapes = [tuple(_as_numpy(t).shape) for t in tensors]
-        if any(len(shape) == 0 for shape in shapes):
-            raise ValueError("TensorDataset: every tensor needs a first dimension (got a 0-d tensor)")
-        if len({shape[0] for shape in shapes}) != 1:
-            shapes = ", ".join(str(shape) for shape in shapes)
-            raise ValueError(f"TensorDataset: size mismatch between tensors along dimension 0: {shapes}")
-        self.tensors = tensors
-
-    def __getitem__(self, index):
-        return tuple(t[index] for t in self.tensors)
-
-    def __len__(self) -> int:
-        return len(_as_numpy(self.tensors[0]))
-
-    def arrays(self) -> tuple[np.ndarray, ...]:
-        """The underlying numpy arrays, one per tensor (what the DataLoader fancy-indexes to batch).
-
-        >>> ds = mt.utils.data.TensorDataset(mt.zeros(5, 2), mt.arange(5))
-        >>> [a.shape for a in ds.arrays()]
-        [(5, 2), (5,)]
-        """
-        return tuple(_as_numpy(t) for t in self.tensors)
-
-
-class Subset(Dataset):
-    """The samples of ``dataset`` at ``indices``, in that order.
-
-    >>> ds = mt.utils.data.TensorDataset(mt.arange(5.0))
-    >>> [s[0].item() for s in mt.utils.data.Subset(ds, [4, 0])]
-    [4.0, 0.0]
-    """
-
-    def __init__(self, dataset, indices: Sequence[int]):
-        self.dataset = dataset
-        self.indices = np.asarray(indices, dtype=np.int64)
-
-    def __getitem__(self, index):
-        if isinstance(index, (list, np.ndarray)):
-            return [self.dataset[int(i)] for i in self.indices[index]]
-        return self.dataset[int(self.indices[index])]
-
-    def __len__(self) -> int:
-        return len(self.indices)
-
-    def arrays(self) -> tuple[np.ndarray, ...]:
-        if not supports_array_batching(self.dataset):
-            raise TypeError(f"Subset of {type(self.dataset).__name__}, which does not support array batching")
-        return tuple(field[self.indices] for field in self.dataset.arrays())
-
-
-def random_split(dataset, lengths: Sequence[int | float], generator: np.random.Generator | int | None = None):
-    """Split ``dataset`` into non-overlapping random Subsets of the given lengths (or fractions).
-
-    >>> train, test = mt.utils.data.random_split(mt.utils.data.TensorDataset(mt.arange(10.0)), [0.8, 0.2])
-    >>> len(train), len(test)
-    (8, 2)
-    """
-    n = len(dataset)
-    lengths = list(lengths)
-    if lengths and all(isinstance(x, float) for x in lengths) and math.isclose(sum(lengths), 1.0):
-        counts = [int(math.floor(n * frac)) for frac in lengths]
-        for i in range(n - sum(counts)):  # spread the remainder round-robin, as PyTorch does
-            counts[i % len(counts)] += 1
-        lengths = counts
-    if sum(lengths) != n:
-        raise ValueError(f"random_split: lengths {lengths} sum to {sum(lengths)}, dataset has {n} samples")
-    rng = _make_rng(generator, None)
-    order = (rng if rng is not None else _global_rng()).permutation(n)
-    splits, start = [], 0
-    for length in lengths:
-        splits.append(Subset(dataset, order[start : start + length]))
-        start += length
-    return splits
-
-
-def supports_array_batching(dataset) -> bool:
-    """Whether the DataLoader may batch ``dataset`` by fancy-indexing its ``arrays()``.
-
-    Not when a per-sample transform is set: the arrays hold untransformed data.
-
-    >>> from minitorch.utils.data import supports_array_batching, TensorDataset
-    >>> supports_array_batching(TensorDataset(mt.zeros(4, 2))), supports_array_batching([1, 2, 3])
-    (True, False)
-    """
-    if isinstance(dataset, Subset):
-        # A Subset always has arrays(), but it only works when its parent's does.
-        return supports_array_batching(dataset.dataset)
-    if not callable(getattr(dataset, "arrays", None)):
-        return False
-    return getattr(dataset, "transform", None) is None and getattr(dataset, "target_transform", None) is None
-
-
-def default_collate(batch: list):
-    """Merge a list of samples into a batch, like ``torch.utils.data.default_collate``.
-
-    Tensors and numpy arrays are stacked, Python ints become int64 and floats
-    float64 tensors, strings stay a list, and tuples, lists, namedtuples and
-    dicts are collated field by field.
-
-    >>> from minitorch.utils.data import default_collate
-    >>> default_collate([(mt.tensor([1.0, 2.0]), 0), (mt.tensor([3.0, 4.0]), 1)])
-    [tensor([[1., 2.],
-            [3., 4.]]), tensor([0, 1])]
-    >>> default_collate([{"x": 1.5, "name": "a"}, {"x": 2.5, "name": "b"}])
-    {'x': tensor([1.5000, 2.5000], dtype=minitorch.float64), 'name': ['a', 'b']}
-    """
-    if len(batch) == 0:
-        raise ValueError("default_collate: empty batch")
-    elem = batch[0]
-    if _is_tensor(elem):
-        return _to_tensor(np.stack([_as_numpy(t) for t in batch]))
-    if isinstance(elem, np.ndarray):
-        if elem.dtype.kind in "USO":
-            raise TypeError(f"default_collate: cannot batch numpy arrays of dtype {elem.dtype}")
-        return _to_tensor(np.stack(batch))
-    if isinstance(elem, np.generic):
-        return _to_tensor(np.asarray(batch))
-    if isinstance(elem, bool):
-        return _to_tensor(np.asarray(batch, dtype=np.bool_))
-    if isinstance(elem, numbers.Integral):
-        return _to_tensor(np.asarray(batch, dtype=np.int64))
-    if isinstance(elem, numbers.Real):
-        # PyTorch's default_collate turns Python floats into float64.
-        return _to_tensor(np.asarray(batch, dtype=np.float64))
-    if isinstance(elem, (str, bytes)):
-        return list(batch)
-    if isinstance(elem, collections.abc.Mapping):
-        return {key: default_collate([sample[key] for sample in batch]) for key in elem}
-    if isinstance(elem, tuple) and hasattr(elem, "_fields"):  # namedtuple
-        return type(elem)(*(default_collate(list(field)) for field in zip(*batch)))
-    if isinstance(elem, collections.abc.Sequence):
-        size = len(elem)
-        if any(len(sample) != size for sample in batch):
-            raise RuntimeError("default_collate: each element in list of batch should be of equal size")
-        return [default_collate(list(field)) for field in zip(*batch)]
-    raise TypeError(f"default_collate: cannot batch samples of type {type(elem).__name__}")
-
-
-class Sampler:
-    """The order in which a DataLoader visits a data set: subclasses define ``__iter__`` (indices) and ``__len__``.
-
-    >>> class Backwards(mt.utils.data.Sampler):
-    ...     def __init__(self, n):
-    ...         self.n = n
-    ...     def __iter__(self):
-    ...         return iter(range(self.n - 1, -1, -1))
-    ...     def __len__(self):
-    ...         return self.n
-    >>> [y.tolist() for y, in mt.utils.data.DataLoader(mt.utils.data.TensorDataset(mt.arange(4)), 2, sampler=Backwards(4))]
-    [[3, 2], [1, 0]]
-    """
-
-    def __iter__(self) -> Iterator[int]:
-        raise NotImplementedError(f"{type(self).__name__} must implement __iter__")
-
-    def __len__(self) -> int:
-        raise NotImplementedError(f"{type(self).__name__} must implement __len__")
-
-
-class DistributedSampler(Sampler):
-    """Each of ``num_replicas`` processes visits its own share of the data set (torch.utils.data.DistributedSampler).
-
-    Rank r takes every ``num_replicas``-th index of the epoch's order starting
-    at r, so the shares are disjoint and together cover the data set. When
-    the size does not divide evenly, the order is padded by repeating its
-    first indices (or, with ``drop_last``, cut) so that every rank gets the
-    same number of samples, as in PyTorch. ``shuffle`` draws the order from
-    ``seed + epoch``, the same on every rank: call ``set_epoch(epoch)`` before
-    each epoch for a new order. ``num_replicas`` and ``rank`` default to the
-    process group's (``minitorch.distributed``). With ``drop_last=False``,
-    up to ``num_replicas - 1`` samples are seen twice per epoch, which shifts
-    an evaluation metric slightly.
-
-    >>> ds = mt.utils.data.TensorDataset(mt.arange(5))
-    >>> [list(mt.utils.data.DistributedSampler(ds, num_replicas=2, rank=r, shuffle=False)) for r in (0, 1)]
-    [[0, 2, 4], [1, 3, 0]]
-    >>> [list(mt.utils.data.DistributedSampler(ds, num_replicas=2, rank=r, shuffle=False, drop_last=True)) for r in (0, 1)]
-    [[0, 2], [1, 3]]
-    """
-
-    def __init__(self, dataset, num_replicas: int | None = None, rank: int | None = None, shuffle: bool = True,
-                 seed: int = 0, drop_last: bool = False):
-        if num_replicas is None:
-            num_replicas = dist.get_world_size()
-        if rank is None:
-            rank = dist.get_rank()
-        if isinstance(num_replicas, bool) or not isinstance(num_replicas, numbers.Integral) or num_replicas < 1:
-            raise ValueError(f"DistributedSampler: num_replicas should be a positive integer, got {num_replicas!r}")
-        if isinstance(rank, bool) or not isinstance(rank, numbers.Integral) or not 0 <= rank < num_replicas:
-            raise ValueError(f"Invalid rank {rank}, rank should be in the interval [0, {num_replicas - 1}]")
-        self.dataset = dataset
-        self.num_replicas = int(num_replicas)
-        self.rank = int(rank)
-        self.epoch = 0
-        self.drop_last = bool(drop_last)
-        n = len(dataset)
-        if self.drop_last and n % self.num_replicas != 0:
-            self.num_samples = math.ceil((n - self.num_replicas) / self.num_replicas)
-        else:
-            self.num_samples = math.ceil(n / self.num_replicas)
-        self.total_size = self.num_samples * self.num_replicas
-        self.shuffle = bool(shuffle)
-        self.seed = int(seed)
-
-    def indices(self) -> np.ndarray:
-        """This rank's indices for the current epoch, as an int64 array.
-
-        >>> mt.utils.data.DistributedSampler(range(7), num_replicas=3, rank=2, shuffle=False).indices()
-        array([2, 5, 1])
-        """
-        n = len(self.dataset)
-        order = np.random.default_rng(self.seed + self.epoch).permutation(n) if self.shuffle else np.arange(n)
-        if self.drop_last:
-            order = order[: self.total_size]
-        elif self.total_size > n:  # pad by repeating the order from its start (PyTorch's rule)
-            order = np.resize(order, self.total_size)
-        return order[self.rank : self.total_size : self.num_replicas]
-
-    def __iter__(self) -> Iterator[int]:
-        return iter(self.indices().tolist())
-
-    def __len__(self) -> int:
-        return self.num_samples
-
-    def set_epoch(self, epoch: int) -> None:
-        """Sets the epoch, which (with ``seed``) picks the order when shuffling; call it before each epoch.
-
-        >>> sampler = mt.utils.data.DistributedSampler(range(8), num_replicas=2, rank=0, seed=1)
-        >>> list(sampler)
-        [5, 1, 2, 3]
-        >>> sampler.set_epoch(1)
-        >>> list(sampler)
-        [6, 7, 3, 0]
-        """
-        self.epoch = int(epoch)
+_FIXED_AFTER_INIT = ("batch_size", "batch_sampler", "sampler", "drop_last", "dataset", "persistent_workers")
 
 
 class DataLoader:
-    """Iterate over ``dataset`` in batches of minitorch Tensors.
+    """Iterate over ``dataset`` in batches of minitorch Tensors, with PyTorch's arguments.
 
-    ``generator`` may be a ``numpy.random.Generator`` or an int seed; ``seed``
-    is a shorthand for the latter. With either, the sequence of epoch orders is
-    reproducible; each new epoch (each ``iter(loader)``) draws a new order.
-    With neither, shuffling draws from minitorch's global generator, which
-    ``minitorch.manual_seed`` seeds (as PyTorch's does). A ``sampler`` (a
-    DistributedSampler, say) gives the order instead of ``shuffle``.
+    ``num_workers > 0`` starts worker processes that fetch and collate the
+    batches (see worker.py: same batches, same order; ``timeout``,
+    ``worker_init_fn``, ``prefetch_factor``, ``persistent_workers``,
+    ``multiprocessing_context`` and ``in_order`` as in PyTorch). Where a
+    process cannot start (a daemon process, a platform without fork and
+    spawn, a sandbox that forbids it), the loader warns once and loads in the
+    main process, which gives the same batches. ``pin_memory`` is accepted
+    and changes nothing: there is no accelerator (PyTorch warns the same).
 
     >>> ds = mt.utils.data.TensorDataset(mt.arange(10.0).reshape(5, 2), mt.arange(5))
     >>> [(tuple(x.shape), y.tolist()) for x, y in mt.utils.data.DataLoader(ds, batch_size=2)]
     [((2, 2), [0, 1]), ((2, 2), [2, 3]), ((1, 2), [4])]
+    >>> shuffled = mt.utils.data.DataLoader(ds, batch_size=2, shuffle=True, generator=0)
+    >>> [y.tolist() for _, y in shuffled]
+    [[2, 4], [3, 0], [1]]
+    >>> in_workers = mt.utils.data.DataLoader(ds, batch_size=2, shuffle=True, generator=0, num_workers=2)
+    >>> [y.tolist() for _, y in in_workers]  # the same batches, fetched by two worker processes
+    [[2, 4], [3, 0], [1]]
     """
 
-    def __init__(
-        self,
-        dataset,
-        batch_size: int = 1,
-        shuffle: bool = False,
-        drop_last: bool = False,
-        generator: np.random.Generator | int | None = None,
-        seed: int | None = None,
-        collate_fn: Callable[[list], Any] | None = None,
-        sampler: Sampler | None = None,
-    ):
-        if isinstance(batch_size, bool) or not isinstance(batch_size, numbers.Integral) or batch_size < 1:
-            raise ValueError(f"DataLoader: batch_size should be a positive integer, got {batch_size!r}")
-        if sampler is not None and shuffle:
-            raise ValueError("DataLoader: sampler option is mutually exclusive with shuffle")
+    _initialized = False
+
+    def __init__(self, dataset, batch_size: int | None = 1, shuffle: bool | None = None, sampler=None,
+                 batch_sampler=None, num_workers: int = 0, collate_fn: Callable[[list], Any] | None = None,
+                 pin_memory: bool = False, drop_last: bool = False, timeout: float = 0,
+                 worker_init_fn: Callable[[int], None] | None = None, multiprocessing_context=None, generator=None,
+                 *, prefetch_factor: int | None = None, persistent_workers: bool = False, pin_memory_device: str = "",
+                 in_order: bool = True, seed: int | None = None):
+        _check_worker_options(num_workers, timeout, prefetch_factor, persistent_workers, multiprocessing_context)
+        iterable = isinstance(dataset, IterableDataset)
+        if iterable:
+            for name, value in (("shuffle", shuffle), ("sampler", sampler), ("batch_sampler", batch_sampler)):
+                if value not in (None, False):
+                    raise ValueError(f"DataLoader with IterableDataset: expected unspecified {name} option, but got "
+                                     f"{name}={value}")
+        elif sampler is not None and shuffle:
+            raise ValueError("sampler option is mutually exclusive with shuffle")
+        if batch_sampler is not None:
+            if batch_size != 1 or shuffle or sampler is not None or drop_last:
+                raise ValueError("batch_sampler option is mutually exclusive with batch_size, shuffle, sampler, and "
+                                 "drop_last")
+            batch_size, drop_last = None, False
+        elif batch_size is None and drop_last:
+            raise ValueError("batch_size=None option disables auto-batching and is mutually exclusive with drop_last")
+        if generator is not None and seed is not None:
+            raise ValueError("DataLoader: pass either generator or seed, not both")
+        rng = numpy_generator(generator if generator is not None else seed, "DataLoader: generator")
+
+        if sampler is None and not iterable:
+            sampler = RandomSampler(dataset, generator=rng) if shuffle else SequentialSampler(dataset)
+        if batch_size is not None and batch_sampler is None:
+            batch_sampler = BatchSampler(sampler if sampler is not None else _Unbounded(), batch_size, drop_last)
+
         self.dataset = dataset
+        self.batch_size = batch_size
+        self.drop_last = drop_last
         self.sampler = sampler
-        self.batch_size = int(batch_size)
-        self.shuffle = bool(shuffle)
-        self.drop_last = bool(drop_last)
-        self.collate_fn = collate_fn
-        self._rng = _make_rng(generator, seed)
+        self.batch_sampler = batch_sampler
+        self.generator = generator if generator is not None else seed
+        self.collate_fn = collate_fn if collate_fn is not None else (
+            default_collate if batch_sampler is not None else default_convert)
+        self.num_workers = num_workers
+        self.prefetch_factor = prefetch_factor if prefetch_factor is not None or num_workers == 0 else 2
+        self.pin_memory = pin_memory
+        self.pin_memory_device = pin_memory_device
+        self.timeout = timeout
+        self.worker_init_fn = worker_init_fn
+        self.multiprocessing_context = multiprocessing_context
+        self.in_order = in_order
+        self.persistent_workers = persistent_workers
+        self._rng = rng
+        self._iterable = iterable
+        self._array_batching_allowed = collate_fn is None
+        self._pool = None
+        self._initialized = True
+
+    def __setattr__(self, name, value):
+        if self._initialized and name in _FIXED_AFTER_INIT:
+            raise ValueError(f"{name} attribute should not be set after {type(self).__name__} is initialized")
+        super().__setattr__(name, value)
 
     @property
     def uses_array_batching(self) -> bool:
         """True when batches come from one fancy index per field (no ``__getitem__`` calls)."""
-        return self.collate_fn is None and supports_array_batching(self.dataset)
+        return (self._array_batching_allowed and not self._iterable and self.batch_sampler is not None
+                and supports_array_batching(self.dataset))
 
     def __len__(self) -> int:
-        n = len(self.dataset) if self.sampler is None else len(self.sampler)
-        return n // self.batch_size if self.drop_last else math.ceil(n / self.batch_size)
+        if self._iterable:
+            length = len(self.dataset)  # a TypeError if the stream has no length, as in PyTorch
+            if self.batch_size is not None:
+                length = length // self.batch_size if self.drop_last else math.ceil(length / self.batch_size)
+            return length
+        return len(self.batch_sampler if self.batch_sampler is not None else self.sampler)
 
-    def _epoch_batches(self) -> list[np.ndarray]:
-        """This epoch's batches of indices; shuffling draws from the loader's generator."""
-        n = len(self.dataset)
-        if self.sampler is not None:
-            order = np.fromiter(iter(self.sampler), dtype=np.int64)
-        elif self.shuffle:
-            order = (self._rng if self._rng is not None else _global_rng()).permutation(n)
-        else:
-            order = np.arange(n)
-        return [order[start : start + self.batch_size] for start in range(0, len(self) * self.batch_size, self.batch_size)]
+    def _plan(self) -> LoadingPlan:
+        return LoadingPlan(dataset=self.dataset, iterable=self._iterable, array_batching=self.uses_array_batching,
+                           auto_collation=self.batch_sampler is not None, batch_size=self.batch_size,
+                           drop_last=self.drop_last, collate_fn=self.collate_fn, worker_init_fn=self.worker_init_fn)
+
+    def _index_batches(self) -> Iterator:
+        """This epoch's indices: batches (arrays or lists), single indices without batching, None for a stream."""
+        if self._iterable:
+            return itertools.repeat(None)
+        if isinstance(self.batch_sampler, BatchSampler):
+            return iter(self.batch_sampler.index_batches())
+        return iter(self.batch_sampler if self.batch_sampler is not None else self.sampler)
 
     def __iter__(self) -> Iterator:
-        # The order is drawn here, when the epoch starts, so each iter() is one new epoch.
-        batches = self._epoch_batches()
-        if self.uses_array_batching:
-            return self._iter_arrays(batches)
-        return self._iter_samples(batches)
+        if self.pin_memory:
+            warnings.warn("'pin_memory' argument is set as true but no accelerator is found, then device pinned "
+                          "memory won't be used.", stacklevel=2)
+        # Drawn first, with or without workers (PyTorch's order): the shuffling stream does not depend on num_workers.
+        base_seed = int(drawing_generator(self._rng).integers(2 ** 63))
+        if self.num_workers > 0:
+            pool = self._worker_pool(base_seed)
+            if pool is not None:
+                return MultiProcessIterator(pool, self._index_batches(), self.prefetch_factor, self.timeout,
+                                            self.in_order, self.persistent_workers, self._length_or_none())
+        return _SingleProcessIterator(make_fetcher(self._plan()), self._index_batches(), self._length_or_none())
 
-    def _iter_arrays(self, batches: list[np.ndarray]) -> Iterator[list]:
-        fields = tuple(np.asanyarray(field) for field in self.dataset.arrays())
-        n = len(self.dataset)
-        for field in fields:
-            if field.ndim == 0 or len(field) != n:
-                raise ValueError(
-                    f"{type(self.dataset).__name__}.arrays() returned a field of shape {field.shape}; "
-                    f"every field needs first dimension {n} (len(dataset))"
-                )
-        for indices in batches:
-            yield [_to_tensor(field[indices]) for field in fields]
+    def _length_or_none(self):
+        try:
+            return len(self)
+        except TypeError:
+            return None
 
-    def _iter_samples(self, batches: list[np.ndarray]) -> Iterator:
-        collate = self.collate_fn or default_collate
-        for indices in batches:
-            yield collate([self.dataset[int(i)] for i in indices])
+    def _worker_pool(self, base_seed):
+        """A running pool (this epoch's, or the persistent one), or None where processes cannot start."""
+        if self._pool is not None and self._pool.alive:
+            self._pool.drain(self.timeout if self.timeout > 0 else None)
+            self._pool.restart_epoch()
+            return self._pool
+        reason = None
+        if multiprocessing.current_process().daemon:
+            reason = "this process is a daemon, and daemons cannot start processes"
+        else:
+            try:
+                pool = WorkerPool(self._plan(), self.num_workers, base_seed, self.multiprocessing_context)
+            except (OSError, NotImplementedError) as error:
+                reason = f"{type(error).__name__}: {error}"
+        if reason is not None:
+            warnings.warn(f"DataLoader(num_workers={self.num_workers}): cannot start worker processes ({reason}); "
+                          f"loading in the main process instead, which gives the same batches", RuntimeWarning,
+                          stacklevel=3)
+            return None
+        if self.persistent_workers:
+            self._pool = pool
+        return pool
 
     def __repr__(self) -> str:
-        return (
-            f"DataLoader(dataset={type(self.dataset).__name__}, batch_size={self.batch_size}, "
-            f"shuffle={self.shuffle}, drop_last={self.drop_last})"
-        )
+        return (f"DataLoader(dataset={type(self.dataset).__name__}, batch_size={self.batch_size}, "
+                f"sampler={type(self.sampler).__name__}, num_workers={self.num_workers}, drop_last={self.drop_last})")
+
+
+class _SingleProcessIterator:
+    """One epoch in the main process: each batch of indices through the fetcher."""
+
+    def __init__(self, fetcher, index_batches, length):
+        self.fetcher, self.index_batches, self.length = fetcher, index_batches, length
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return self.fetcher.fetch(next(self.index_batches))
+
+    def __len__(self):
+        if self.length is None:
+            raise TypeError("this DataLoader's IterableDataset has no length")
+        return self.length
+
+
+class _Unbounded(Sampler):
+    """The sampler of an iterable data set: None forever (the stream decides when the epoch ends)."""
+
+    def __iter__(self):
+        return itertools.repeat(None)
+
+
+def _check_worker_options(num_workers, timeout, prefetch_factor, persistent_workers, multiprocessing_context):
+    if isinstance(num_workers, bool) or not isinstance(num_workers, numbers.Integral) or num_workers < 0:
+        raise ValueError("num_workers option should be non-negative; use num_workers=0 to disable multiprocessing.")
+    if timeout < 0:
+        raise ValueError("timeout option should be non-negative")
+    if num_workers == 0 and prefetch_factor is not None:
+        raise ValueError("prefetch_factor option could only be specified in multiprocessing. let num_workers > 0 to "
+                         "enable multiprocessing, otherwise set prefetch_factor to None.")
+    if prefetch_factor is not None and prefetch_factor < 0:
+        raise ValueError("prefetch_factor option should be non-negative")
+    if persistent_workers and num_workers == 0:
+        raise ValueError("persistent_workers option needs num_workers > 0")
+    if multiprocessing_context is not None:
+        if num_workers == 0:
+            raise ValueError(f"multiprocessing_context can only be used with multi-process loading (num_workers > "
+                             f"0), but got num_workers={num_workers}")
+        if isinstance(multiprocessing_context, str):
+            methods = multiprocessing.get_all_start_methods()
+            if multiprocessing_context not in methods:
+                raise ValueError(f"multiprocessing_context option should specify a valid start method in "
+                                 f"{methods!r}, but got multiprocessing_context={multiprocessing_context!r}")
+        elif not isinstance(multiprocessing_context, multiprocessing.context.BaseContext):
+            raise TypeError(f"multiprocessing_context option should be a valid context object or a string "
+                            f"specifying the start method, but got multiprocessing_context={multiprocessing_context}")
