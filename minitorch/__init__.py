@@ -32,6 +32,16 @@ from .ops import batch_norm_ops, conv_ops, loss_ops, pool_ops, special_ops  # no
 # ----- surface: pointwise math, special functions -----
 
 # ----- surface: reductions, scans, sorting, statistics, linear algebra -----
+from .ops import return_types
+from .ops.scan_ops import (
+    cummax, cummin, cumprod, cumsum, cumulative_trapezoid, diff, logcumsumexp, trapezoid, trapezoid as trapz,
+)
+from .ops.sort_ops import (
+    argsort, kthvalue, median, mode, msort, nanmedian, nanquantile, quantile, sort, topk, unique, unique_consecutive,
+)
+from .ops.statistics_ops import (
+    aminmax, bincount, corrcoef, count_nonzero, cov, histc, histogram, nanmean, nansum, std_mean, var_mean,
+)
 
 # ----- surface: shapes, joining and splitting, indexing -----
 

@@ -12,6 +12,7 @@ from . import dtypes
 from .autograd.backward import backward as backward_of
 from .engine.versions import bump
 from .ops import array_ops, in_place_ops, math_ops, reduction_ops
+from .ops import scan_ops, sort_ops, statistics_ops  # surface: reductions/linalg
 from .ops.in_place_ops import twin
 from .tensor import Tensor
 
@@ -235,6 +236,15 @@ METHODS = {
     # ----- pointwise math, special functions, conversions (surface: pointwise) -----
 
     # ----- reductions, scans, sorting, statistics, linear algebra (surface: reductions/linalg) -----
+    "cumsum": scan_ops.cumsum, "cumprod": scan_ops.cumprod, "logcumsumexp": scan_ops.logcumsumexp,
+    "cummax": scan_ops.cummax, "cummin": scan_ops.cummin, "diff": scan_ops.diff,
+    "sort": sort_ops.sort, "argsort": sort_ops.argsort, "msort": sort_ops.msort, "topk": sort_ops.topk,
+    "kthvalue": sort_ops.kthvalue, "median": sort_ops.median, "nanmedian": sort_ops.nanmedian, "mode": sort_ops.mode,
+    "quantile": sort_ops.quantile, "nanquantile": sort_ops.nanquantile, "unique": sort_ops.unique,
+    "unique_consecutive": sort_ops.unique_consecutive,
+    "nansum": statistics_ops.nansum, "nanmean": statistics_ops.nanmean, "aminmax": statistics_ops.aminmax,
+    "count_nonzero": statistics_ops.count_nonzero, "cov": statistics_ops.cov, "corrcoef": statistics_ops.corrcoef,
+    "bincount": statistics_ops.bincount, "histc": statistics_ops.histc, "histogram": statistics_ops.histogram,
 
     # ----- shapes, joining and splitting, indexing, scatter/gather (surface: shapes/indexing) -----
 
@@ -257,6 +267,7 @@ IN_PLACE = {
     # ----- surface: pointwise -----
 
     # ----- surface: reductions/linalg -----
+    "cumsum_": ("cumsum", None), "cumprod_": ("cumprod", None),
 
     # ----- surface: shapes/indexing -----
 
