@@ -42,6 +42,17 @@ from .ops.sort_ops import (
 from .ops.statistics_ops import (
     aminmax, bincount, corrcoef, count_nonzero, cov, histc, histogram, nanmean, nansum, std_mean, var_mean,
 )
+from .ops.norm_ops import cdist, dist, frobenius_norm, norm, nuclear_norm, renorm
+from .ops.product_ops import (
+    addbmm, addmm, addmv, addr, baddbmm, bmm, chain_matmul, cross, dot, einsum, inner, kron, matrix_power, mm, mv,
+    outer, outer as ger, tensordot, vander, vdot,
+)
+from .ops.matrix_ops import diag, diag_embed, diagflat, diagonal, trace, tril, tril_indices, triu, triu_indices
+from . import linalg
+from .linalg import (
+    cholesky_solve, det, inverse, logdet, matrix_exp, pinverse, slogdet, torch_cholesky as cholesky, torch_qr as qr,
+    torch_svd as svd,
+)
 
 # ----- surface: shapes, joining and splitting, indexing -----
 

@@ -96,8 +96,18 @@ def _prod_grad(op, grad):
     moved = x.permute(*perm)
     count = int(np.prod([x.shape[d] for d in reduced]))
     rows = moved.reshape(moved.shape[: x.ndim - len(reduced)] + (count,))
-    others = (_exclusive_cumprod(rows, False) * _exclusive_cumprod(rows, True)).reshape(moved.shape)
-    return _unreduce(grad, op) * others.permute(*np.argsort(perm))
+    return _unreduce(grad, op) * products_of_others(rows).reshape(moved.shape).permute(*np.argsort(perm))
+
+
+def products_of_others(rows):
+    """prod_{i != k} x_i for each k along the last axis, without division (exact with zeros): the
+    exclusive cumprods from both ends, multiplied.
+
+    >>> from minitorch.ops.reduction_ops import products_of_others
+    >>> products_of_others(mt.tensor([2.0, 0.0, 3.0]))
+    tensor([0., 6., 0.])
+    """
+    return _exclusive_cumprod(rows, False) * _exclusive_cumprod(rows, True)
 
 
 def _exclusive_cumprod(rows, reverse):

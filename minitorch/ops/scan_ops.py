@@ -135,7 +135,7 @@ def logcumsumexp(x, dim=None, *, axis=None):
     """
     dim, _ = numpy_names("logcumsumexp", dim, False, axis, None)
     if x._data.dtype.kind != "f":
-        raise RuntimeError(f"logcumsumexp: expected a floating point tensor, got {x.dtype}")
+        raise NotImplementedError(f"logcumsumexp: not implemented for '{x.dtype}' (floating point tensors only)")
     return cumulative("CumulativeLogsumexp", x, one_dim(dim, x.ndim, "CumulativeLogsumexp"))
 
 

@@ -193,7 +193,7 @@ def histc(x, bins=100, min=0, max=0):
     tensor([0., 2., 1., 0.])
     """
     if x._data.dtype.kind != "f":
-        raise RuntimeError(f"histc: \"histogram_cpu\" not implemented for '{x.dtype}'")
+        raise NotImplementedError(f"histc: \"histogram_cpu\" not implemented for '{x.dtype}'")
     if bins <= 0:
         raise RuntimeError(f"histc: bins must be > 0, got {bins}")
     low, high = float(min), float(max)
@@ -216,7 +216,7 @@ def histogram(x, bins, *, range=None, weight=None, density=False):
     histogram(hist=tensor([0., 2., 1., 0.]), bin_edges=tensor([0.0000, 0.7500, 1.5000, 2.2500, 3.0000]))
     """
     if x._data.dtype.kind != "f":
-        raise RuntimeError(f"histogram: \"histogram_cpu\" not implemented for '{x.dtype}'")
+        raise NotImplementedError(f"histogram: \"histogram_cpu\" not implemented for '{x.dtype}'")
     if isinstance(bins, Tensor):
         if bins.ndim != 1:
             raise RuntimeError(f"histogram(): bins tensor should have one dimension, but got {bins.ndim}")
