@@ -40,11 +40,11 @@ from .ops.sort_ops import (
     argsort, kthvalue, median, mode, msort, nanmedian, nanquantile, quantile, sort, topk, unique, unique_consecutive,
 )
 from .ops.statistics_ops import (
-    aminmax, bincount, corrcoef, count_nonzero, cov, histc, histogram, nanmean, nansum, std_mean, var_mean,
+    aminmax, bincount, corrcoef, count_nonzero, cov, histc, histogram, histogramdd, nanmean, nansum, std_mean, var_mean,
 )
-from .ops.norm_ops import cdist, dist, frobenius_norm, norm, nuclear_norm, renorm
+from .ops.norm_ops import cdist, dist, frobenius_norm, norm, norm_except_dim, nuclear_norm, pdist, renorm
 from .ops.product_ops import (
-    addbmm, addmm, addmv, addr, baddbmm, bmm, chain_matmul, cross, dot, einsum, inner, kron, matrix_power, mm, mv,
+    addbmm, addmm, addmv, addmv_, addr, baddbmm, bmm, chain_matmul, cross, dot, einsum, inner, kron, matrix_power, mm, mv,
     outer, outer as ger, tensordot, vander, vdot,
 )
 from .ops.matrix_ops import diag, diag_embed, diagflat, diagonal, trace, tril, tril_indices, triu, triu_indices

@@ -250,7 +250,7 @@ METHODS = {
     "mm": product_ops.mm, "bmm": product_ops.bmm, "mv": product_ops.mv, "dot": product_ops.dot,
     "vdot": product_ops.vdot, "inner": product_ops.inner, "outer": product_ops.outer, "ger": product_ops.outer,
     "kron": product_ops.kron, "addmm": product_ops.addmm, "addbmm": product_ops.addbmm,
-    "baddbmm": product_ops.baddbmm, "addmv": product_ops.addmv, "addr": product_ops.addr,
+    "baddbmm": product_ops.baddbmm, "addmv": product_ops.addmv, "addmv_": product_ops.addmv_, "addr": product_ops.addr,
     "matrix_power": product_ops.matrix_power, "cross": product_ops.cross,
     "diag": matrix_ops.diag, "diag_embed": matrix_ops.diag_embed, "diagflat": matrix_ops.diagflat,
     "diagonal": matrix_ops.diagonal, "trace": matrix_ops.trace, "tril": matrix_ops.tril, "triu": matrix_ops.triu,
@@ -283,7 +283,7 @@ IN_PLACE = {
     # ----- surface: reductions/linalg -----
     "cumsum_": ("cumsum", None), "cumprod_": ("cumprod", None), "tril_": ("tril", None), "triu_": ("triu", None),
     "addmm_": ("addmm", None), "addbmm_": ("addbmm", None), "baddbmm_": ("baddbmm", None),
-    "addmv_": ("addmv", None), "addr_": ("addr", None), "renorm_": ("renorm", None),
+    "addr_": ("addr", None), "renorm_": ("renorm", None),
 
     # ----- surface: shapes/indexing -----
 

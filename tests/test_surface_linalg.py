@@ -342,6 +342,7 @@ def test_solve_right_and_errors():
     same_error(torch, "linalg.solve", M23, V3)
 
 
+@pytest.mark.filterwarnings("ignore:torch.cholesky is deprecated")
 @pytest.mark.parametrize("upper", [False, True])
 def test_cholesky(upper):
     parity(torch, "linalg.cholesky", SPD, upper=upper, rtol=1e-9, atol=1e-9)
@@ -487,6 +488,7 @@ def test_removed_methods_raise_as_in_pytorch():
             getattr(torch.tensor(WELL), name)(torch.tensor(WELL))
 
 
+@pytest.mark.filterwarnings("ignore:torch.cholesky is deprecated")
 def test_method_forms():
     for name, x, args in [("det", WELL, ()), ("slogdet", WELL, ()), ("pinverse", WELL, ()), ("matrix_power", WELL, (3,)),
                           ("diag", WELL, ()), ("triu", WELL, (1,)), ("trace", WELL, ()), ("norm", WELL, ()),
@@ -499,3 +501,24 @@ def test_method_forms():
                           ("baddbmm", RNG.standard_normal((2, 3, 5)), (B234, B245)), ("renorm", M34, (2, 0, 1.0)),
                           ("addbmm", M33[:, :2].copy(), (B234[:, :, :3].copy(), B245[:, :3, :2].copy()))]:
         parity(torch, name, x, *args, method=True, rtol=1e-9, atol=1e-9)
+
+
+def test_pdist_and_norm_except_dim():
+    parity(torch, "pdist", RNG.standard_normal((4, 3)))
+    parity(torch, "pdist", RNG.standard_normal((4, 3)), 1)
+    for dim in (0, 1, -1):
+        parity(torch, "norm_except_dim", M34, 2, dim)
+    parity(torch, "norm_except_dim", B234, 3, 1)
+    same_error(torch, "pdist", B234)
+
+
+def test_addmv_function_form():
+    ours, theirs = mt.tensor(V3), torch.tensor(V3)
+    assert mt.addmv_(ours, mt.tensor(M34), mt.tensor(V4), alpha=2) is ours
+    torch.addmv_(theirs, torch.tensor(M34), torch.tensor(V4), alpha=2)
+    np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["linalg.vector_norm", "linalg.norm"])
+def test_norm_aliases(name):
+    parity(torch, name, M34, axis=1, keepdims=True)

@@ -347,3 +347,18 @@ def test_histogram():
     parity(torch, "histogram", np.array([2.0, 2.0]), 2, grad=False)
     result = mt.histogram(mt.tensor(x), 3)
     assert result._fields == ("hist", "bin_edges")
+
+
+@pytest.mark.parametrize("name", ["cummax", "cummin", "diff", "trapezoid", "cumulative_trapezoid"])
+def test_axis_alias_on_scans(name):
+    parity(torch, name, X, axis=0)
+
+
+def test_histogramdd():
+    points = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 0.0], [2.0, 2.0]], dtype=np.float32)
+    parity(torch, "histogramdd", points, bins=[3, 3], weight=np.array([1.0, 2.0, 4.0, 8.0], dtype=np.float32), grad=False)
+    parity(torch, "histogramdd", points, bins=2, range=[0.0, 1.0, 0.0, 1.0], density=True, grad=False)
+    ours = mt.histogramdd(mt.tensor(points), bins=[mt.tensor([0.0, 1.0, 2.0]), mt.tensor([0.0, 2.0])])
+    theirs = torch.histogramdd(torch.tensor(points), bins=[torch.tensor([0.0, 1.0, 2.0]), torch.tensor([0.0, 2.0])])
+    np.testing.assert_array_equal(ours.hist.numpy(), theirs.hist.numpy())
+    assert ours._fields == ("hist", "bin_edges") and isinstance(ours.bin_edges, tuple)

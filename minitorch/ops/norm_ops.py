@@ -13,7 +13,7 @@ from ..creation import as_operand
 from ..engine.execute import execute
 from ..engine.registry import TRANSPOSE, gradient, kernel
 from ..errors import ShapeError
-from .dims import normalize_dims
+from .dims import normalize_dims, numpy_names
 from .math_ops import abs, cast, sign, where
 from .reduction_ops import amax, amin
 
@@ -73,7 +73,7 @@ def _floating(x, dtype, name):
     return x
 
 
-def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
+def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
     """The `ord`-norm of `x` as a vector (of all elements, or over `dim`): (sum |x|^ord)^(1/ord), the
     largest (inf) or smallest (-inf) magnitude, or the count of nonzeros (0). Runs the "VectorNorm"
     op (its gradient at a zero vector is 0, as PyTorch's).
@@ -83,6 +83,7 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
     >>> mt.linalg.vector_norm(mt.tensor([[3.0, -4.0], [1.0, 0.0]]), ord=1, dim=1)
     tensor([7., 1.])
     """
+    dim, keepdim = numpy_names("linalg.vector_norm", dim, keepdim, axis, keepdims)
     x = _floating(x, dtype, "linalg.vector_norm")
     if isinstance(dim, (tuple, list)) and len(dim) == 0:
         dim = None
@@ -124,7 +125,7 @@ def matrix_norm(x, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
 
 
-def linalg_norm(x, ord=None, dim=None, keepdim=False, *, dtype=None):
+def linalg_norm(x, ord=None, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
     """PyTorch's torch.linalg.norm: a vector norm (1-D input or one `dim`; with neither `ord` nor `dim`,
     the 2-norm of all elements) or a matrix norm (2-D input or two dims).
 
@@ -133,6 +134,7 @@ def linalg_norm(x, ord=None, dim=None, keepdim=False, *, dtype=None):
     >>> mt.linalg.norm(mt.tensor([[3.0, 0.0], [0.0, 4.0]]), ord=2)
     tensor(4.)
     """
+    dim, keepdim = numpy_names("linalg.norm", dim, keepdim, axis, keepdims)
     if isinstance(dim, int):
         dim = (dim,)
     if dim is not None and len(dim) == 2 or dim is None and ord is not None and x.ndim == 2:
@@ -180,6 +182,34 @@ def nuclear_norm(x, dim=(-2, -1), keepdim=False):
     if isinstance(dim, bool):
         dim, keepdim = (-2, -1), dim
     return matrix_norm(x, "nuc", dim, keepdim)
+
+
+def norm_except_dim(v, pow=2, dim=0):
+    """The `pow`-norm of `v` over every dimension but `dim` (kept, the others of size 1), or of all of
+    it for dim = -1: what weight normalisation divides by. Runs "VectorNorm".
+
+    >>> mt.norm_except_dim(mt.tensor([[3.0, 0.0], [0.0, 4.0]]), 2, 0)
+    tensor([[3.],
+            [4.]])
+    """
+    if dim == -1:
+        return vector_norm(v, pow)
+    return vector_norm(v, pow, [d for d in range(v.ndim) if d != dim % max(v.ndim, 1)], keepdim=True)
+
+
+def pdist(x, p=2):
+    """The p-norm distances between every pair of rows i < j of the 2-D `x`, in row-major order of the
+    pairs (the upper triangle of cdist(x, x)). Built from "GatherNd", "Sub" and "VectorNorm".
+
+    >>> mt.pdist(mt.tensor([[0.0, 0.0], [3.0, 4.0], [6.0, 8.0]]))
+    tensor([5., 10., 5.])
+    """
+    if x.ndim != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {x.ndim}D")
+    if p < 0:
+        raise RuntimeError(f"pdist only supports non-negative p values, got {p}")
+    first, second = np.triu_indices(x.shape[0], 1)
+    return vector_norm(x[first] - x[second], p, -1)
 
 
 def dist(x, other, p=2):

@@ -17,6 +17,7 @@ from ..engine.registry import gradient, jvp, kernel
 from ..errors import ShapeError
 from ..tensor import Tensor
 from .dims import one_dim
+from .in_place_ops import twin
 from .jvp import fit
 from .math_ops import matmul, where
 from .scan_ops import cumulative
@@ -320,6 +321,9 @@ def addmv(x, mat, vec, *, beta=1, alpha=1):
     tensor([3., 4.])
     """
     return _scaled_sum("addmv", x, mv(mat, vec), beta, alpha)
+
+
+addmv_ = twin(addmv, "addmv_")
 
 
 def addr(x, vec1, vec2, *, beta=1, alpha=1):

@@ -155,7 +155,7 @@ def _cumulative_extremum(x, dim, accumulate, result_type):
     return result_type(take_along(x, indices, axis), as_operand(indices))
 
 
-def cummax(x, dim, *, axis=None):
+def cummax(x, dim=None, *, axis=None):
     """The running maximum along `dim` and where it was reached: a (values, indices) pair. Runs "GatherNd".
 
     The gradient goes to the position each value came from.
@@ -167,7 +167,7 @@ def cummax(x, dim, *, axis=None):
     return _cumulative_extremum(x, dim, np.maximum.accumulate, return_types.cummax)
 
 
-def cummin(x, dim, *, axis=None):
+def cummin(x, dim=None, *, axis=None):
     """The running minimum along `dim` and where it was reached: a (values, indices) pair. Runs "GatherNd".
 
     >>> mt.cummin(mt.tensor([3.0, 1.0, 2.0, 0.0]), dim=0)
@@ -183,7 +183,7 @@ def _slice_along(x, axis, start, stop):
     return x[(slice(None),) * axis + (slice(start, stop),)]
 
 
-def diff(x, n=1, dim=-1, prepend=None, append=None):
+def diff(x, n=1, dim=-1, prepend=None, append=None, *, axis=None):
     """The n-th forward difference along `dim` (x[i+1] - x[i], n times), after joining `prepend`
     and `append` to `x` along `dim`. Built from "ConcatV2", "StridedSlice" and "Sub" (bools: "NotEqual").
 
@@ -192,6 +192,7 @@ def diff(x, n=1, dim=-1, prepend=None, append=None):
     >>> mt.diff(mt.tensor([1.0, 4.0, 9.0, 16.0]), n=2, prepend=mt.tensor([0.0]))
     tensor([2., 2., 2.])
     """
+    dim, _ = numpy_names("diff", dim, False, axis, None, -1)
     if x.ndim == 0:
         raise RuntimeError("diff expects input to be at least one-dimensional")
     axis = one_dim(dim, x.ndim, "diff")
@@ -228,7 +229,7 @@ def _trapezoid_spacing(y, x, dx, axis):
     return diff(x, dim=axis)
 
 
-def trapezoid(y, x=None, *, dx=None, dim=-1):
+def trapezoid(y, x=None, *, dx=None, dim=-1, axis=None):
     """The integral of `y` along `dim` by the trapezoid rule, with sample points `x` or spacing `dx`
     (default 1). Built from "StridedSlice", "Add", "Mul" and "Sum"; `mt.trapz` is the same function.
 
@@ -239,6 +240,7 @@ def trapezoid(y, x=None, *, dx=None, dim=-1):
     """
     if x is not None and dx is not None:
         raise TypeError("trapezoid: received both `x` and `dx`; give one of them")
+    dim, _ = numpy_names("trapezoid", dim, False, axis, None, -1)
     axis = one_dim(dim, y.ndim, "trapezoid")
     y = _floating(y)
     if y.ndim == 0 or y.shape[axis] == 0:
@@ -248,7 +250,7 @@ def trapezoid(y, x=None, *, dx=None, dim=-1):
     return (heights * widths).sum(dim=axis) / 2
 
 
-def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
+def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1, axis=None):
     """The running integral of `y` along `dim` by the trapezoid rule (one value fewer than `y`).
     Runs the "Cumsum" op on the trapezoids' areas.
 
@@ -257,6 +259,7 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
     """
     if x is not None and dx is not None:
         raise TypeError("cumulative_trapezoid: received both `x` and `dx`; give one of them")
+    dim, _ = numpy_names("cumulative_trapezoid", dim, False, axis, None, -1)
     axis = one_dim(dim, y.ndim, "cumulative_trapezoid")
     y = _floating(y)
     widths = _trapezoid_spacing(y, x, 1 if dx is None else dx, axis)

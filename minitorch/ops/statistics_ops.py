@@ -233,3 +233,42 @@ def histogram(x, bins, *, range=None, weight=None, density=False):
         raise RuntimeError(f"histogram(): weight should have the same shape as input ({weights.shape} vs {tuple(x.shape)})")
     counts, _ = np.histogram(x._data, bins=edges, weights=weights, density=density)
     return return_types.histogram(as_operand(counts.astype(x._data.dtype)), as_operand(edges.astype(x._data.dtype)))
+
+
+def histogramdd(x, bins, *, range=None, weight=None, density=False):
+    """A D-dimensional histogram of the points in the rows of `x` (..., D): `bins` per dimension (an int,
+    a list of ints, or a list of 1-D edge tensors), `range` as [min_0, max_0, min_1, max_1, ...];
+    a (hist, bin_edges) pair with one edge tensor per dimension. Not differentiable.
+
+    >>> mt.histogramdd(mt.tensor([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0]]), bins=2).hist
+    tensor([[0., 1.],
+            [1., 1.]])
+    """
+    if x._data.dtype.kind != "f":
+        raise NotImplementedError(f"histogramdd: \"histogramdd_cpu\" not implemented for '{x.dtype}'")
+    if x.ndim < 2:
+        raise RuntimeError(f"histogramdd: input should have at least 2 dimensions, but got {x.ndim}")
+    points = x._data.reshape(-1, x.shape[-1])
+    dims = points.shape[1]
+    if isinstance(bins, (int, np.integer)):
+        bins = [int(bins)] * dims
+    if len(bins) != dims:
+        raise RuntimeError(f"histogramdd: expected {dims} sequences of bin edges or counts, got {len(bins)}")
+    edges = []
+    for d, b in enumerate(bins):
+        if isinstance(b, Tensor):
+            edges.append(b._data.astype(np.float64))
+            continue
+        if range is not None:
+            low, high = float(range[2 * d]), float(range[2 * d + 1])
+        elif points.shape[0]:
+            low, high = float(points[:, d].min()), float(points[:, d].max())
+        else:
+            low, high = 0.0, 0.0
+        if low == high:
+            low, high = low - 0.5, high + 0.5
+        edges.append(np.linspace(low, high, int(b) + 1, dtype=x._data.dtype).astype(np.float64))
+    weights = None if weight is None else as_operand(weight)._data.reshape(-1)
+    counts, _ = np.histogramdd(points, bins=edges, weights=weights, density=density)
+    return return_types.histogramdd(as_operand(counts.astype(x._data.dtype)),
+                                    tuple(as_operand(e.astype(x._data.dtype)) for e in edges))
