@@ -196,7 +196,8 @@ def pinv(A, *, atol=None, rtol=None, hermitian=False, rcond=None):
 
 
 def matrix_rank(A, *, atol=None, rtol=None, hermitian=False, tol=None):
-    """The number of singular values above max(atol, rtol * largest) (int64). Not differentiable.
+    """The number of singular values above max(atol, rtol * largest) (int64; rtol defaults to
+    eps * max(m, n) when atol is not given). Runs the "MatrixRank" op (not differentiable).
 
     >>> mt.linalg.matrix_rank(mt.ones(3, 3))
     tensor(1)
@@ -204,10 +205,7 @@ def matrix_rank(A, *, atol=None, rtol=None, hermitian=False, tol=None):
     check_matrix(A, "linalg.matrix_rank")
     eps = np.finfo(A._data.dtype).eps * max(A.shape[-2:])
     atol, rtol = _tolerances(A, tol if atol is None else atol, rtol, None, eps)
-    data = A._data
-    values = np.abs(np.linalg.eigvalsh(data)) if hermitian else np.linalg.svd(data, compute_uv=False)
-    largest = values.max(axis=-1, keepdims=True, initial=0.0)
-    return as_operand(np.asarray((values > np.maximum(atol, rtol * largest)).sum(axis=-1), dtype=np.int64))
+    return execute("MatrixRank", (A,), {"atol": atol, "rtol": rtol, "hermitian": bool(hermitian)})
 
 
 def lstsq(A, B, rcond=None, *, driver=None):
@@ -230,20 +228,18 @@ def lstsq(A, B, rcond=None, *, driver=None):
         raise ShapeError(f"torch.linalg.lstsq: input.size(-2) should match other.size(-2), got {A.shape[-2]} and {rhs.shape[-2]}")
     m, n = A.shape[-2], A.shape[-1]
     eps = np.finfo(A._data.dtype).eps * max(m, n)
-    solution = matmul(pinv(A, rtol=eps if rcond is None or rcond < 0 else rcond), rhs)
-    values = np.linalg.svd(A._data, compute_uv=False)
-    largest = values.max(axis=-1, keepdims=True, initial=0.0)
-    rank = (values > (eps if rcond is None or rcond < 0 else rcond) * largest).sum(axis=-1)
-    empty = np.zeros(0, A._data.dtype)
+    cutoff = eps if rcond is None or rcond < 0 else rcond
+    solution = matmul(pinv(A, rtol=cutoff), rhs)
+    rank = execute("MatrixRank", (A,), {"atol": 0.0, "rtol": cutoff, "hermitian": False})
+    empty = as_operand(np.zeros(0, A._data.dtype))
     residuals = empty
-    if driver != "gelsy" and m > n and (rank == n).all():
+    if driver != "gelsy" and m > n and (rank._data == n).all():
         residuals = ((matmul(A, solution) - rhs) ** 2).sum(dim=-2)
         residuals = residuals.squeeze(-1) if vector else residuals
     return return_types.linalg_lstsq(
-        solution.squeeze(-1) if vector else solution,
-        residuals if not isinstance(residuals, np.ndarray) else as_operand(residuals),
-        as_operand(np.zeros(0, np.int64) if driver == "gels" else np.asarray(rank, dtype=np.int64)),
-        as_operand(values if driver in ("gelsd", "gelss") else empty),
+        solution.squeeze(-1) if vector else solution, residuals,
+        as_operand(np.zeros(0, np.int64)) if driver == "gels" else rank,
+        svdvals(A).detach() if driver in ("gelsd", "gelss") else empty,
     )
 
 

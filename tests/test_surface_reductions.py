@@ -362,3 +362,12 @@ def test_histogramdd():
     theirs = torch.histogramdd(torch.tensor(points), bins=[torch.tensor([0.0, 1.0, 2.0]), torch.tensor([0.0, 2.0])])
     np.testing.assert_array_equal(ours.hist.numpy(), theirs.hist.numpy())
     assert ours._fields == ("hist", "bin_edges") and isinstance(ours.bin_edges, tuple)
+
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered")  # 0 / 0 = NaN, as PyTorch's
+def test_var_warns_without_degrees_of_freedom():
+    with pytest.warns(UserWarning, match="degrees of freedom is <= 0"):
+        result = mt.var(mt.tensor([1.0]))
+    assert np.isnan(result.item())
+    with pytest.warns(UserWarning, match="degrees of freedom is <= 0"):
+        torch.var(torch.tensor([1.0]))

@@ -10,7 +10,7 @@ import scipy.linalg
 
 from ..creation import as_operand
 from ..engine.execute import execute
-from ..engine.registry import TRANSPOSE, gradient, jvp, kernel
+from ..engine.registry import TRANSPOSE, gradient, jvp, kernel, not_differentiable
 from ..errors import ShapeError
 from .math_ops import matmul, where
 from .matrix_ops import diag_embed, tril, triu
@@ -304,6 +304,16 @@ def _pinv_grad(op, grad):
     second = matmul(matmul(_eye(m, a) - matmul(a, x), grad.mT), matmul(x, x.mT))
     third = matmul(matmul(matmul(x.mT, x), grad.mT), _eye(n, a) - matmul(x, a))
     return first + second + third
+
+
+@kernel("MatrixRank")
+def _matrix_rank(a, atol, rtol, hermitian):
+    values = np.abs(np.linalg.eigvalsh(a)) if hermitian else np.linalg.svd(a, compute_uv=False)
+    largest = values.max(axis=-1, keepdims=True, initial=0.0)
+    return np.asarray((values > np.maximum(atol, rtol * largest)).sum(axis=-1), dtype=np.int64)
+
+
+not_differentiable("MatrixRank")
 
 
 def check_square(a, name):

@@ -5,6 +5,7 @@ takes them. A reduced gradient is reshaped to the kept-dims shape and
 broadcast back over the reduced dimensions.
 """
 import builtins
+import warnings
 
 import numpy as np
 from scipy.special import logsumexp as _scipy_logsumexp
@@ -428,6 +429,9 @@ def var(x, dim=None, unbiased=None, keepdim=False, correction=None, *, axis=None
         dim = None
     axis = normalize_dims(dim, x.ndim, "Var")
     count = x.numel() if axis is None else int(np.prod([x.shape[i] for i in axis]))
+    if count - correction <= 0:
+        warnings.warn("var(): degrees of freedom is <= 0. Correction should be strictly less than the reduction "
+                      "factor (input numel divided by output numel).", UserWarning, stacklevel=2)
     centered = x - x.mean(dim=axis, keepdim=True)
     return (centered * centered).sum(dim=axis, keepdim=keepdim) / builtins.max(count - correction, 0)
 

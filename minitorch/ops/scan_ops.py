@@ -13,7 +13,7 @@ import numpy as np
 from .. import dtypes
 from ..creation import as_operand
 from ..engine.execute import execute
-from ..engine.registry import TRANSPOSE, gradient, jvp, kernel
+from ..engine.registry import TRANSPOSE, gradient, jvp, kernel, not_differentiable
 from . import return_types
 from .dims import normalize_dims, numpy_names, one_dim, take_along
 from .jvp import linear
@@ -139,24 +139,29 @@ def logcumsumexp(x, dim=None, *, axis=None):
     return cumulative("CumulativeLogsumexp", x, one_dim(dim, x.ndim, "CumulativeLogsumexp"))
 
 
-def _running_index(a, axis, accumulate):
-    """Where each running extremum was last reached (ties and NaNs take the latest position, as PyTorch)."""
-    running = accumulate(a, axis=axis)
-    reached = (a == running) | (a != a)
-    positions = np.arange(a.shape[axis]).reshape((-1,) + (1,) * (a.ndim - axis - 1))
+@kernel("CumulativeArgMax")
+def _cumulative_argmax(x, axis, largest):
+    """Where each running maximum (or minimum) was last reached (ties and NaNs take the latest position, as PyTorch)."""
+    running = (np.maximum if largest else np.minimum).accumulate(x, axis=axis)
+    reached = (x == running) | (x != x)
+    positions = np.arange(x.shape[axis]).reshape((-1,) + (1,) * (x.ndim - axis - 1))
     return np.maximum.accumulate(np.where(reached, positions, 0), axis=axis)
 
 
-def _cumulative_extremum(x, dim, accumulate, result_type):
+not_differentiable("CumulativeArgMax")
+
+
+def _cumulative_extremum(x, dim, largest, result_type):
     axis = one_dim(dim, x.ndim, result_type.__name__)
     if x.ndim == 0:
         return result_type(take_along(x, None, 0), as_operand(np.zeros((), np.int64)))
-    indices = _running_index(x._data, axis, accumulate)
-    return result_type(take_along(x, indices, axis), as_operand(indices))
+    indices = execute("CumulativeArgMax", (x,), {"axis": axis, "largest": largest})
+    return result_type(take_along(x, indices._data, axis), indices)
 
 
 def cummax(x, dim=None, *, axis=None):
-    """The running maximum along `dim` and where it was reached: a (values, indices) pair. Runs "GatherNd".
+    """The running maximum along `dim` and where it was reached: a (values, indices) pair. Runs
+    "CumulativeArgMax" and "GatherNd".
 
     The gradient goes to the position each value came from.
 
@@ -164,17 +169,18 @@ def cummax(x, dim=None, *, axis=None):
     cummax(values=tensor([1., 3., 3., 5.]), indices=tensor([0, 1, 1, 3]))
     """
     dim, _ = numpy_names("cummax", dim, False, axis, None)
-    return _cumulative_extremum(x, dim, np.maximum.accumulate, return_types.cummax)
+    return _cumulative_extremum(x, dim, True, return_types.cummax)
 
 
 def cummin(x, dim=None, *, axis=None):
-    """The running minimum along `dim` and where it was reached: a (values, indices) pair. Runs "GatherNd".
+    """The running minimum along `dim` and where it was reached: a (values, indices) pair. Runs
+    "CumulativeArgMax" (largest=False) and "GatherNd".
 
     >>> mt.cummin(mt.tensor([3.0, 1.0, 2.0, 0.0]), dim=0)
     cummin(values=tensor([3., 1., 1., 0.]), indices=tensor([0, 1, 1, 3]))
     """
     dim, _ = numpy_names("cummin", dim, False, axis, None)
-    return _cumulative_extremum(x, dim, np.minimum.accumulate, return_types.cummin)
+    return _cumulative_extremum(x, dim, False, return_types.cummin)
 
 
 # ----- differences and the trapezoid rule -----

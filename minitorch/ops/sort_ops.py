@@ -1,9 +1,9 @@
 """Sorting and order statistics: sort, argsort, topk, kthvalue, median, mode, quantile, unique.
 
-The order is found in numpy (a stable argsort: NaN sorts above every number,
-as in PyTorch), and the values are read at the chosen positions with
-`take_along` ("GatherNd"), so the gradient goes back to exactly the elements
-picked (PyTorch's value_selecting_reduction_backward). The median of a whole
+The order is found by the op "ArgSort" (numpy's stable argsort: NaN sorts above
+every number, as in PyTorch; not differentiable), and the values are read at
+the chosen positions with `take_along` ("GatherNd"), so the gradient goes back
+to exactly the elements picked (PyTorch's value_selecting_reduction_backward). The median of a whole
 tensor is one op, "Median", whose gradient is shared evenly among the elements
 equal to it (PyTorch's evenly_distribute_backward), like max's. unique and
 unique_consecutive are not differentiable (PyTorch has no derivative for them).
@@ -12,10 +12,10 @@ import numpy as np
 
 from ..creation import as_operand
 from ..engine.execute import execute
-from ..engine.registry import TRANSPOSE, gradient, kernel
+from ..engine.registry import TRANSPOSE, gradient, kernel, not_differentiable
 from ..tensor import Tensor
 from . import return_types
-from .dims import numpy_names, one_dim, take_along
+from .dims import along_index, numpy_names, one_dim, take_along
 from .math_ops import where
 from .reduction_ops import extremum_grad
 
@@ -29,10 +29,39 @@ def sorted_order(a, axis, descending=False):
     return (a.shape[axis] - 1 - np.argsort(a[flip], axis=axis, kind="stable"))[flip]
 
 
+@kernel("ArgSort")
+def _argsort(x, axis, descending):
+    return sorted_order(x, axis, descending) if x.ndim else np.zeros((), np.int64)
+
+
+@kernel("ArgMode")
+def _argmode(x, axis):
+    """The last index of the most frequent value (the smallest of equally frequent ones) along `axis`, kept."""
+    a = np.moveaxis(x, axis, -1)
+    s = np.sort(a, axis=-1)
+    n = s.shape[-1]
+    positions = np.arange(n)
+    edge = np.ones(s.shape[:-1] + (1,), bool)
+    starts = np.concatenate([edge, s[..., 1:] != s[..., :-1]], axis=-1)
+    ends = np.concatenate([s[..., 1:] != s[..., :-1], edge], axis=-1)
+    run_start = np.maximum.accumulate(np.where(starts, positions, 0), axis=-1)
+    run_end = np.minimum.accumulate(np.where(ends, positions, n)[..., ::-1], axis=-1)[..., ::-1]
+    value = np.take_along_axis(s, np.argmax(run_end - run_start, axis=-1)[..., None], axis=-1)
+    last = n - 1 - np.argmax((a == value)[..., ::-1], axis=-1)[..., None]
+    return np.moveaxis(last, -1, axis)
+
+
+not_differentiable("ArgSort", "ArgMode")
+
+
+def order_of(x, axis, descending=False):
+    """The stable order of `x` along `axis`. Runs the "ArgSort" op."""
+    return execute("ArgSort", (x,), {"axis": axis, "descending": bool(descending)})
+
+
 def _finish(x, indices, axis, keepdim, result_type):
-    """The values at `indices` (kept dims) along `axis`, with the indices, squeezed unless `keepdim`."""
-    values = take_along(x, indices, axis)
-    indices = as_operand(indices)
+    """The values at `indices` (a kept-dims int64 tensor) along `axis`, with the indices, squeezed unless `keepdim`."""
+    values = take_along(x, indices._data, axis)
     if not keepdim and x.ndim:
         values, indices = values.squeeze(axis), indices.squeeze(axis)
     return result_type(values, indices)
@@ -58,19 +87,17 @@ def sort(x, dim=-1, descending=False, stable=False, *, axis=None):
     if x.ndim == 0:
         return _scalar_result(x, return_types.sort)
     axis = one_dim(dim, x.ndim, "sort")
-    return _finish(x, sorted_order(x._data, axis, descending), axis, True, return_types.sort)
+    return _finish(x, order_of(x, axis, descending), axis, True, return_types.sort)
 
 
 def argsort(x, dim=-1, descending=False, stable=False, *, axis=None):
-    """The indices that sort `x` along `dim` (stable; NaN largest). Not differentiable.
+    """The indices that sort `x` along `dim` (stable; NaN largest). Runs the "ArgSort" op (not differentiable).
 
     >>> mt.argsort(mt.tensor([3.0, 1.0, 2.0]), descending=True)
     tensor([0, 2, 1])
     """
     dim, _ = numpy_names("argsort", dim, False, axis, None, -1)
-    if x.ndim == 0:
-        return as_operand(np.zeros((), np.int64))
-    return as_operand(sorted_order(x._data, one_dim(dim, x.ndim, "argsort"), descending))
+    return order_of(x, one_dim(dim, x.ndim, "argsort"), descending)
 
 
 def msort(x):
@@ -97,7 +124,7 @@ def topk(x, k, dim=-1, largest=True, sorted=True, *, axis=None):
     if x.ndim == 0:
         return _scalar_result(x, return_types.topk)
     axis = one_dim(dim, x.ndim, "topk")
-    order = sorted_order(x._data, axis, descending=largest)
+    order = order_of(x, axis, descending=largest)
     return _finish(x, order[(slice(None),) * axis + (slice(0, k),)], axis, True, return_types.topk)
 
 
@@ -108,9 +135,9 @@ def _pick(x, dim, keepdim, name, position, result_type):
     axis = one_dim(dim, x.ndim, name)
     if x.shape[axis] == 0:
         raise IndexError(f"{name}(): Expected reduction dim {dim} to have non-zero size (shape {x.shape})")
-    order = sorted_order(x._data, axis)
-    chosen = np.take_along_axis(order, position(np.take_along_axis(x._data, order, axis), axis), axis)
-    return _finish(x, chosen, axis, keepdim, result_type)
+    order = order_of(x, axis)
+    positions = position(np.take_along_axis(x._data, order._data, axis), axis)
+    return _finish(x, execute("GatherNd", (order,), {"index": along_index(positions, axis)}), axis, keepdim, result_type)
 
 
 def kthvalue(x, k, dim=-1, keepdim=False, *, axis=None, keepdims=None):
@@ -188,7 +215,7 @@ def nanmedian(x, dim=None, keepdim=False, *, axis=None, keepdims=None):
 
 def mode(x, dim=-1, keepdim=False, *, axis=None, keepdims=None):
     """The most frequent value along `dim` (the smallest of equally frequent ones) and the last index
-    where it occurs, as PyTorch. The gradient goes to that element.
+    where it occurs, as PyTorch. Runs "ArgMode" and "GatherNd": the gradient goes to that element.
 
     >>> mt.mode(mt.tensor([1.0, 2.0, 2.0, 3.0, 3.0, 1.0, 5.0]))
     mode(values=tensor(1.), indices=tensor(5))
@@ -199,18 +226,7 @@ def mode(x, dim=-1, keepdim=False, *, axis=None, keepdims=None):
     axis = one_dim(dim, x.ndim, "mode")
     if x.shape[axis] == 0:
         raise IndexError(f"mode(): Expected reduction dim {dim} to have non-zero size (shape {x.shape})")
-    a = np.moveaxis(x._data, axis, -1)
-    s = np.sort(a, axis=-1)
-    n = s.shape[-1]
-    positions = np.arange(n)
-    starts = np.concatenate([np.ones(s.shape[:-1] + (1,), bool), s[..., 1:] != s[..., :-1]], axis=-1)
-    ends = np.concatenate([s[..., 1:] != s[..., :-1], np.ones(s.shape[:-1] + (1,), bool)], axis=-1)
-    run_start = np.maximum.accumulate(np.where(starts, positions, 0), axis=-1)
-    run_end = np.minimum.accumulate(np.where(ends, positions, n)[..., ::-1], axis=-1)[..., ::-1]
-    best = np.argmax(run_end - run_start, axis=-1)[..., None]
-    value = np.take_along_axis(s, best, axis=-1)
-    last = n - 1 - np.argmax((a == value)[..., ::-1], axis=-1)[..., None]
-    return _finish(x, np.moveaxis(last, -1, axis), axis, keepdim, return_types.mode)
+    return _finish(x, execute("ArgMode", (x,), {"axis": axis}), axis, keepdim, return_types.mode)
 
 
 # ----- quantiles -----
@@ -242,7 +258,7 @@ def _quantile(x, q, dim, keepdim, interpolation, ignore_nan, name):
         raise IndexError(f"{name}() input tensor must be non-empty")
     moved = source.permute(*[d for d in range(source.ndim) if d != axis], axis)  # the slices last
     a = moved._data
-    order = np.argsort(a, axis=-1, kind="stable")
+    order = order_of(moved, moved.ndim - 1)._data
     missing = np.isnan(a)
     last = a.shape[-1] - 1
     q = q.reshape((q.shape[0],) + (1,) * a.ndim)
@@ -302,52 +318,61 @@ def nanquantile(x, q, dim=None, keepdim=False, *, interpolation="linear", axis=N
 
 # ----- unique -----
 
-def _unique_result(values, inverse, counts, return_inverse, return_counts):
-    out = [as_operand(values)]
-    if return_inverse:
-        out.append(as_operand(inverse.astype(np.int64)))
-    if return_counts:
-        out.append(as_operand(counts.astype(np.int64)))
-    return out[0] if len(out) == 1 else tuple(out)
+@kernel("Unique")
+def _unique(x, axis):
+    """Sorted distinct elements (axis None) or slices along `axis`, where each element went, and counts."""
+    if axis is None:
+        values, inverse, counts = np.unique(x.reshape(-1), return_inverse=True, return_counts=True, equal_nan=False)
+        return values, inverse.reshape(x.shape).astype(np.int64), counts.astype(np.int64)
+    values, inverse, counts = np.unique(x, return_inverse=True, return_counts=True, axis=axis, equal_nan=False)
+    return values, inverse.reshape(-1).astype(np.int64), counts.astype(np.int64)
+
+
+@kernel("UniqueConsecutive")
+def _unique_consecutive(x, axis):
+    """Runs of equal consecutive elements (axis None, flattened) or slices along `axis`: one of each,
+    the run of every element, the runs' lengths."""
+    a = x.reshape(-1) if axis is None else np.moveaxis(x, axis, 0)
+    if a.shape[0] == 0:
+        empty = np.zeros(0, np.int64)
+        return (a if axis is None else x), (empty.reshape(x.shape) if axis is None else empty), empty
+    changed = (a[1:] != a[:-1]).reshape(a.shape[0] - 1, -1).any(axis=1)
+    starts = np.flatnonzero(np.concatenate([[True], changed]))
+    values = a[starts] if axis is None else np.moveaxis(a[starts], 0, axis)
+    inverse = np.cumsum(np.concatenate([[0], changed])).astype(np.int64)
+    counts = np.diff(np.append(starts, a.shape[0])).astype(np.int64)
+    return values, (inverse.reshape(x.shape) if axis is None else inverse), counts
+
+
+not_differentiable("Unique", "UniqueConsecutive")
+
+
+def _unique_result(op_name, x, dim, return_inverse, return_counts):
+    axis = None if dim is None else one_dim(dim, x.ndim, op_name)
+    values, inverse, counts = execute(op_name, (x,), {"axis": axis})
+    out = (values,) + ((inverse,) if return_inverse else ()) + ((counts,) if return_counts else ())
+    return out[0] if len(out) == 1 else out
 
 
 def unique(x, sorted=True, return_inverse=False, return_counts=False, dim=None):
     """The distinct elements (or, with `dim`, distinct slices along `dim`), sorted; optionally where
     each element went (`return_inverse`) and how often each occurs (`return_counts`). NaNs stay
-    distinct, as in PyTorch. Not differentiable.
+    distinct, as in PyTorch. Runs the "Unique" op (not differentiable).
 
     >>> mt.unique(mt.tensor([3, 1, 3, 2]))
     tensor([1, 2, 3])
     >>> mt.unique(mt.tensor([3, 1, 3]), return_inverse=True, return_counts=True)
     (tensor([1, 3]), tensor([1, 0, 1]), tensor([1, 2]))
     """
-    a = x._data
-    if dim is None:
-        values, inverse, counts = np.unique(a.reshape(-1), return_inverse=True, return_counts=True, equal_nan=False)
-        inverse = inverse.reshape(a.shape)
-    else:
-        axis = one_dim(dim, x.ndim, "unique")
-        values, inverse, counts = np.unique(a, return_inverse=True, return_counts=True, axis=axis, equal_nan=False)
-        inverse = inverse.reshape(-1)
-    return _unique_result(values, inverse, counts, return_inverse, return_counts)
+    return _unique_result("Unique", x, dim, return_inverse, return_counts)
 
 
 def unique_consecutive(x, return_inverse=False, return_counts=False, dim=None):
     """Runs of equal consecutive elements (or slices along `dim`) collapsed to one; optionally the run
-    each element belongs to (`return_inverse`) and the runs' lengths (`return_counts`). Not differentiable.
+    each element belongs to (`return_inverse`) and the runs' lengths (`return_counts`). Runs the
+    "UniqueConsecutive" op (not differentiable).
 
     >>> mt.unique_consecutive(mt.tensor([1, 1, 2, 2, 3, 1, 1]), return_counts=True)
     (tensor([1, 2, 3, 1]), tensor([2, 2, 1, 2]))
     """
-    axis = 0 if dim is None else one_dim(dim, x.ndim, "unique_consecutive")
-    a = x._data.reshape(-1) if dim is None else np.moveaxis(x._data, axis, 0)
-    if a.shape[0] == 0:
-        empty = np.zeros(0, np.int64)
-        return _unique_result(x._data.reshape(-1) if dim is None else x._data, empty.reshape(x.shape) if dim is None else empty,
-                              empty, return_inverse, return_counts)
-    changed = (a[1:] != a[:-1]).reshape(a.shape[0] - 1, -1).any(axis=1)
-    starts = np.flatnonzero(np.concatenate([[True], changed]))
-    values = a[starts] if dim is None else np.moveaxis(a[starts], 0, axis)
-    inverse = np.cumsum(np.concatenate([[0], changed]))
-    counts = np.diff(np.append(starts, a.shape[0]))
-    return _unique_result(values, inverse.reshape(x.shape) if dim is None else inverse, counts, return_inverse, return_counts)
+    return _unique_result("UniqueConsecutive", x, dim, return_inverse, return_counts)

@@ -2,8 +2,8 @@
 aminmax, counting, covariance and correlation, histograms.
 
 Everything differentiable here is a composite of existing ops (the gradient
-comes from theirs); the counting functions (count_nonzero, bincount, histc,
-histogram) have no gradient in PyTorch and none here.
+comes from theirs); the counting ops ("CountNonzero", "Bincount", "Histogram")
+have no gradient in PyTorch and none here.
 """
 import builtins
 
@@ -11,6 +11,8 @@ import numpy as np
 
 from .. import dtypes
 from ..creation import as_operand
+from ..engine.execute import execute
+from ..engine.registry import kernel, not_differentiable
 from ..errors import ShapeError
 from ..tensor import Tensor
 from . import return_types
@@ -89,14 +91,13 @@ def aminmax(x, *, dim=None, keepdim=False, axis=None, keepdims=None):
 
 
 def count_nonzero(x, dim=None, *, axis=None):
-    """How many elements are not zero, overall or over `dim` (int64). Not differentiable.
+    """How many elements are not zero, overall or over `dim` (int64). Runs the "CountNonzero" op (not differentiable).
 
     >>> mt.count_nonzero(mt.tensor([[0.0, 1.0], [2.0, 3.0]]), dim=0)
     tensor([1, 2])
     """
     dim, _ = numpy_names("count_nonzero", dim, False, axis, None)
-    counted = normalize_dims(dim, x.ndim, "count_nonzero")
-    return as_operand(np.asarray(np.count_nonzero(x._data, axis=counted), dtype=np.int64))
+    return execute("CountNonzero", (x,), {"axis": normalize_dims(dim, x.ndim, "count_nonzero")})
 
 
 # ----- covariance and correlation -----
@@ -164,10 +165,31 @@ def corrcoef(x):
 
 # ----- counting and histograms (no gradient) -----
 
+kernel("CountNonzero")(lambda x, axis: np.asarray(np.count_nonzero(x, axis=axis), dtype=np.int64))
+
+
+@kernel("Bincount")
+def _bincount(x, *weights, minlength):
+    counts = np.bincount(x, weights=weights[0] if weights else None, minlength=minlength)
+    if not weights:
+        return counts.astype(np.int64)
+    return counts.astype(weights[0].dtype if weights[0].dtype in (np.float32, np.float64) else np.float64)
+
+
+@kernel("Histogram")
+def _histogram(points, *weights, edges, density):
+    """np.histogramdd of the rows of `points` over the bin `edges` (one array per column), in points' dtype."""
+    counts, _ = np.histogramdd(points, bins=list(edges), weights=weights[0] if weights else None, density=density)
+    return counts.astype(points.dtype)
+
+
+not_differentiable("CountNonzero", "Bincount", "Histogram")
+
+
 def bincount(x, weights=None, minlength=0):
     """How often each value 0, 1, ... occurs in the 1-D non-negative integer tensor `x` (or the sum of
     `weights` at its positions): int64 counts, or the weights' dtype (float32 stays float32, other
-    weights give float64, as PyTorch). Not differentiable.
+    weights give float64, as PyTorch). Runs the "Bincount" op (not differentiable).
 
     >>> mt.bincount(mt.tensor([0, 1, 1, 3]))
     tensor([1, 2, 0, 1])
@@ -176,24 +198,47 @@ def bincount(x, weights=None, minlength=0):
         raise RuntimeError(f"bincount only supports 1-d non-negative integral inputs (got shape {tuple(x.shape)}, {x.dtype})")
     if minlength < 0:
         raise RuntimeError(f"bincount: minlength should be >= 0, got {minlength}")
-    if weights is None:
-        return as_operand(np.bincount(x._data, minlength=minlength).astype(np.int64))
-    weights = as_operand(weights)
-    if weights.shape != x.shape:
-        raise RuntimeError(f"bincount: weights should be 1-d and have the same length as input ({tuple(weights.shape)} vs {tuple(x.shape)})")
-    out_dtype = weights._data.dtype if weights._data.dtype in (np.float32, np.float64) else np.float64
-    return as_operand(np.bincount(x._data, weights=weights._data, minlength=minlength).astype(out_dtype))
+    inputs = (x,) if weights is None else (x, as_operand(weights))
+    if len(inputs) == 2 and inputs[1].shape != x.shape:
+        raise RuntimeError(f"bincount: weights should be 1-d and have the same length as input "
+                           f"({tuple(inputs[1].shape)} vs {tuple(x.shape)})")
+    return execute("Bincount", inputs, {"minlength": int(minlength)})
+
+
+def _even_edges(values, bins, low, high, dtype):
+    """bins + 1 equal-width edges over [low, high] (the data's range when not given; widened by 1/2
+    each side when empty), computed in `dtype` as PyTorch does."""
+    if low is None:
+        low, high = (float(values.min()), float(values.max())) if values.size else (0.0, 0.0)
+    if low == high:
+        low, high = low - 0.5, high + 0.5
+    return np.linspace(low, high, int(bins) + 1, dtype=dtype)
+
+
+def _histogram_of(name, points, edges, weight, density):
+    """Runs "Histogram" on the rows of the numpy `points`' tensor over `edges` (numpy arrays, one per column)."""
+    inputs = (points,)
+    if weight is not None:
+        weight = as_operand(weight)
+        if weight.numel() != points.shape[0]:
+            raise RuntimeError(f"{name}(): weight should have the same shape as the input's points ({tuple(weight.shape)})")
+        inputs += (weight.reshape(-1),)
+    return execute("Histogram", inputs, {"edges": tuple(edges), "density": bool(density)})
+
+
+def _floating_input(x, name):
+    if x._data.dtype.kind != "f":
+        raise NotImplementedError(f"{name}: \"histogram_cpu\" not implemented for '{x.dtype}'")
 
 
 def histc(x, bins=100, min=0, max=0):
     """A histogram of `x` in `bins` equal bins between `min` and `max` (the data's range when both are 0);
-    elements outside are ignored. Floating tensors only; not differentiable.
+    elements outside are ignored. Floating tensors only. Runs the "Histogram" op (not differentiable).
 
     >>> mt.histc(mt.tensor([1.0, 2.0, 1.0]), bins=4, min=0, max=3)
     tensor([0., 2., 1., 0.])
     """
-    if x._data.dtype.kind != "f":
-        raise NotImplementedError(f"histc: \"histogram_cpu\" not implemented for '{x.dtype}'")
+    _floating_input(x, "histc")
     if bins <= 0:
         raise RuntimeError(f"histc: bins must be > 0, got {bins}")
     low, high = float(min), float(max)
@@ -203,52 +248,45 @@ def histc(x, bins=100, min=0, max=0):
         low, high = low - 1, high + 1
     if low > high:
         raise RuntimeError(f"histc: max must be larger than min (got min={min}, max={max})")
-    counts, _ = np.histogram(x._data, bins=bins, range=(low, high))
-    return as_operand(counts.astype(x._data.dtype))
+    edges = np.linspace(low, high, int(bins) + 1, dtype=x._data.dtype)
+    return _histogram_of("histc", x.reshape(-1, 1), [edges], None, False)
 
 
 def histogram(x, bins, *, range=None, weight=None, density=False):
     """A histogram of `x`: `bins` equal bins over `range` (the data's range by default), or the bin edges
     given as a 1-D tensor; a (hist, bin_edges) pair. Optional `weight` per element and `density`
-    (the histogram integrates to 1). Not differentiable.
+    (the histogram integrates to 1). Runs the "Histogram" op (not differentiable).
 
     >>> mt.histogram(mt.tensor([1.0, 2.0, 1.0]), bins=4, range=(0.0, 3.0))
     histogram(hist=tensor([0., 2., 1., 0.]), bin_edges=tensor([0.0000, 0.7500, 1.5000, 2.2500, 3.0000]))
     """
-    if x._data.dtype.kind != "f":
-        raise NotImplementedError(f"histogram: \"histogram_cpu\" not implemented for '{x.dtype}'")
+    _floating_input(x, "histogram")
     if isinstance(bins, Tensor):
         if bins.ndim != 1:
             raise RuntimeError(f"histogram(): bins tensor should have one dimension, but got {bins.ndim}")
-        edges = bins._data.astype(np.float64)
+        edges = bins._data.astype(x._data.dtype)
     else:
         if bins <= 0:
             raise RuntimeError(f"histogram(): bins must be > 0, but got {bins}")
-        low, high = (float(x._data.min()), float(x._data.max())) if range is None and x.numel() else (range or (0.0, 0.0))
-        if low == high:
-            low, high = low - 0.5, high + 0.5
-        edges = np.linspace(low, high, bins + 1, dtype=x._data.dtype).astype(np.float64)
-    weights = None if weight is None else as_operand(weight)._data
-    if weights is not None and weights.shape != x.shape:
-        raise RuntimeError(f"histogram(): weight should have the same shape as input ({weights.shape} vs {tuple(x.shape)})")
-    counts, _ = np.histogram(x._data, bins=edges, weights=weights, density=density)
-    return return_types.histogram(as_operand(counts.astype(x._data.dtype)), as_operand(edges.astype(x._data.dtype)))
+        low, high = (None, None) if range is None else range
+        edges = _even_edges(x._data, bins, low, high, x._data.dtype)
+    hist = _histogram_of("histogram", x.reshape(-1, 1), [edges], weight, density)
+    return return_types.histogram(hist, as_operand(edges))
 
 
 def histogramdd(x, bins, *, range=None, weight=None, density=False):
     """A D-dimensional histogram of the points in the rows of `x` (..., D): `bins` per dimension (an int,
     a list of ints, or a list of 1-D edge tensors), `range` as [min_0, max_0, min_1, max_1, ...];
-    a (hist, bin_edges) pair with one edge tensor per dimension. Not differentiable.
+    a (hist, bin_edges) pair with one edge tensor per dimension. Runs "Histogram" (not differentiable).
 
     >>> mt.histogramdd(mt.tensor([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0]]), bins=2).hist
     tensor([[0., 1.],
             [1., 1.]])
     """
-    if x._data.dtype.kind != "f":
-        raise NotImplementedError(f"histogramdd: \"histogramdd_cpu\" not implemented for '{x.dtype}'")
+    _floating_input(x, "histogramdd")
     if x.ndim < 2:
         raise RuntimeError(f"histogramdd: input should have at least 2 dimensions, but got {x.ndim}")
-    points = x._data.reshape(-1, x.shape[-1])
+    points = x.reshape(-1, x.shape[-1])
     dims = points.shape[1]
     if isinstance(bins, (int, np.integer)):
         bins = [int(bins)] * dims
@@ -257,18 +295,9 @@ def histogramdd(x, bins, *, range=None, weight=None, density=False):
     edges = []
     for d, b in enumerate(bins):
         if isinstance(b, Tensor):
-            edges.append(b._data.astype(np.float64))
-            continue
-        if range is not None:
-            low, high = float(range[2 * d]), float(range[2 * d + 1])
-        elif points.shape[0]:
-            low, high = float(points[:, d].min()), float(points[:, d].max())
+            edges.append(b._data.astype(x._data.dtype))
         else:
-            low, high = 0.0, 0.0
-        if low == high:
-            low, high = low - 0.5, high + 0.5
-        edges.append(np.linspace(low, high, int(b) + 1, dtype=x._data.dtype).astype(np.float64))
-    weights = None if weight is None else as_operand(weight)._data.reshape(-1)
-    counts, _ = np.histogramdd(points, bins=edges, weights=weights, density=density)
-    return return_types.histogramdd(as_operand(counts.astype(x._data.dtype)),
-                                    tuple(as_operand(e.astype(x._data.dtype)) for e in edges))
+            low, high = (None, None) if range is None else (float(range[2 * d]), float(range[2 * d + 1]))
+            edges.append(_even_edges(points._data[:, d], b, low, high, x._data.dtype))
+    hist = _histogram_of("histogramdd", points, edges, weight, density)
+    return return_types.histogramdd(hist, tuple(as_operand(e) for e in edges))
