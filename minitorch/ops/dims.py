@@ -63,30 +63,35 @@ def numpy_names(name, dim, keepdim, axis, keepdims, dim_default=None):
     return dim, keepdim if keepdims is None else keepdims
 
 
-def along_index(indices, axis):
-    """The numpy index that picks `indices` (an integer array) along `axis` of an array of
-    the same shape in the other dimensions (numpy's take_along_axis, as one index tuple).
+def along_index(indices, axis, kept=True):
+    """The numpy index that picks `indices` (an integer array) along `axis` of an array of the same
+    shape in the other dimensions (numpy's take_along_axis, as one index tuple). With `kept=False`,
+    `indices` lacks the `axis` dimension (a reduction's indices), and so does what it picks.
 
     >>> from minitorch.ops.dims import along_index
     >>> a = np.array([[10, 20, 30], [40, 50, 60]])
     >>> a[along_index(np.array([[2, 0], [1, 1]]), 1)]
     array([[30, 10],
            [50, 50]])
+    >>> a[along_index(np.array([2, 1]), 1, kept=False)]
+    array([30, 50])
     """
+    rank = indices.ndim
     index = []
-    for d, n in enumerate(indices.shape):
+    for d in range(rank + (0 if kept else 1)):
         if d == axis:
             index.append(indices)
-        else:
-            shape = [1] * indices.ndim
-            shape[d] = n
-            index.append(np.arange(n).reshape(shape))
+            continue
+        position = d if kept or d < axis else d - 1
+        shape = [1] * rank
+        shape[position] = indices.shape[position]
+        index.append(np.arange(indices.shape[position]).reshape(shape))
     return tuple(index)
 
 
-def take_along(x, indices, axis):
-    """`x`'s values at `indices` (an integer array) along `axis`. Runs the "GatherNd" op, whose
-    gradient adds the incoming gradient back at those indices.
+def take_along(x, indices, axis, kept=True):
+    """`x`'s values at `indices` (an integer array) along `axis` (see `along_index` for `kept`).
+    Runs the "GatherNd" op, whose gradient adds the incoming gradient back at those indices.
 
     >>> from minitorch.ops.dims import take_along
     >>> take_along(mt.tensor([[1.0, 2.0], [3.0, 4.0]]), np.array([[1], [0]]), 1)
@@ -95,4 +100,4 @@ def take_along(x, indices, axis):
     """
     if x.ndim == 0:
         return execute("Identity", (x,), {"copy": True})
-    return execute("GatherNd", (x,), {"index": along_index(np.asarray(indices), axis)})
+    return execute("GatherNd", (x,), {"index": along_index(np.asarray(indices), axis, kept)})

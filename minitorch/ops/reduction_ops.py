@@ -300,11 +300,8 @@ def _extremum(op_name, x, dim, keepdim, result_type):
     axis = one_dim(dim, x.ndim, op_name)
     if x.ndim and x.shape[axis] == 0:
         raise IndexError(f"{op_name}: cannot reduce over dimension {dim} of size 0 (shape {x.shape})")
-    indices = _arg_extremum("Arg" + op_name, x, axis, True)
-    values = take_along(x, indices._data, axis)
-    if not keepdim and x.ndim:
-        values, indices = values.squeeze(axis), indices.squeeze(axis)
-    return result_type(values, indices)
+    indices = _arg_extremum("Arg" + op_name, x, axis, keepdim)
+    return result_type(take_along(x, indices._data, axis, kept=keepdim or not x.ndim), indices)
 
 
 def max(x, dim=None, keepdim=False, *, axis=None, keepdims=None):

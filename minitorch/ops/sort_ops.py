@@ -15,7 +15,7 @@ from ..engine.execute import execute
 from ..engine.registry import TRANSPOSE, gradient, kernel, not_differentiable
 from ..tensor import Tensor
 from . import return_types
-from .dims import along_index, numpy_names, one_dim, take_along
+from .dims import numpy_names, one_dim, take_along
 from .math_ops import where
 from .reduction_ops import extremum_grad
 
@@ -60,11 +60,11 @@ def order_of(x, axis, descending=False):
 
 
 def _finish(x, indices, axis, keepdim, result_type):
-    """The values at `indices` (a kept-dims int64 tensor) along `axis`, with the indices, squeezed unless `keepdim`."""
-    values = take_along(x, indices._data, axis)
-    if not keepdim and x.ndim:
-        values, indices = values.squeeze(axis), indices.squeeze(axis)
-    return result_type(values, indices)
+    """The values at `indices` (a kept-dims int64 array) along `axis`, and the indices (both without
+    the `axis` dimension unless `keepdim`)."""
+    if not keepdim:
+        indices = indices.squeeze(axis)
+    return result_type(take_along(x, indices, axis, kept=keepdim), as_operand(indices))
 
 
 def _scalar_result(x, result_type):
@@ -87,7 +87,8 @@ def sort(x, dim=-1, descending=False, stable=False, *, axis=None):
     if x.ndim == 0:
         return _scalar_result(x, return_types.sort)
     axis = one_dim(dim, x.ndim, "sort")
-    return _finish(x, order_of(x, axis, descending), axis, True, return_types.sort)
+    order = order_of(x, axis, descending)
+    return return_types.sort(take_along(x, order._data, axis), order)
 
 
 def argsort(x, dim=-1, descending=False, stable=False, *, axis=None):
@@ -124,8 +125,8 @@ def topk(x, k, dim=-1, largest=True, sorted=True, *, axis=None):
     if x.ndim == 0:
         return _scalar_result(x, return_types.topk)
     axis = one_dim(dim, x.ndim, "topk")
-    order = order_of(x, axis, descending=largest)
-    return _finish(x, order[(slice(None),) * axis + (slice(0, k),)], axis, True, return_types.topk)
+    order = order_of(x, axis, descending=largest)._data[(slice(None),) * axis + (slice(0, k),)]
+    return _finish(x, order, axis, True, return_types.topk)
 
 
 def _pick(x, dim, keepdim, name, position, result_type):
@@ -135,9 +136,9 @@ def _pick(x, dim, keepdim, name, position, result_type):
     axis = one_dim(dim, x.ndim, name)
     if x.shape[axis] == 0:
         raise IndexError(f"{name}(): Expected reduction dim {dim} to have non-zero size (shape {x.shape})")
-    order = order_of(x, axis)
-    positions = position(np.take_along_axis(x._data, order._data, axis), axis)
-    return _finish(x, execute("GatherNd", (order,), {"index": along_index(positions, axis)}), axis, keepdim, result_type)
+    order = order_of(x, axis)._data
+    positions = position(np.take_along_axis(x._data, order, axis), axis)
+    return _finish(x, np.take_along_axis(order, positions, axis), axis, keepdim, result_type)
 
 
 def kthvalue(x, k, dim=-1, keepdim=False, *, axis=None, keepdims=None):
@@ -226,7 +227,7 @@ def mode(x, dim=-1, keepdim=False, *, axis=None, keepdims=None):
     axis = one_dim(dim, x.ndim, "mode")
     if x.shape[axis] == 0:
         raise IndexError(f"mode(): Expected reduction dim {dim} to have non-zero size (shape {x.shape})")
-    return _finish(x, execute("ArgMode", (x,), {"axis": axis}), axis, keepdim, return_types.mode)
+    return _finish(x, execute("ArgMode", (x,), {"axis": axis})._data, axis, keepdim, return_types.mode)
 
 
 # ----- quantiles -----
