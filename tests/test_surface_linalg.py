@@ -522,3 +522,40 @@ def test_addmv_function_form():
 @pytest.mark.parametrize("name", ["linalg.vector_norm", "linalg.norm"])
 def test_norm_aliases(name):
     parity(torch, name, M34, axis=1, keepdims=True)
+
+
+# ----- PyTorch code, only the import changed -----
+
+def _pytorch_style_script(torch):
+    """Least squares three ways, einsum attention, top-k accuracy, order statistics, nearest neighbours."""
+    rng = np.random.default_rng(5)
+    X = torch.tensor(rng.standard_normal((40, 3)), dtype=torch.float64)
+    y = X @ torch.tensor([1.5, -2.0, 0.5], dtype=torch.float64) + 0.1 * torch.tensor(rng.standard_normal(40))
+    normal_equations = torch.linalg.solve(X.T @ X, X.T @ y)
+    least_squares = torch.linalg.lstsq(X, y.unsqueeze(1)).solution.squeeze(1)
+    w = torch.zeros(3, dtype=torch.float64, requires_grad=True)
+    for _ in range(100):
+        loss = torch.linalg.vector_norm(X @ w - y) ** 2 / len(y)
+        loss.backward()
+        with torch.no_grad():
+            w -= 0.2 * w.grad
+            w.grad.zero_()
+    q = torch.tensor(rng.standard_normal((2, 5, 4)), dtype=torch.float64)
+    scores = torch.einsum("bqd,bkd->bqk", q, q) / 4 ** 0.5
+    attended = torch.einsum("bqk,bkd->bqd", scores.softmax(dim=-1), q)
+    logits = torch.tensor(rng.standard_normal((50, 10)))
+    labels = torch.tensor(rng.integers(0, 10, 50))
+    top3 = logits.topk(3, dim=1).indices
+    accuracy = (top3 == labels.unsqueeze(1)).any(dim=1).float().mean()
+    deciles = torch.quantile(y, torch.tensor([0.1, 0.5, 0.9], dtype=torch.float64))
+    distances = torch.cdist(X, X)
+    nearest = distances.topk(2, largest=False).indices[:, 1]
+    values, counts = torch.unique(labels, return_counts=True)
+    return [normal_equations, least_squares, w.detach(), attended, accuracy, deciles, y.median(), torch.cumsum(y, 0),
+            nearest, values, counts, torch.linalg.det(X.T @ X), torch.trace(X.T @ X), X.std(dim=0), X.max(dim=0).indices]
+
+
+def test_pytorch_style_script_gives_pytorchs_results():
+    ours, theirs = _pytorch_style_script(mt), _pytorch_style_script(torch)
+    for i, (a, b) in enumerate(zip(ours, theirs)):
+        compare(a, b, torch, rtol=1e-9, atol=1e-9, where=f"result {i}")
