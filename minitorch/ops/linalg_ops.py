@@ -12,7 +12,7 @@ from ..creation import as_operand
 from ..engine.execute import execute
 from ..engine.registry import TRANSPOSE, gradient, jvp, kernel, not_differentiable
 from ..errors import ShapeError
-from .math_ops import matmul, where
+from .math_ops import matmul
 from .matrix_ops import diag_embed, tril, triu
 from .reduction_ops import products_of_others
 
@@ -317,6 +317,14 @@ not_differentiable("MatrixRank")
 
 
 def check_square(a, name):
+    """Refuses what is not a (batch of) square floating matrices, naming the function `name`.
+
+    >>> from minitorch.ops.linalg_ops import check_square
+    >>> check_square(mt.ones(2, 3), "linalg.det")
+    Traceback (most recent call last):
+        ...
+    minitorch.errors.ShapeError: linalg.det: A must be batches of square matrices, but they are (2, 3) matrices
+    """
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
         raise ShapeError(f"{name}: A must be batches of square matrices, but they are {tuple(a.shape[-2:])} matrices")
     if a._data.dtype.kind != "f":
@@ -324,12 +332,15 @@ def check_square(a, name):
 
 
 def check_matrix(a, name):
+    """Refuses what is not a (batch of) floating matrices, naming the function `name`.
+
+    >>> from minitorch.ops.linalg_ops import check_matrix
+    >>> check_matrix(mt.tensor([1, 2]), "linalg.svd")
+    Traceback (most recent call last):
+        ...
+    minitorch.errors.ShapeError: linalg.svd: The input tensor A must have at least 2 dimensions, got shape (2,)
+    """
     if a.ndim < 2:
         raise ShapeError(f"{name}: The input tensor A must have at least 2 dimensions, got shape {tuple(a.shape)}")
     if a._data.dtype.kind != "f":
         raise RuntimeError(f"{name}: Expected a floating point tensor as input. Got {a.dtype}")
-
-
-def safe_positive(x):
-    """`x` where it is positive, 1 elsewhere: a divisor whose gradient is never taken at 0."""
-    return where(x > 0, x, as_operand(np.ones((), x._data.dtype)))

@@ -137,7 +137,13 @@ def _min(x, axis, keepdims):
 
 def extremum_grad(op, grad):
     """d max(x) = dx at the maximum, shared evenly among the elements equal to it (NaN counting as
-    equal to a NaN result), min and median likewise: PyTorch's evenly_distribute_backward."""
+    equal to a NaN result), min and median likewise: PyTorch's evenly_distribute_backward.
+
+    >>> x = mt.tensor([1.0, 3.0, 3.0], requires_grad=True)
+    >>> x.max().backward()
+    >>> x.grad
+    tensor([0.0000, 0.5000, 0.5000])
+    """
     x = op.inputs[0]
     value = _unreduce(op.outputs[0], op)
     chosen = x == value

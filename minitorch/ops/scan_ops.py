@@ -15,7 +15,7 @@ from ..creation import as_operand
 from ..engine.execute import execute
 from ..engine.registry import TRANSPOSE, gradient, jvp, kernel, not_differentiable
 from . import return_types
-from .dims import normalize_dims, numpy_names, one_dim, take_along
+from .dims import numpy_names, one_dim, take_along
 from .jvp import linear
 from .math_ops import cast, exp, log, where
 
@@ -40,7 +40,12 @@ kernel("CumulativeLogsumexp")(_scan(np.logaddexp.accumulate))
 
 
 def cumulative(op_name, x, axis, reverse=False):
-    """Runs the scan `op_name` ("Cumsum", "Cumprod", "CumulativeLogsumexp") along `axis`."""
+    """Runs the scan `op_name` ("Cumsum", "Cumprod", "CumulativeLogsumexp") along `axis` (from the end with `reverse`).
+
+    >>> from minitorch.ops.scan_ops import cumulative
+    >>> cumulative("Cumsum", mt.tensor([1.0, 2.0, 3.0]), 0, reverse=True)
+    tensor([6., 5., 3.])
+    """
     return execute(op_name, (x,), {"axis": axis, "reverse": reverse})
 
 

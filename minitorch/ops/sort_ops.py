@@ -20,7 +20,7 @@ from .math_ops import where
 from .reduction_ops import extremum_grad
 
 
-def sorted_order(a, axis, descending=False):
+def _sorted_order(a, axis, descending=False):
     """The stable order of the numpy array `a` along `axis` (NaN largest); descending keeps equal
     elements in their original order too."""
     if not descending:
@@ -31,7 +31,7 @@ def sorted_order(a, axis, descending=False):
 
 @kernel("ArgSort")
 def _argsort(x, axis, descending):
-    return sorted_order(x, axis, descending) if x.ndim else np.zeros((), np.int64)
+    return _sorted_order(x, axis, descending) if x.ndim else np.zeros((), np.int64)
 
 
 @kernel("ArgMode")
@@ -54,7 +54,7 @@ def _argmode(x, axis):
 not_differentiable("ArgSort", "ArgMode")
 
 
-def order_of(x, axis, descending=False):
+def _order_of(x, axis, descending=False):
     """The stable order of `x` along `axis`. Runs the "ArgSort" op."""
     return execute("ArgSort", (x,), {"axis": axis, "descending": bool(descending)})
 
@@ -87,7 +87,7 @@ def sort(x, dim=-1, descending=False, stable=False, *, axis=None):
     if x.ndim == 0:
         return _scalar_result(x, return_types.sort)
     axis = one_dim(dim, x.ndim, "sort")
-    order = order_of(x, axis, descending)
+    order = _order_of(x, axis, descending)
     return return_types.sort(take_along(x, order._data, axis), order)
 
 
@@ -98,7 +98,7 @@ def argsort(x, dim=-1, descending=False, stable=False, *, axis=None):
     tensor([0, 2, 1])
     """
     dim, _ = numpy_names("argsort", dim, False, axis, None, -1)
-    return order_of(x, one_dim(dim, x.ndim, "argsort"), descending)
+    return _order_of(x, one_dim(dim, x.ndim, "argsort"), descending)
 
 
 def msort(x):
@@ -125,7 +125,7 @@ def topk(x, k, dim=-1, largest=True, sorted=True, *, axis=None):
     if x.ndim == 0:
         return _scalar_result(x, return_types.topk)
     axis = one_dim(dim, x.ndim, "topk")
-    order = order_of(x, axis, descending=largest)._data[(slice(None),) * axis + (slice(0, k),)]
+    order = _order_of(x, axis, descending=largest)._data[(slice(None),) * axis + (slice(0, k),)]
     return _finish(x, order, axis, True, return_types.topk)
 
 
@@ -136,7 +136,7 @@ def _pick(x, dim, keepdim, name, position, result_type):
     axis = one_dim(dim, x.ndim, name)
     if x.shape[axis] == 0:
         raise IndexError(f"{name}(): Expected reduction dim {dim} to have non-zero size (shape {x.shape})")
-    order = order_of(x, axis)._data
+    order = _order_of(x, axis)._data
     positions = position(np.take_along_axis(x._data, order, axis), axis)
     return _finish(x, np.take_along_axis(order, positions, axis), axis, keepdim, result_type)
 
@@ -259,7 +259,7 @@ def _quantile(x, q, dim, keepdim, interpolation, ignore_nan, name):
         raise IndexError(f"{name}() input tensor must be non-empty")
     moved = source.permute(*[d for d in range(source.ndim) if d != axis], axis)  # the slices last
     a = moved._data
-    order = order_of(moved, moved.ndim - 1)._data
+    order = _order_of(moved, moved.ndim - 1)._data
     missing = np.isnan(a)
     last = a.shape[-1] - 1
     q = q.reshape((q.shape[0],) + (1,) * a.ndim)

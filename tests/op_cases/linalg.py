@@ -2,7 +2,6 @@
 import numpy as np
 
 import minitorch as mt
-from minitorch.engine.execute import execute
 
 from . import OpCase
 
