@@ -130,7 +130,7 @@ def diag(x, diagonal=0):
 def diagflat(x, offset=0):
     """The square matrix with the flattened `x` on its `offset`-th diagonal. Runs "DiagEmbed".
 
-    >>> mt.diagflat(mt.tensor([[1, 2], [3, 4]])).shape
+    >>> tuple(mt.diagflat(mt.tensor([[1, 2], [3, 4]])).shape)
     (4, 4)
     """
     return diag_embed(x.reshape(-1), offset, 0, 1)

@@ -201,8 +201,8 @@ def pdist(x, p=2):
     """The p-norm distances between every pair of rows i < j of the 2-D `x`, in row-major order of the
     pairs (the upper triangle of cdist(x, x)). Built from "GatherNd", "Sub" and "VectorNorm".
 
-    >>> mt.pdist(mt.tensor([[0.0, 0.0], [3.0, 4.0], [6.0, 8.0]]))
-    tensor([5., 10., 5.])
+    >>> mt.pdist(mt.tensor([[0.0, 0.0], [3.0, 4.0], [6.0, 8.0]])).tolist()
+    [5.0, 10.0, 5.0]
     """
     if x.ndim != 2:
         raise RuntimeError(f"pdist only supports 2D tensors, got: {x.ndim}D")

@@ -106,9 +106,8 @@ def cov(x, *, correction=1, fweights=None, aweights=None):
     """The covariance matrix of the variables in the rows of `x` (observations in the columns),
     with frequency and/or reliability weights, as PyTorch's composite (aten/src/ATen/native/Correlation.cpp).
 
-    >>> mt.cov(mt.tensor([[0.0, 1.0, 2.0], [2.0, 1.0, 0.0]]))
-    tensor([[1., -1.],
-            [-1., 1.]])
+    >>> mt.cov(mt.tensor([[0.0, 1.0, 2.0], [2.0, 1.0, 0.0]])).tolist()
+    [[1.0, -1.0], [-1.0, 1.0]]
     """
     if x.ndim > 2:
         raise ShapeError(f"cov(): expected input to have two or fewer dimensions but got an input with {x.ndim} dimensions")
