@@ -52,6 +52,27 @@ from .ops.math_ops import (
 )
 
 # ----- surface: reductions, scans, sorting, statistics, linear algebra -----
+from .ops import return_types
+from .ops.scan_ops import (
+    cummax, cummin, cumprod, cumsum, cumulative_trapezoid, diff, logcumsumexp, trapezoid, trapezoid as trapz,
+)
+from .ops.sort_ops import (
+    argsort, kthvalue, median, mode, msort, nanmedian, nanquantile, quantile, sort, topk, unique, unique_consecutive,
+)
+from .ops.statistics_ops import (
+    aminmax, bincount, corrcoef, count_nonzero, cov, histc, histogram, histogramdd, nanmean, nansum, std_mean, var_mean,
+)
+from .ops.norm_ops import cdist, dist, frobenius_norm, norm, norm_except_dim, nuclear_norm, pdist, renorm
+from .ops.product_ops import (
+    addbmm, addmm, addmv, addmv_, addr, baddbmm, bmm, chain_matmul, cross, dot, einsum, inner, kron, matrix_power, mm, mv,
+    outer, outer as ger, tensordot, vander, vdot,
+)
+from .ops.matrix_ops import diag, diag_embed, diagflat, diagonal, trace, tril, tril_indices, triu, triu_indices
+from . import linalg
+from .linalg import (
+    cholesky_solve, det, inverse, logdet, matrix_exp, pinverse, slogdet, torch_cholesky as cholesky, torch_qr as qr,
+    torch_svd as svd,
+)
 
 # ----- surface: shapes, joining and splitting, indexing -----
 from .ops.shape_ops import (

@@ -13,6 +13,8 @@ from .autograd.backward import backward as backward_of
 from .engine.versions import bump
 from .ops import array_ops, in_place_ops, math_ops, pointwise_ops, random_ops, reduction_ops, special_ops
 from .ops import index_ops, join_ops, scatter_ops, shape_in_place_ops, shape_ops
+from .ops import matrix_ops, norm_ops, product_ops, scan_ops, sort_ops, statistics_ops
+from . import linalg
 from .ops.in_place_ops import twin
 from .tensor import Tensor
 
@@ -265,6 +267,28 @@ METHODS = {
     "logical_xor_": pointwise_ops.logical_xor_, "logical_not_": pointwise_ops.logical_not_,
 
     # ----- reductions, scans, sorting, statistics, linear algebra (surface: reductions/linalg) -----
+    "cumsum": scan_ops.cumsum, "cumprod": scan_ops.cumprod, "logcumsumexp": scan_ops.logcumsumexp,
+    "cummax": scan_ops.cummax, "cummin": scan_ops.cummin, "diff": scan_ops.diff,
+    "sort": sort_ops.sort, "argsort": sort_ops.argsort, "msort": sort_ops.msort, "topk": sort_ops.topk,
+    "kthvalue": sort_ops.kthvalue, "median": sort_ops.median, "nanmedian": sort_ops.nanmedian, "mode": sort_ops.mode,
+    "quantile": sort_ops.quantile, "nanquantile": sort_ops.nanquantile, "unique": sort_ops.unique,
+    "unique_consecutive": sort_ops.unique_consecutive,
+    "nansum": statistics_ops.nansum, "nanmean": statistics_ops.nanmean, "aminmax": statistics_ops.aminmax,
+    "count_nonzero": statistics_ops.count_nonzero, "cov": statistics_ops.cov, "corrcoef": statistics_ops.corrcoef,
+    "bincount": statistics_ops.bincount, "histc": statistics_ops.histc, "histogram": statistics_ops.histogram,
+    "norm": norm_ops.norm, "dist": norm_ops.dist, "renorm": norm_ops.renorm,
+    "mm": product_ops.mm, "bmm": product_ops.bmm, "mv": product_ops.mv, "dot": product_ops.dot,
+    "vdot": product_ops.vdot, "inner": product_ops.inner, "outer": product_ops.outer, "ger": product_ops.outer,
+    "kron": product_ops.kron, "addmm": product_ops.addmm, "addbmm": product_ops.addbmm,
+    "baddbmm": product_ops.baddbmm, "addmv": product_ops.addmv, "addmv_": product_ops.addmv_, "addr": product_ops.addr,
+    "matrix_power": product_ops.matrix_power, "cross": product_ops.cross,
+    "diag": matrix_ops.diag, "diag_embed": matrix_ops.diag_embed, "diagflat": matrix_ops.diagflat,
+    "diagonal": matrix_ops.diagonal, "trace": matrix_ops.trace, "tril": matrix_ops.tril, "triu": matrix_ops.triu,
+    "fill_diagonal_": matrix_ops.fill_diagonal_,
+    "det": linalg.det, "logdet": linalg.logdet, "slogdet": linalg.slogdet, "inverse": linalg.inverse,
+    "pinverse": linalg.pinverse, "cholesky": linalg.torch_cholesky, "cholesky_solve": linalg.cholesky_solve,
+    "qr": linalg.torch_qr, "svd": linalg.torch_svd, "matrix_exp": linalg.matrix_exp,
+    "symeig": linalg.symeig, "eig": linalg.eig, "lstsq": linalg.legacy_lstsq, "solve": linalg.legacy_solve,
 
     # ----- shapes, joining and splitting, indexing, scatter/gather (surface: shapes/indexing) -----
     "flip": shape_ops.flip, "fliplr": shape_ops.fliplr, "flipud": shape_ops.flipud, "roll": shape_ops.roll,
@@ -319,6 +343,9 @@ IN_PLACE = {
     # ----- surface: pointwise -----
 
     # ----- surface: reductions/linalg -----
+    "cumsum_": ("cumsum", None), "cumprod_": ("cumprod", None), "tril_": ("tril", None), "triu_": ("triu", None),
+    "addmm_": ("addmm", None), "addbmm_": ("addbmm", None), "baddbmm_": ("baddbmm", None),
+    "addr_": ("addr", None), "renorm_": ("renorm", None),
 
     # ----- surface: shapes/indexing -----
     "scatter_": ("scatter", None), "scatter_add_": ("scatter_add", None), "scatter_reduce_": ("scatter_reduce", None),

@@ -4,9 +4,8 @@
 takes them. A reduced gradient is reshaped to the kept-dims shape and
 broadcast back over the reduced dimensions.
 """
-from collections import namedtuple
-
 import builtins
+import warnings
 
 import numpy as np
 from scipy.special import logsumexp as _scipy_logsumexp
@@ -16,9 +15,10 @@ from ..engine.execute import execute
 from ..engine.registry import TRANSPOSE, gradient, jvp, kernel, not_differentiable
 from ..tensor import Tensor
 from .jvp import linear
-from .math_ops import exp, maximum, minimum
-
-values_indices = namedtuple("values_indices", ["values", "indices"])
+from . import return_types
+from .dims import normalize_dims, numpy_names, one_dim, take_along
+from .math_ops import cast, exp, isnan, maximum, minimum
+from .scan_ops import cumulative
 
 
 def _kept_shape(shape, axis):
@@ -84,11 +84,45 @@ def _prod(x, axis, keepdims):
     return np.multiply.reduce(x, axis=axis, keepdims=keepdims)
 
 
-@gradient("Prod", needs="both", jvp=TRANSPOSE)
+@gradient("Prod", needs="inputs", jvp=TRANSPOSE)
 def _prod_grad(op, grad):
-    """d prod(x) / dx_i = prod(x) / x_i (inputs containing zeros are not supported)."""
+    """d prod(x) / dx_k = prod_{i != k} x_i: the product of the elements before k times that of
+    those after k, two exclusive cumprods (exact with zeros; TensorFlow's _ProdGrad)."""
     x = op.inputs[0]
-    return _unreduce(grad, op) * _unreduce(op.outputs[0], op) / x
+    if x.ndim == 0:
+        return grad
+    axis = op.attrs["axis"]
+    reduced = tuple(range(x.ndim)) if axis is None else axis
+    perm = [d for d in range(x.ndim) if d not in reduced] + list(reduced)
+    moved = x.permute(*perm)
+    count = int(np.prod([x.shape[d] for d in reduced]))
+    rows = moved.reshape(moved.shape[: x.ndim - len(reduced)] + (count,))
+    return _unreduce(grad, op) * products_of_others(rows).reshape(moved.shape).permute(*np.argsort(perm))
+
+
+def products_of_others(rows):
+    """prod_{i != k} x_i for each k along the last axis, without division (exact with zeros): the
+    exclusive cumprods from both ends, multiplied.
+
+    >>> from minitorch.ops.reduction_ops import products_of_others
+    >>> products_of_others(mt.tensor([2.0, 0.0, 3.0]))
+    tensor([0., 6., 0.])
+    """
+    return _exclusive_cumprod(rows, False) * _exclusive_cumprod(rows, True)
+
+
+def _exclusive_cumprod(rows, reverse):
+    """prod_{i<k} x_i (or prod_{i>k} with `reverse`) along the last axis: the cumprod shifted by one, a 1 first."""
+    n = rows.shape[-1]
+    if n == 0:
+        return rows
+    last = rows.ndim - 1
+    products = cumulative("Cumprod", rows, last, reverse)
+    kept, into, first = (slice(1, None), slice(None, -1), -1) if reverse else (slice(None, -1), slice(1, None), 0)
+    shifted = execute("StridedSliceGrad", (products[..., kept],), {"shape": rows.shape, "index": (Ellipsis, into)})
+    one_first = np.zeros(n, rows._data.dtype)
+    one_first[first] = 1
+    return shifted + Tensor._make(one_first)
 
 
 @kernel("Max")
@@ -101,16 +135,27 @@ def _min(x, axis, keepdims):
     return np.min(x, axis=axis, keepdims=keepdims)
 
 
-def _extremum_grad(op, grad):
-    """d max(x) = dx at the maximum, shared evenly among elements equal to it (min likewise)."""
+def extremum_grad(op, grad):
+    """d max(x) = dx at the maximum, shared evenly among the elements equal to it (NaN counting as
+    equal to a NaN result), min and median likewise: PyTorch's evenly_distribute_backward.
+
+    >>> x = mt.tensor([1.0, 3.0, 3.0], requires_grad=True)
+    >>> x.max().backward()
+    >>> x.grad
+    tensor([0.0000, 0.5000, 0.5000])
+    """
     x = op.inputs[0]
-    chosen = (x == _unreduce(op.outputs[0], op)).to(grad.dtype)
+    value = _unreduce(op.outputs[0], op)
+    chosen = x == value
+    if x._data.dtype.kind == "f" and np.isnan(op.outputs[0]._data).any():
+        chosen = chosen | (isnan(x) & isnan(value))
+    chosen = chosen.to(grad.dtype)
     count = chosen.sum(dim=op.attrs["axis"], keepdim=True)
     return _unreduce(grad, op) * chosen / count
 
 
-gradient("Max", needs="both", jvp=TRANSPOSE)(_extremum_grad)
-gradient("Min", needs="both", jvp=TRANSPOSE)(_extremum_grad)
+gradient("Max", needs="both", jvp=TRANSPOSE)(extremum_grad)
+gradient("Min", needs="both", jvp=TRANSPOSE)(extremum_grad)
 
 
 @kernel("LogSumExp")
@@ -183,29 +228,16 @@ not_differentiable("ArgMax", "ArgMin", "All", "Any")
 
 
 # ----- the functional API -----
-
-def normalize_dims(dim, ndim, op_name):
-    """PyTorch's dim argument (int, tuple, None; negatives allowed) as a sorted tuple or None."""
-    if dim is None:
-        return None
-    dims = (dim,) if isinstance(dim, (int, np.integer)) else tuple(dim)
-    rank = builtins.max(ndim, 1)
-    out = []
-    for d in dims:
-        if not -rank <= d < rank:
-            raise IndexError(f"{op_name}: dimension out of range (expected to be in range of [{-rank}, {rank - 1}], but got {d})")
-        out.append(int(d) % rank)
-    if ndim == 0:
-        return None
-    return tuple(sorted(set(out)))
-
+# Every function with a `dim` also takes PyTorch's numpy-style aliases `axis=` and `keepdims=`.
 
 def _reduce(op_name, x, dim, keepdim):
+    if isinstance(dim, (tuple, list)) and len(dim) == 0:
+        dim = None  # PyTorch: an empty list of dims reduces over all of them
     axis = normalize_dims(dim, x.ndim, op_name)
     return execute(op_name, (x,), {"axis": axis, "keepdims": bool(keepdim)})
 
 
-def sum(x, dim=None, keepdim=False, dtype=None):
+def sum(x, dim=None, keepdim=False, dtype=None, *, axis=None, keepdims=None):
     """The sum of all elements, or over `dim`. Runs the "Sum" op (integers and bools sum as int64).
 
     >>> x = mt.tensor([[1.0, 2.0], [3.0, 4.0]])
@@ -213,7 +245,11 @@ def sum(x, dim=None, keepdim=False, dtype=None):
     tensor(10.)
     >>> x.sum(dim=0)
     tensor([4., 6.])
+    >>> x.sum(axis=1, keepdims=True)
+    tensor([[3.],
+            [7.]])
     """
+    dim, keepdim = numpy_names("sum", dim, keepdim, axis, keepdims)
     if dtype is not None:
         x = x.to(dtype)
     elif x._data.dtype.kind in "bui":
@@ -221,7 +257,7 @@ def sum(x, dim=None, keepdim=False, dtype=None):
     return _reduce("Sum", x, dim, keepdim)
 
 
-def mean(x, dim=None, keepdim=False, dtype=None):
+def mean(x, dim=None, keepdim=False, dtype=None, *, axis=None, keepdims=None):
     """The mean of all elements, or over `dim` (floating dtypes only). Runs the "Mean" op.
 
     >>> x = mt.tensor([[1.0, 2.0], [3.0, 4.0]])
@@ -231,6 +267,7 @@ def mean(x, dim=None, keepdim=False, dtype=None):
     tensor([[1.5000],
             [3.5000]])
     """
+    dim, keepdim = numpy_names("mean", dim, keepdim, axis, keepdims)
     if dtype is not None:
         x = x.to(dtype)
     if x._data.dtype.kind != "f":
@@ -238,40 +275,55 @@ def mean(x, dim=None, keepdim=False, dtype=None):
     return _reduce("Mean", x, dim, keepdim)
 
 
-def prod(x, dim=None, keepdim=False):
-    """The product of all elements, or over `dim`. Runs the "Prod" op.
+def prod(x, dim=None, keepdim=False, dtype=None, *, axis=None, keepdims=None):
+    """The product of all elements, or over one `dim` (integers and bools multiply as int64). Runs the "Prod" op.
+
+    The gradient is exact where elements are zero (products of the others, no division).
 
     >>> mt.prod(mt.tensor([[1.0, 2.0], [3.0, 4.0]]), dim=1)
     tensor([ 2., 12.])
     """
+    dim, keepdim = numpy_names("prod", dim, keepdim, axis, keepdims)
+    if dim is not None and not isinstance(dim, (int, np.integer)):
+        raise TypeError(f"prod(): argument 'dim' must be int, not {type(dim).__name__}")
+    if dtype is not None:
+        x = x.to(dtype)
+    elif x._data.dtype.kind in "bui":
+        x = cast(x, dtypes.int64)
     return _reduce("Prod", x, dim, keepdim)
 
 
-def _extremum(op_name, arg_op, x, dim, keepdim):
-    if x.numel() == 0:
-        raise RuntimeError(f"{op_name}: expected a non-empty tensor, got shape {x.shape}")
-    if dim is None:
-        return _reduce(op_name, x, None, False)
-    if isinstance(dim, Tensor):  # mt.max(a, b): the elementwise form
+def _extremum(op_name, x, dim, keepdim, result_type):
+    """max/min: over everything, the value (ties share the gradient, as PyTorch's evenly_distribute_backward);
+    along `dim`, the values at the first arg-extremum, which alone gets the gradient (PyTorch's
+    value_selecting_reduction_backward); with a tensor, the elementwise form."""
+    if isinstance(dim, Tensor):
         return (maximum if op_name == "Max" else minimum)(x, dim)
-    values = _reduce(op_name, x, dim, keepdim)
-    indices = (argmax if op_name == "Max" else argmin)(x, dim, keepdim)
-    return values_indices(values, indices)
+    if dim is None:
+        if x.numel() == 0:
+            raise RuntimeError(f"{op_name}: expected a non-empty tensor, got shape {x.shape}")
+        return _reduce(op_name, x, None, False)
+    axis = one_dim(dim, x.ndim, op_name)
+    if x.ndim and x.shape[axis] == 0:
+        raise IndexError(f"{op_name}: cannot reduce over dimension {dim} of size 0 (shape {x.shape})")
+    indices = _arg_extremum("Arg" + op_name, x, axis, keepdim)
+    return result_type(take_along(x, indices._data, axis, kept=keepdim or not x.ndim), indices)
 
 
-def max(x, dim=None, keepdim=False):
+def max(x, dim=None, keepdim=False, *, axis=None, keepdims=None):
     """The largest value; with `dim`, a (values, indices) pair as PyTorch; with a tensor, the elementwise maximum. Runs the "Max" op (and "ArgMax").
 
     >>> x = mt.tensor([[1.0, 5.0], [4.0, 2.0]])
     >>> mt.max(x)
     tensor(5.)
     >>> x.max(dim=1)
-    values_indices(values=tensor([5., 4.]), indices=tensor([1, 0]))
+    max(values=tensor([5., 4.]), indices=tensor([1, 0]))
     """
-    return _extremum("Max", "ArgMax", x, dim, keepdim)
+    dim, keepdim = numpy_names("max", dim, keepdim, axis, keepdims)
+    return _extremum("Max", x, dim, keepdim, return_types.max)
 
 
-def min(x, dim=None, keepdim=False):
+def min(x, dim=None, keepdim=False, *, axis=None, keepdims=None):
     """The smallest value; with `dim`, a (values, indices) pair as PyTorch; with a tensor, the elementwise minimum. Runs the "Min" op (and "ArgMin").
 
     >>> x = mt.tensor([[1.0, 5.0], [4.0, 2.0]])
@@ -281,28 +333,39 @@ def min(x, dim=None, keepdim=False):
     >>> values, indices
     (tensor([1., 2.]), tensor([0, 1]))
     """
-    return _extremum("Min", "ArgMin", x, dim, keepdim)
+    dim, keepdim = numpy_names("min", dim, keepdim, axis, keepdims)
+    return _extremum("Min", x, dim, keepdim, return_types.min)
 
 
-def amax(x, dim=None, keepdim=False):
-    """The largest values over `dim` (no indices; ties share the gradient). Runs the "Max" op.
+def amax(x, dim=(), keepdim=False, *, axis=None, keepdims=None):
+    """The largest values over `dim` (all dimensions by default; no indices; ties share the gradient). Runs the "Max" op.
 
     >>> mt.amax(mt.tensor([[1.0, 5.0], [4.0, 2.0]]), dim=0)
     tensor([4., 5.])
     """
+    dim, keepdim = numpy_names("amax", None if dim == () else dim, keepdim, axis, keepdims)
     return _reduce("Max", x, dim, keepdim)
 
 
-def amin(x, dim=None, keepdim=False):
-    """The smallest values over `dim` (no indices; ties share the gradient). Runs the "Min" op.
+def amin(x, dim=(), keepdim=False, *, axis=None, keepdims=None):
+    """The smallest values over `dim` (all dimensions by default; no indices; ties share the gradient). Runs the "Min" op.
 
     >>> mt.amin(mt.tensor([[1.0, 5.0], [4.0, 2.0]]), dim=0)
     tensor([1., 2.])
     """
+    dim, keepdim = numpy_names("amin", None if dim == () else dim, keepdim, axis, keepdims)
     return _reduce("Min", x, dim, keepdim)
 
 
-def argmax(x, dim=None, keepdim=False):
+def _arg_extremum(op_name, x, dim, keepdim):
+    if dim is None:
+        flat = execute(op_name, (x.reshape(-1),), {"axis": 0, "keepdims": False})
+        return flat.reshape((1,) * x.ndim) if keepdim else flat
+    return execute(op_name, (x,), {"axis": normalize_dims(dim, x.ndim, op_name)[0] if x.ndim else None,
+                                   "keepdims": keepdim})
+
+
+def argmax(x, dim=None, keepdim=False, *, axis=None, keepdims=None):
     """The index of the largest value (of the flattened tensor, or along `dim`). Runs the "ArgMax" op.
 
     >>> x = mt.tensor([[1.0, 5.0], [4.0, 2.0]])
@@ -311,12 +374,11 @@ def argmax(x, dim=None, keepdim=False):
     >>> x.argmax(dim=1)
     tensor([1, 0])
     """
-    if dim is None:
-        return execute("ArgMax", (x.reshape(-1),), {"axis": 0, "keepdims": False})
-    return execute("ArgMax", (x,), {"axis": normalize_dims(dim, x.ndim, "ArgMax")[0], "keepdims": keepdim})
+    dim, keepdim = numpy_names("argmax", dim, keepdim, axis, keepdims)
+    return _arg_extremum("ArgMax", x, dim, keepdim)
 
 
-def argmin(x, dim=None, keepdim=False):
+def argmin(x, dim=None, keepdim=False, *, axis=None, keepdims=None):
     """The index of the smallest value (of the flattened tensor, or along `dim`). Runs the "ArgMin" op.
 
     >>> x = mt.tensor([[1.0, 5.0], [4.0, 2.0]])
@@ -325,82 +387,106 @@ def argmin(x, dim=None, keepdim=False):
     >>> x.argmin(dim=1)
     tensor([0, 1])
     """
-    if dim is None:
-        return execute("ArgMin", (x.reshape(-1),), {"axis": 0, "keepdims": False})
-    return execute("ArgMin", (x,), {"axis": normalize_dims(dim, x.ndim, "ArgMin")[0], "keepdims": keepdim})
+    dim, keepdim = numpy_names("argmin", dim, keepdim, axis, keepdims)
+    return _arg_extremum("ArgMin", x, dim, keepdim)
 
 
-def all(x, dim=None, keepdim=False):
+def all(x, dim=None, keepdim=False, *, axis=None, keepdims=None):
     """True if every element is true (nonzero), overall or along `dim`. Runs the "All" op.
 
     >>> mt.all(mt.tensor([[True, False], [True, True]]), dim=1)
     tensor([False,  True])
     """
+    dim, keepdim = numpy_names("all", dim, keepdim, axis, keepdims)
     return _reduce("All", x, dim, keepdim)
 
 
-def any(x, dim=None, keepdim=False):
+def any(x, dim=None, keepdim=False, *, axis=None, keepdims=None):
     """True if some element is true (nonzero), overall or along `dim`. Runs the "Any" op.
 
     >>> mt.any(mt.tensor([[True, False], [False, False]]), dim=1)
     tensor([ True, False])
     """
+    dim, keepdim = numpy_names("any", dim, keepdim, axis, keepdims)
     return _reduce("Any", x, dim, keepdim)
 
 
-def var(x, dim=None, unbiased=None, keepdim=False, correction=None):
+def var(x, dim=None, unbiased=None, keepdim=False, correction=None, *, axis=None, keepdims=None):
     """Variance with Bessel's correction by default (`correction=1`), as PyTorch. Built from "Mean", "Sub", "Mul", "Sum" and "RealDiv".
+
+    `var(x, False)` reads the bool as `unbiased`, as PyTorch's overload does.
 
     >>> mt.var(mt.tensor([1.0, 2.0, 3.0, 4.0]))
     tensor(1.6667)
     >>> mt.var(mt.tensor([1.0, 2.0, 3.0, 4.0]), correction=0)
     tensor(1.2500)
     """
+    dim, keepdim = numpy_names("var", dim, keepdim, axis, keepdims)
+    if isinstance(dim, bool):
+        dim, unbiased = None, dim
+    if x._data.dtype.kind != "f":
+        raise RuntimeError(f"var: input dtype should be floating point, got {x.dtype}")
     if correction is None:
         correction = 1 if unbiased is None or unbiased else 0
+    if isinstance(dim, (tuple, list)) and len(dim) == 0:
+        dim = None
     axis = normalize_dims(dim, x.ndim, "Var")
     count = x.numel() if axis is None else int(np.prod([x.shape[i] for i in axis]))
+    if count - correction <= 0:
+        warnings.warn("var(): degrees of freedom is <= 0. Correction should be strictly less than the reduction "
+                      "factor (input numel divided by output numel).", UserWarning, stacklevel=2)
     centered = x - x.mean(dim=axis, keepdim=True)
     return (centered * centered).sum(dim=axis, keepdim=keepdim) / builtins.max(count - correction, 0)
 
 
-def std(x, dim=None, unbiased=None, keepdim=False, correction=None):
+def std(x, dim=None, unbiased=None, keepdim=False, correction=None, *, axis=None, keepdims=None):
     """Standard deviation: the square root of `var` (Bessel's correction by default, as PyTorch).
 
     >>> mt.std(mt.tensor([1.0, 2.0, 3.0, 4.0]))
     tensor(1.2910)
     """
+    dim, keepdim = numpy_names("std", dim, keepdim, axis, keepdims)
     return var(x, dim, unbiased, keepdim, correction).sqrt()
 
 
-def logsumexp(x, dim, keepdim=False):
+def logsumexp(x, dim=None, keepdim=False, *, axis=None, keepdims=None):
     """log(sum(exp(x))) over `dim`, computed stably. Runs the "LogSumExp" op.
 
     >>> mt.logsumexp(mt.tensor([[0.0, 0.0], [1.0, 1.0]]), dim=1)
     tensor([0.6931, 1.6931])
     """
+    dim, keepdim = numpy_names("logsumexp", dim, keepdim, axis, keepdims)
+    if dim is None:
+        raise TypeError("logsumexp() missing required argument 'dim'")
+    if x._data.dtype.kind != "f":
+        x = cast(x, dtypes.default_float.numpy)
     return _reduce("LogSumExp", x, dim, keepdim)
 
 
-def softmax(x, dim, dtype=None):
+def softmax(x, dim=None, dtype=None, *, axis=None):
     """exp(x) / sum(exp(x)) along `dim`. Runs the "Softmax" op.
 
     >>> mt.softmax(mt.tensor([[1.0, 1.0], [0.0, 2.0]]), dim=1)
     tensor([[0.5000, 0.5000],
             [0.1192, 0.8808]])
     """
+    dim, _ = numpy_names("softmax", dim, False, axis, None)
+    if dim is None:
+        raise TypeError("softmax() missing required argument 'dim'")
     if dtype is not None:
         x = x.to(dtype)
     return execute("Softmax", (x,), {"axis": normalize_dims(dim, x.ndim, "Softmax") or ()})
 
 
-def log_softmax(x, dim, dtype=None):
+def log_softmax(x, dim=None, dtype=None, *, axis=None):
     """log(softmax(x)) along `dim`, computed stably. Runs the "LogSoftmax" op.
 
     >>> mt.log_softmax(mt.tensor([0.0, 0.0]), dim=0)
     tensor([-0.6931, -0.6931])
     """
+    dim, _ = numpy_names("log_softmax", dim, False, axis, None)
+    if dim is None:
+        raise TypeError("log_softmax() missing required argument 'dim'")
     if dtype is not None:
         x = x.to(dtype)
     return execute("LogSoftmax", (x,), {"axis": normalize_dims(dim, x.ndim, "LogSoftmax") or ()})
-

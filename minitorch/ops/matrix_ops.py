@@ -1,0 +1,225 @@
+"""Matrix structure: diagonals, triangles, traces.
+
+Two ops hold the diagonals, each the other's gradient (like StridedSlice and
+StridedSliceGrad): "Diagonal" reads the diagonal of two dimensions (a
+read-only view of the input), "DiagEmbed" writes a diagonal into zeros.
+"MatrixBandPart" (TensorFlow's name) keeps the lower or upper triangle; it is
+its own gradient. trace, diag, diagflat and fill_diagonal_ are built from them.
+"""
+import numpy as np
+
+from .. import dtypes
+from ..creation import as_operand
+from ..engine.execute import execute
+from ..engine.registry import STORAGE, gradient, jvp, kernel
+from .dims import normalize_dims
+from .in_place_ops import twin
+from .jvp import linear
+from .math_ops import cast, where
+
+
+@kernel("Diagonal", view=STORAGE)
+def _diagonal(x, offset, dim1, dim2):
+    return np.diagonal(x, offset, dim1, dim2)  # numpy's read-only view: writing into it raises
+
+
+@gradient("Diagonal", needs="nothing")
+def _diagonal_grad(op, grad):
+    """d diagonal(x) = diagonal(dx): the gradient is written on the diagonal of zeros."""
+    return execute("DiagEmbed", (grad,), dict(op.attrs, shape=op.input_shapes[0]))
+
+
+@kernel("DiagEmbed")
+def _diag_embed(values, shape, offset, dim1, dim2):
+    out = np.zeros(shape, values.dtype)
+    length = values.shape[-1]
+    moved = np.moveaxis(out, (dim1, dim2), (-2, -1))  # a view: writing into it writes `out`
+    moved[..., np.arange(length) + max(-offset, 0), np.arange(length) + max(offset, 0)] = values
+    return out
+
+
+@gradient("DiagEmbed", needs="nothing")
+def _diag_embed_grad(op, grad):
+    """DiagEmbed is linear and its transpose is Diagonal."""
+    attrs = op.attrs
+    return execute("Diagonal", (grad,), {"offset": attrs["offset"], "dim1": attrs["dim1"], "dim2": attrs["dim2"]})
+
+
+jvp("Diagonal")(linear("Diagonal"))
+jvp("DiagEmbed")(linear("DiagEmbed"))
+
+
+@kernel("MatrixBandPart")
+def _band_part(x, lower, diagonal):
+    return (np.tril if lower else np.triu)(x, diagonal)
+
+
+@gradient("MatrixBandPart", needs="nothing")
+def _band_part_grad(op, grad):
+    """Keeping a triangle is a mask: its gradient keeps the same triangle of the gradient."""
+    return execute("MatrixBandPart", (grad,), op.attrs)
+
+
+jvp("MatrixBandPart")(linear("MatrixBandPart"))
+
+
+# ----- the functional API -----
+
+def _two_dims(ndim, dim1, dim2, name):
+    if len(normalize_dims((dim1, dim2), ndim, name)) != 2:
+        raise RuntimeError(f"{name}: diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return dim1 % ndim, dim2 % ndim
+
+
+def diagonal(x, offset=0, dim1=0, dim2=1):
+    """The diagonal of dimensions `dim1` and `dim2` (above it for `offset` > 0, below for < 0),
+    as the last dimension. Runs the "Diagonal" op. The result is a read-only view: writing into
+    it raises (PyTorch's is writable; use `fill_diagonal_` or indexing to write a diagonal).
+
+    >>> mt.diagonal(mt.tensor([[1, 2, 3], [4, 5, 6]]))
+    tensor([1, 5])
+    >>> mt.arange(8).reshape(2, 2, 2).diagonal(dim1=1, dim2=2)
+    tensor([[0, 3],
+            [4, 7]])
+    """
+    if x.ndim < 2:
+        raise RuntimeError(f"diagonal: expected a tensor with at least 2 dimensions, got shape {tuple(x.shape)}")
+    dim1, dim2 = _two_dims(x.ndim, dim1, dim2, "diagonal")
+    return execute("Diagonal", (x,), {"offset": int(offset), "dim1": dim1, "dim2": dim2})
+
+
+def diag_embed(x, offset=0, dim1=-2, dim2=-1):
+    """A tensor whose diagonals (of dimensions `dim1`, `dim2` of the result) are the last dimension
+    of `x`, zeros elsewhere. Runs the "DiagEmbed" op.
+
+    >>> mt.diag_embed(mt.tensor([[1, 2], [3, 4]]))
+    tensor([[[1, 0],
+             [0, 2]],
+    <BLANKLINE>
+            [[3, 0],
+             [0, 4]]])
+    """
+    if x.ndim == 0:
+        raise RuntimeError("diag_embed: expected a tensor with at least 1 dimension, got a 0-d tensor")
+    ndim = x.ndim + 1
+    dim1, dim2 = _two_dims(ndim, dim1, dim2, "diag_embed")
+    size = x.shape[-1] + abs(int(offset))
+    batch = list(x.shape[:-1])
+    shape = tuple(size if d in (dim1, dim2) else batch.pop(0) for d in range(ndim))
+    return execute("DiagEmbed", (x,), {"shape": shape, "offset": int(offset), "dim1": dim1, "dim2": dim2})
+
+
+def diag(x, diagonal=0):
+    """For a vector, the square matrix with it on the `diagonal`-th diagonal; for a matrix, that
+    diagonal as a vector. Runs "DiagEmbed" or "Diagonal".
+
+    >>> mt.diag(mt.tensor([1, 2]))
+    tensor([[1, 0],
+            [0, 2]])
+    >>> mt.diag(mt.tensor([[1, 2, 3], [4, 5, 6]]), 1)
+    tensor([2, 6])
+    """
+    if x.ndim == 1:
+        return diag_embed(x, diagonal, 0, 1)
+    if x.ndim == 2:
+        main = execute("Diagonal", (x,), {"offset": int(diagonal), "dim1": 0, "dim2": 1})
+        return execute("Identity", (main,), {"copy": True})
+    raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {x.ndim}D")
+
+
+def diagflat(x, offset=0):
+    """The square matrix with the flattened `x` on its `offset`-th diagonal. Runs "DiagEmbed".
+
+    >>> tuple(mt.diagflat(mt.tensor([[1, 2], [3, 4]])).shape)
+    (4, 4)
+    """
+    return diag_embed(x.reshape(-1), offset, 0, 1)
+
+
+def trace(x):
+    """The sum of the main diagonal of a matrix (integers sum as int64). Built from "Diagonal" and "Sum".
+
+    >>> mt.trace(mt.tensor([[1.0, 2.0], [3.0, 4.0]]))
+    tensor(5.)
+    """
+    if x.ndim != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {x.ndim}")
+    return diagonal(x).sum()
+
+
+def _triangle(x, diagonal, lower, name):
+    if x.ndim < 2:
+        raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions, got shape {tuple(x.shape)}")
+    return execute("MatrixBandPart", (x,), {"lower": lower, "diagonal": int(diagonal)})
+
+
+def tril(x, diagonal=0):
+    """The lower triangle of the (batched) matrices in the last two dimensions: elements on and below
+    the `diagonal`-th diagonal, zeros above. Runs the "MatrixBandPart" op.
+
+    >>> mt.tril(mt.ones(3, 3))
+    tensor([[1., 0., 0.],
+            [1., 1., 0.],
+            [1., 1., 1.]])
+    """
+    return _triangle(x, diagonal, True, "tril")
+
+
+def triu(x, diagonal=0):
+    """The upper triangle of the (batched) matrices in the last two dimensions: elements on and above
+    the `diagonal`-th diagonal, zeros below. Runs the "MatrixBandPart" op.
+
+    >>> mt.triu(mt.ones(2, 3), diagonal=1)
+    tensor([[0., 1., 1.],
+            [0., 0., 1.]])
+    """
+    return _triangle(x, diagonal, False, "triu")
+
+
+def _indices(lower, row, col, offset, dtype):
+    if row < 0 or col < 0:
+        raise RuntimeError(f"{'tril' if lower else 'triu'}_indices: row and col must be non-negative, got {row}, {col}")
+    rows, cols = (np.tril_indices if lower else np.triu_indices)(row, offset, col)
+    return as_operand(np.stack([rows, cols]).astype(dtypes.to_numpy_dtype(dtype)))
+
+
+def tril_indices(row, col, offset=0, *, dtype=dtypes.int64):
+    """The coordinates of the lower triangle of a row x col matrix, as a 2 x N tensor (row-major order).
+
+    >>> mt.tril_indices(3, 3)
+    tensor([[0, 1, 1, 2, 2, 2],
+            [0, 0, 1, 0, 1, 2]])
+    """
+    return _indices(True, row, col, offset, dtype)
+
+
+def triu_indices(row, col, offset=0, *, dtype=dtypes.int64):
+    """The coordinates of the upper triangle of a row x col matrix, as a 2 x N tensor (row-major order).
+
+    >>> mt.triu_indices(2, 3, 1)
+    tensor([[0, 0, 1],
+            [1, 2, 2]])
+    """
+    return _indices(False, row, col, offset, dtype)
+
+
+def _filled_diagonal(x, fill_value, wrap=False):
+    """`x` with `fill_value` on its main diagonal (all dimensions of one size beyond 2-D, as numpy's fill_diagonal)."""
+    if x.ndim < 2:
+        raise RuntimeError(f"fill_diagonal_: dimensions must larger than 1, got shape {tuple(x.shape)}")
+    if x.ndim > 2 and len(set(x.shape)) != 1:
+        raise RuntimeError(f"fill_diagonal_: all dimensions of input must be of equal length, got shape {tuple(x.shape)}")
+    mask = np.zeros(x.shape, bool)
+    np.fill_diagonal(mask, True, wrap=wrap)
+    return where(as_operand(mask), cast(as_operand(fill_value, like=x), x._data.dtype), x)
+
+
+fill_diagonal_ = twin(_filled_diagonal, "fill_diagonal_")
+fill_diagonal_.__doc__ = """Writes `fill_value` on the main diagonal in place (with `wrap`, a tall matrix's diagonal
+    restarts every n + 1 rows, as numpy's fill_diagonal); recorded like any in-place op. Runs "SelectV2".
+
+    >>> mt.zeros(3, 3).fill_diagonal_(5.0)
+    tensor([[5., 0., 0.],
+            [0., 5., 0.],
+            [0., 0., 5.]])
+    """

@@ -1,0 +1,470 @@
+"""Products: mm, bmm, mv, dot, inner, outer, kron, tensordot, einsum, the add-and-multiply family
+(addmm, addbmm, baddbmm, addmv, addr), chains and powers of matrices, cross products, Vandermonde matrices.
+
+Nearly all are compositions of "MatMul", "Mul", "Sum" and the shape ops, so
+their gradients are those ops'. einsum is one op, "Einsum": its gradient with
+respect to each operand is another einsum of the incoming gradient with the
+other operands (a repeated index, a diagonal, is written back through an
+identity matrix; an index summed away is broadcast back with a vector of ones).
+"""
+import string
+
+import numpy as np
+
+from ..creation import as_operand
+from ..engine.execute import execute
+from ..engine.registry import gradient, jvp, kernel
+from ..errors import ShapeError
+from ..tensor import Tensor
+from .dims import one_dim
+from .in_place_ops import twin
+from .jvp import fit
+from .math_ops import matmul, where
+from .scan_ops import cumulative
+from .shape_ops import flip
+
+
+def _require(condition, message):
+    if not condition:
+        raise ShapeError(message)
+
+
+def _same_dtype(name, a, b):
+    if a._data.dtype != b._data.dtype:
+        raise RuntimeError(f"{name}: expected both arguments to have the same dtype, but got {a.dtype} and {b.dtype}")
+
+
+def mm(a, b):
+    """The product of two matrices. Runs the "MatMul" op.
+
+    >>> mt.mm(mt.tensor([[1.0, 2.0]]), mt.tensor([[3.0], [4.0]]))
+    tensor([[11.]])
+    """
+    _require(a.ndim == 2, f"mm: self must be a matrix, got shape {tuple(a.shape)}")
+    _require(b.ndim == 2, f"mm: mat2 must be a matrix, got shape {tuple(b.shape)}")
+    _same_dtype("mm", a, b)
+    return matmul(a, b)
+
+
+def bmm(a, b):
+    """Batched matrix products of two 3-D tensors with the same batch size (no broadcasting). Runs "MatMul".
+
+    >>> tuple(mt.bmm(mt.ones(5, 2, 3), mt.ones(5, 3, 4)).shape)
+    (5, 2, 4)
+    """
+    _require(a.ndim == 3 and b.ndim == 3, f"bmm: batch1 and batch2 must be 3-D tensors, got shapes {tuple(a.shape)} and {tuple(b.shape)}")
+    _require(a.shape[0] == b.shape[0] and a.shape[2] == b.shape[1],
+             f"bmm: expected batch2 of size [{a.shape[0]}, {a.shape[2]}, *], got {tuple(b.shape)}")
+    _same_dtype("bmm", a, b)
+    return matmul(a, b)
+
+
+def mv(a, v):
+    """The product of a matrix and a vector. Runs "MatMul".
+
+    >>> mt.mv(mt.tensor([[1.0, 2.0], [3.0, 4.0]]), mt.tensor([1.0, 1.0]))
+    tensor([3., 7.])
+    """
+    _require(a.ndim == 2 and v.ndim == 1 and a.shape[1] == v.shape[0],
+             f"mv: size mismatch, got mat {tuple(a.shape)} and vec {tuple(v.shape)}")
+    _same_dtype("mv", a, v)
+    return matmul(a, v)
+
+
+def dot(a, b):
+    """The dot product of two 1-D tensors of the same size and dtype. Built from "Mul" and "Sum".
+
+    >>> mt.dot(mt.tensor([1.0, 2.0]), mt.tensor([3.0, 4.0]))
+    tensor(11.)
+    """
+    _require(a.ndim == 1 and b.ndim == 1, f"dot: 1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
+    _require(a.shape == b.shape, f"dot: inconsistent tensor size, expected tensors of the same size, got {a.shape[0]} and {b.shape[0]}")
+    _same_dtype("dot", a, b)
+    return (a * b).sum()
+
+
+def vdot(a, b):
+    """The dot product, conjugating the first vector (for real tensors, `dot`).
+
+    >>> mt.vdot(mt.tensor([1.0, 2.0]), mt.tensor([3.0, 4.0]))
+    tensor(11.)
+    """
+    return dot(a, b)
+
+
+def inner(a, b):
+    """Sums of products over the last dimension of both (a scalar operand multiplies). Runs "MatMul".
+
+    >>> tuple(mt.inner(mt.ones(2, 3), mt.ones(4, 3)).shape)
+    (2, 4)
+    """
+    if a.ndim == 0 or b.ndim == 0:
+        return a * b
+    _require(a.shape[-1] == b.shape[-1], f"inner: the last dimensions must match, got shapes {tuple(a.shape)} and {tuple(b.shape)}")
+    return tensordot(a, b, ([a.ndim - 1], [b.ndim - 1]))
+
+
+def outer(a, b):
+    """The outer product of two vectors (`mt.ger` is the same). Built from "Mul".
+
+    >>> mt.outer(mt.tensor([1.0, 2.0]), mt.tensor([1.0, 10.0, 100.0])).tolist()
+    [[1.0, 10.0, 100.0], [2.0, 20.0, 200.0]]
+    """
+    _require(a.ndim == 1 and b.ndim == 1, f"outer: 1D tensors expected, got {a.ndim}D and {b.ndim}D")
+    return a.reshape(-1, 1) * b.reshape(1, -1)
+
+
+def kron(a, b):
+    """The Kronecker product: every element of `a` times the whole of `b`, blocks laid out as `a`.
+    Built from "Reshape" and "Mul".
+
+    >>> mt.kron(mt.tensor([1, 2]), mt.tensor([1, 10, 100]))
+    tensor([  1,  10, 100,   2,  20, 200])
+    """
+    ndim = max(a.ndim, b.ndim)
+    a_shape = (1,) * (ndim - a.ndim) + tuple(a.shape)
+    b_shape = (1,) * (ndim - b.ndim) + tuple(b.shape)
+    spread_a = a.reshape(tuple(n for pair in zip(a_shape, (1,) * ndim) for n in pair))
+    spread_b = b.reshape(tuple(n for pair in zip((1,) * ndim, b_shape) for n in pair))
+    return (spread_a * spread_b).reshape(tuple(m * n for m, n in zip(a_shape, b_shape)))
+
+
+def tensordot(a, b, dims=2):
+    """Sums of products over the last `dims` dimensions of `a` and the first `dims` of `b`, or over
+    the listed pairs `dims=([a dims], [b dims])`. Built from "Transpose", "Reshape" and "MatMul".
+
+    >>> tuple(mt.tensordot(mt.ones(3, 4, 5), mt.ones(4, 5, 6)).shape)
+    (3, 6)
+    >>> tuple(mt.tensordot(mt.ones(3, 4), mt.ones(4, 2), dims=([1], [0])).shape)
+    (3, 2)
+    """
+    if isinstance(dims, Tensor):
+        dims = dims.tolist()
+    if isinstance(dims, (int, np.integer)):
+        _require(dims >= 0, f"tensordot expects dims >= 0, but got dims={dims}")
+        dims_a, dims_b = list(range(a.ndim - dims, a.ndim)), list(range(dims))
+    else:
+        dims_a, dims_b = ([d] if isinstance(d, int) else list(d) for d in dims)
+    dims_a = [d % a.ndim for d in dims_a]
+    dims_b = [d % b.ndim for d in dims_b]
+    _require(len(dims_a) == len(dims_b), f"tensordot: both dimension lists should have the same length, got {dims_a} and {dims_b}")
+    for i, j in zip(dims_a, dims_b):
+        _require(a.shape[i] == b.shape[j], f"tensordot: contracted dimensions need to match, but first has size "
+                                           f"{a.shape[i]} in dim {i} and second has size {b.shape[j]} in dim {j}")
+    free_a = [d for d in range(a.ndim) if d not in dims_a]
+    free_b = [d for d in range(b.ndim) if d not in dims_b]
+    size = int(np.prod([a.shape[d] for d in dims_a]))
+    left = a.permute(*free_a, *dims_a).reshape(int(np.prod([a.shape[d] for d in free_a])), size)
+    right = b.permute(*dims_b, *free_b).reshape(size, int(np.prod([b.shape[d] for d in free_b])))
+    return matmul(left, right).reshape(tuple(a.shape[d] for d in free_a) + tuple(b.shape[d] for d in free_b))
+
+
+# ----- einsum -----
+
+@kernel("Einsum")
+def _einsum(*operands, equation):
+    return np.asarray(np.einsum(equation, *operands, optimize=len(operands) > 1))
+
+
+@gradient("Einsum", needs="inputs")
+def _einsum_grad(op, grad):
+    """d einsum(x_1, ..., x_n) / dx_k = einsum(grad, the other operands -> subscripts of x_k); a
+    repeated index of x_k is written back through an identity matrix, an index that only x_k has
+    is broadcast back through a vector of ones."""
+    inputs, (operands, output) = op.inputs, _parse(op.attrs["equation"])
+    grads = []
+    for k, wanted in enumerate(op.needs_input_grad):
+        if not wanted:
+            grads.append(None)
+            continue
+        terms = [output] + [s for j, s in enumerate(operands) if j != k]
+        tensors = [grad] + [t for j, t in enumerate(inputs) if j != k]
+        target, seen = "", set()
+        elsewhere = set("".join(terms))
+        free = iter(c for c in string.ascii_letters if c not in op.attrs["equation"])
+        for position, letter in enumerate(operands[k]):
+            size = op.input_shapes[k][position]
+            if letter in seen:  # a diagonal: a fresh index tied to the first by an identity matrix
+                fresh = next(free)
+                terms.append(letter + fresh)
+                tensors.append(as_operand(np.eye(size, dtype=grad._data.dtype)))
+                letter = fresh
+            elif letter not in elsewhere:  # summed away: broadcast back
+                terms.append(letter)
+                tensors.append(as_operand(np.ones(size, dtype=grad._data.dtype)))
+            seen.add(letter)
+            target += letter
+        grads.append(execute("Einsum", tuple(tensors), {"equation": ",".join(terms) + "->" + target}))
+    return tuple(grads)
+
+
+@jvp("Einsum")
+def _einsum_jvp(inputs, outputs, attrs, tangents):
+    """einsum is linear in each operand: d einsum = sum_k einsum(x_1, ..., dx_k, ..., x_n)."""
+    total = None
+    for k, tangent in enumerate(tangents):
+        if tangent is not None:
+            term = execute("Einsum", inputs[:k] + (tangent,) + inputs[k + 1:], attrs)
+            total = term if total is None else total + term
+    return fit(total, outputs[0])
+
+
+def _parse(equation):
+    inputs, output = equation.split("->")
+    return inputs.split(","), output
+
+
+def _explicit(equation, operands):
+    """The equation with '->' and without '...': each ellipsis spelled out with fresh letters."""
+    equation = equation.replace(" ", "")
+    inputs, arrow, output = equation.partition("->")
+    terms = inputs.split(",")
+    _require(len(terms) == len(operands), f"einsum(): {len(terms)} operands in the equation, but {len(operands)} were given")
+    free = [c for c in string.ascii_letters if c not in equation]
+    spans = [t.ndim - len(term.replace("...", "")) for term, t in zip(terms, operands)]
+    width = max([s for term, s in zip(terms, spans) if "..." in term], default=0)
+    ellipsis = "".join(free[:width])
+    for term, t, span in zip(terms, operands, spans):
+        _require(span == 0 or "..." in term and span > 0,
+                 f"einsum(): the subscripts '{term}' do not match an operand with {t.ndim} dimensions")
+    terms = [term.replace("...", ellipsis[width - span:]) for term, span in zip(terms, spans)]
+    if not arrow:
+        letters = "".join(terms)
+        output = ("..." if width else "") + "".join(sorted(c for c in set(letters) if letters.count(c) == 1 and c not in ellipsis))
+    output = output.replace("...", ellipsis)
+    for c in output:
+        _require(c in "".join(terms), f"einsum(): output subscript {c} does not appear in the equation for any input operand")
+        _require(output.count(c) == 1, f"einsum(): output subscript {c} appears more than once in the output")
+    return terms, output
+
+
+def einsum(equation, *operands):
+    """Einstein summation: products of the operands' elements, summed over the indices that the
+    output (after '->', or the indices used once, in order) leaves out; '...' stands for the
+    remaining dimensions, and dimensions of size 1 broadcast. Runs the "Einsum" op (numpy's einsum).
+
+    >>> a, b = mt.ones(2, 3), mt.ones(3, 4)
+    >>> tuple(mt.einsum("ij,jk->ik", a, b).shape)
+    (2, 4)
+    >>> mt.einsum("ii", mt.tensor([[1.0, 2.0], [3.0, 4.0]]))
+    tensor(5.)
+    >>> tuple(mt.einsum("...ij,...jk", mt.ones(5, 2, 3), b).shape)
+    (5, 2, 4)
+    """
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    operands = tuple(as_operand(t) for t in operands)
+    terms, output = _explicit(equation, operands)
+    sizes = {}
+    for term, t in zip(terms, operands):
+        for letter, n in zip(term, t.shape):
+            if n != 1:
+                _require(sizes.get(letter, n) == n, f"einsum(): operands do not broadcast with remapped shapes "
+                                                    f"(subscript {letter} has sizes {sizes.get(letter)} and {n})")
+                sizes[letter] = n
+    ready = []
+    for term, t in zip(terms, operands):
+        shape = tuple(sizes.get(letter, 1) if n == 1 else n for letter, n in zip(term, t.shape))
+        ready.append(t if shape == t.shape else t.expand(*shape))
+    dtype = np.result_type(*[t._data.dtype for t in ready])
+    ready = tuple(t if t._data.dtype == dtype else t.to(dtype) for t in ready)
+    return execute("Einsum", ready, {"equation": ",".join(terms) + "->" + output})
+
+
+# ----- multiply and add -----
+
+def _scaled_sum(name, x, product, beta, alpha):
+    """beta x + alpha product; beta = 0 ignores x's values (NaN in x does not propagate, as PyTorch)."""
+    x = as_operand(x, like=product)
+    _require(np.broadcast_shapes(x.shape, product.shape) == product.shape,
+             f"{name}: the input of shape {tuple(x.shape)} does not broadcast to the product's shape {tuple(product.shape)}")
+    if alpha != 1:
+        product = product * alpha
+    if beta == 0:
+        return product
+    return (x if beta == 1 else x * beta) + product
+
+
+def addmm(x, mat1, mat2, *, beta=1, alpha=1):
+    """beta x + alpha (mat1 @ mat2) (x broadcasts to the product's shape). Built from "MatMul", "Mul", "Add".
+
+    >>> mt.addmm(mt.ones(2, 2), mt.ones(2, 3), mt.ones(3, 2), alpha=2)
+    tensor([[7., 7.],
+            [7., 7.]])
+    """
+    return _scaled_sum("addmm", x, mm(mat1, mat2), beta, alpha)
+
+
+def addbmm(x, batch1, batch2, *, beta=1, alpha=1):
+    """beta x + alpha sum_b(batch1[b] @ batch2[b]). Built from "MatMul", "Sum", "Mul", "Add".
+
+    >>> mt.addbmm(mt.zeros(2, 2), mt.ones(3, 2, 4), mt.ones(3, 4, 2))
+    tensor([[12., 12.],
+            [12., 12.]])
+    """
+    return _scaled_sum("addbmm", x, bmm(batch1, batch2).sum(dim=0), beta, alpha)
+
+
+def baddbmm(x, batch1, batch2, *, beta=1, alpha=1):
+    """beta x + alpha bmm(batch1, batch2). Built from "MatMul", "Mul", "Add".
+
+    >>> tuple(mt.baddbmm(mt.zeros(3, 2, 2), mt.ones(3, 2, 4), mt.ones(3, 4, 2)).shape)
+    (3, 2, 2)
+    """
+    return _scaled_sum("baddbmm", x, bmm(batch1, batch2), beta, alpha)
+
+
+def addmv(x, mat, vec, *, beta=1, alpha=1):
+    """beta x + alpha (mat @ vec). Built from "MatMul", "Mul", "Add".
+
+    >>> mt.addmv(mt.tensor([1.0, 1.0]), mt.eye(2), mt.tensor([2.0, 3.0]))
+    tensor([3., 4.])
+    """
+    return _scaled_sum("addmv", x, mv(mat, vec), beta, alpha)
+
+
+addmv_ = twin(addmv, "addmv_")
+
+
+def addr(x, vec1, vec2, *, beta=1, alpha=1):
+    """beta x + alpha outer(vec1, vec2). Built from "Mul" and "Add".
+
+    >>> mt.addr(mt.zeros(2, 2), mt.tensor([1.0, 2.0]), mt.tensor([1.0, 3.0]))
+    tensor([[1., 3.],
+            [2., 6.]])
+    """
+    return _scaled_sum("addr", x, outer(vec1, vec2), beta, alpha)
+
+
+# ----- chains and powers -----
+
+def multi_dot(tensors):
+    """The product of a list of matrices (the first may be a row vector, the last a column vector,
+    given as 1-D), multiplied in the cheapest order. Runs "MatMul".
+
+    >>> tuple(mt.linalg.multi_dot([mt.ones(2, 3), mt.ones(3, 4), mt.ones(4)]).shape)
+    (2,)
+    """
+    tensors = list(tensors)
+    _require(len(tensors) >= 2, f"multi_dot(): expected at least 2 tensors but got {len(tensors)}")
+    first_vector, last_vector = tensors[0].ndim == 1, tensors[-1].ndim == 1
+    if first_vector:
+        tensors[0] = tensors[0].reshape(1, -1)
+    if last_vector:
+        tensors[-1] = tensors[-1].reshape(-1, 1)
+    for i, t in enumerate(tensors):
+        _require(t.ndim == 2, f"multi_dot(): tensor {i} must be 2D but got {t.ndim}D")
+    for i in range(len(tensors) - 1):
+        _require(tensors[i].shape[1] == tensors[i + 1].shape[0],
+                 f"multi_dot(): tensors {i} and {i + 1} with shapes {tuple(tensors[i].shape)} and "
+                 f"{tuple(tensors[i + 1].shape)} cannot be multiplied")
+    result = _chain(tensors, _cheapest_order([t.shape[0] for t in tensors] + [tensors[-1].shape[1]]), 0, len(tensors) - 1)
+    if first_vector:
+        result = result.squeeze(0)
+    if last_vector:
+        result = result.squeeze(-1)
+    return result
+
+
+def _cheapest_order(sizes):
+    """The matrix-chain order (the textbook dynamic programme): split[i][j] is where to split i..j."""
+    n = len(sizes) - 1
+    cost = [[0] * n for _ in range(n)]
+    split = [[0] * n for _ in range(n)]
+    for length in range(1, n):
+        for i in range(n - length):
+            j = i + length
+            cost[i][j] = float("inf")
+            for k in range(i, j):
+                c = cost[i][k] + cost[k + 1][j] + sizes[i] * sizes[k + 1] * sizes[j + 1]
+                if c < cost[i][j]:
+                    cost[i][j], split[i][j] = c, k
+    return split
+
+
+def _chain(tensors, split, i, j):
+    if i == j:
+        return tensors[i]
+    k = split[i][j]
+    return matmul(_chain(tensors, split, i, k), _chain(tensors, split, k + 1, j))
+
+
+def chain_matmul(*matrices):
+    """The product of the matrices given as arguments (deprecated in PyTorch for `linalg.multi_dot`).
+
+    >>> tuple(mt.chain_matmul(mt.ones(2, 3), mt.ones(3, 4)).shape)
+    (2, 4)
+    """
+    if len(matrices) == 1:
+        return matrices[0]
+    return multi_dot(matrices)
+
+
+def matrix_power(a, n):
+    """The square matrix (or batch) `a` multiplied by itself `n` times: the identity for 0, powers of the
+    inverse for negative `n`. Runs "MatMul" (by repeated squaring) and, for n < 0, "MatrixInverse".
+
+    >>> mt.matrix_power(mt.tensor([[1.0, 1.0], [0.0, 1.0]]), 3)
+    tensor([[1., 3.],
+            [0., 1.]])
+    """
+    _require(a.ndim >= 2 and a.shape[-1] == a.shape[-2],
+             f"matrix_power: expected a tensor of square matrices, but got shape {tuple(a.shape)}")
+    if n == 0:  # the identity, still connected to `a` (a zero gradient, as PyTorch's)
+        identity = np.broadcast_to(np.eye(a.shape[-1], dtype=a._data.dtype), a.shape)
+        return where(as_operand(np.ones(a.shape, bool)), as_operand(identity), a)
+    if n < 0:
+        a, n = a.inverse(), -n
+    result, power = None, a
+    while n:
+        if n & 1:
+            result = power if result is None else matmul(result, power)
+        n >>= 1
+        if n:
+            power = matmul(power, power)
+    return result
+
+
+def cross(a, b, dim=None):
+    """The cross product of 3-vectors along `dim` (by default the first dimension of size 3, as
+    PyTorch's `torch.cross`; `mt.linalg.cross` uses the last). Built from "StridedSlice", "Mul", "Sub".
+
+    >>> mt.cross(mt.tensor([1.0, 0.0, 0.0]), mt.tensor([0.0, 1.0, 0.0]))
+    tensor([0., 0., 1.])
+    """
+    shape = np.broadcast_shapes(a.shape, b.shape)
+    if a.shape != shape:
+        a = a.expand(*shape)
+    if b.shape != shape:
+        b = b.expand(*shape)
+    if dim is None:
+        dim = next((d for d, n in enumerate(shape) if n == 3), None)
+        _require(dim is not None, f"cross: no dimension of size 3 in input of shape {shape}")
+    axis = one_dim(dim, len(shape), "cross")
+    _require(shape[axis] == 3, f"linalg.cross: inputs dimension {dim} must have length 3. Got {shape[axis]}")
+    lead = (slice(None),) * axis
+    ax, ay, az = (a[lead + (i,)] for i in range(3))
+    bx, by, bz = (b[lead + (i,)] for i in range(3))
+    parts = (ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx)
+    return execute("Pack", parts, {"axis": axis})
+
+
+def vander(x, N=None, increasing=False):
+    """The Vandermonde matrix of the vector `x`: columns x^(N-1), ..., x, 1 (or the other way round
+    with `increasing`). Built from "Cumprod" (so the gradient at x = 0 is finite).
+
+    >>> mt.vander(mt.tensor([1, 2, 3]))
+    tensor([[1, 1, 1],
+            [4, 2, 1],
+            [9, 3, 1]])
+    """
+    _require(x.ndim == 1, f"x must be a one-dimensional tensor, got shape {tuple(x.shape)}")
+    n = x.shape[0] if N is None else N
+    _require(n >= 0, "N must be non-negative.")
+    if x._data.dtype.kind in "biu":
+        x = x.long()
+    columns = [as_operand(np.ones((x.shape[0], 1), x._data.dtype))]
+    if n > 1:
+        columns.append(x.reshape(-1, 1).expand(x.shape[0], n - 1))
+    powers = cumulative("Cumprod", execute("ConcatV2", tuple(columns), {"axis": 1}), 1)[:, :n]
+    return powers if increasing else flip(powers, (1,))
