@@ -376,6 +376,79 @@ def test_shuffle_fold_and_unfold_functions_like_torch():
     assert_like_torch(tF.channel_shuffle, F.channel_shuffle, np.arange(24.0).reshape(1, 6, 2, 2), 4)
 
 
+@pytest.mark.parametrize("mode", ["bilinear", "nearest", "bicubic"])
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+@pytest.mark.parametrize("align_corners", [False, True])
+def test_grid_sample_like_torch(mode, padding_mode, align_corners):
+    rng = np.random.default_rng(len(mode) + len(padding_mode))
+    for dtype in (np.float64, np.float32):
+        for _ in range(3):
+            image = rng.standard_normal((2, 3, *rng.integers(1, 6, 2))).astype(dtype)
+            grid = rng.uniform(-1.6, 1.6, (2, 4, 5, 2)).astype(dtype)
+            if mode == "nearest":  # PyTorch gives the grid a zero gradient, minitorch none: compare the values only
+                assert_like_torch(tF.grid_sample, F.grid_sample, image, grid, mode=mode, padding_mode=padding_mode,
+                                  align_corners=align_corners, atol=1e-5, grad=False)
+                continue
+            assert_like_torch(tF.grid_sample, F.grid_sample, image, grid, mode=mode, padding_mode=padding_mode,
+                              align_corners=align_corners, atol=1e-4 if dtype == np.float32 else 1e-9)
+
+
+def test_affine_grid_and_errors_like_torch():
+    theta = np.random.default_rng(0).standard_normal((2, 2, 3))
+    for align_corners in (False, True):
+        assert_like_torch(tF.affine_grid, F.affine_grid, theta, (2, 3, 4, 5), align_corners=align_corners)
+    for size in [(2, 3, 4), (2, 3, 0, 5)]:
+        assert_like_torch(tF.affine_grid, F.affine_grid, theta, size, align_corners=False)
+    assert_like_torch(tF.affine_grid, F.affine_grid, theta[:, :, :2], (2, 3, 4, 5), align_corners=False)
+    assert_like_torch(tF.affine_grid, F.affine_grid, np.ones((2, 2, 3), np.int64), (2, 3, 4, 5), align_corners=False)
+    with pytest.warns(UserWarning, match="align_corners=False"):
+        F.affine_grid(mt.tensor(theta), (2, 3, 4, 5))
+    image, grid = np.ones((2, 3, 4, 5)), np.zeros((2, 6, 7, 2))
+    for kwargs in [dict(mode="foo"), dict(padding_mode="foo")]:
+        assert_like_torch(tF.grid_sample, F.grid_sample, image, grid, align_corners=False, **kwargs)
+    for bad_image, bad_grid in [(image, grid[:1]), (image, grid[..., :1]), (image[0], grid[0]), (image.astype(np.float32), grid)]:
+        assert_like_torch(tF.grid_sample, F.grid_sample, bad_image, bad_grid, align_corners=False)
+
+
+def test_a_spatial_transformer_learns_a_shift():
+    mt.manual_seed(0)
+    image = mt.tensor(np.kron(np.eye(4), np.ones((2, 2)))[None, None], dtype=mt.float32)
+    target = F.grid_sample(image, F.affine_grid(mt.tensor([[[1.0, 0.0, 0.25], [0.0, 1.0, 0.0]]]), (1, 1, 8, 8), False),
+                           align_corners=False)
+    theta = mt.nn.Parameter(mt.tensor([[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]]))
+    optimizer = mt.optim.Adam([theta], lr=0.02)
+    for _ in range(150):
+        optimizer.zero_grad()
+        loss = ((F.grid_sample(image, F.affine_grid(theta, (1, 1, 8, 8), False), align_corners=False) - target) ** 2).mean()
+        loss.backward()
+        optimizer.step()
+    assert abs(theta[0, 0, 2].item() - 0.25) < 0.02 and loss.item() < 1e-4
+
+
+def test_torch_function_helpers():
+    class Logged:
+        calls = []
+
+        @classmethod
+        def __torch_function__(cls, func, types, args=(), kwargs=None):
+            cls.calls.append(func.__name__)
+            return "handled"
+
+    assert not F.has_torch_function((mt.ones(1), 1.0)) and not F.has_torch_function_unary(mt.ones(1))
+    assert F.has_torch_function_variadic(mt.ones(1), Logged())
+    assert F.handle_torch_function(F.relu, (Logged(),), Logged()) == "handled" and Logged.calls == ["relu"]
+    with pytest.raises(TypeError, match="no implementation found"):
+        F.handle_torch_function(F.relu, (mt.ones(1),), mt.ones(1))
+    pool = F.boolean_dispatch("return_indices", 6, False, lambda *a, **k: F.max_pool2d_with_indices(*a, **k),
+                              lambda *a, **k: F.max_pool2d(*a, **k), None, "pool")
+    x = mt.arange(16.0).reshape(1, 1, 4, 4)
+    assert isinstance(pool(x, 2, return_indices=True), tuple) and pool(x, 2).shape == (1, 1, 2, 2)
+    with pytest.raises(RuntimeError, match="only one function"):
+        F.boolean_dispatch("flag", 0, False, F.max_pool2d, F.avg_pool2d, None, None)
+    with pytest.raises(AssertionError, match="kernel_size must"):
+        F.assert_int_or_pair((1, 2, 3), "kernel_size", "{} must be an int or a pair")
+
+
 # ----- normalization -----
 
 def test_normalization_functions_like_torch():

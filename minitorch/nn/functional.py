@@ -21,6 +21,11 @@ from ..tensor import Tensor
 from ..ops.fold_ops import fold, unfold  # noqa: F401
 from ..ops.pad_ops import pad  # noqa: F401
 from .functional_conv import conv1d, conv_transpose1d, conv_transpose2d  # noqa: F401
+from .functional_grid import affine_grid, grid_sample  # noqa: F401
+from .functional_internals import (  # noqa: F401
+    assert_int_or_pair, boolean_dispatch, handle_torch_function, has_torch_function, has_torch_function_unary,
+    has_torch_function_variadic,
+)
 from .functional_linear import bilinear  # noqa: F401
 from .functional_norm import group_norm, instance_norm, local_response_norm, normalize, rms_norm  # noqa: F401
 from .functional_pool import (  # noqa: F401

@@ -32,6 +32,14 @@ def positive(*shapes):
     return lambda rng: [rng.uniform(0.5, 2.0, s) for s in shapes]
 
 
+def grid_inputs(image_shape, grid_shape):
+    """An image and grid positions in (-0.7, 0.7): seeded random points, which lie far (compared with the
+    finite-difference step) from the integer pixel coordinates where the sampling weights have kinks."""
+    def make(rng):
+        return [rng.standard_normal(image_shape), rng.uniform(-0.7, 0.7, grid_shape)]
+    return make
+
+
 BLOCKS = {"kernel_size": (2, 3), "dilation": (1, 2), "padding": (1, 0), "stride": (2, 1)}
 TAPS = taps_matrix(np.array([[0, 1], [1, 3], [3, 3]]), np.array([[0.25, 0.75], [0.5, 0.5], [1.0, 0.0]]), 4)
 
@@ -92,4 +100,12 @@ CASES = [
     OpCase("Pow", lambda x: F.normalize(x, p=3.0, dim=1), normal((3, 4)), name="normalize-p3"),
     OpCase("MatMul", lambda x1, x2, w, b: F.bilinear(x1, x2, w, b), normal((3, 2), (3, 4), (5, 2, 4), (5,)), name="bilinear"),
     OpCase("Transpose", lambda x: F.pixel_unshuffle(F.pixel_shuffle(x, 2) ** 2, 2), normal((1, 8, 2, 3)), name="pixel-shuffles"),
+    # spatial transformers: the grid positions are smooth away from integer pixel coordinates
+    OpCase("GatherNd", lambda x, g: F.grid_sample(x, g * 0.9, align_corners=False), grid_inputs((1, 2, 3, 4), (1, 2, 3, 2)),
+           name="grid-sample-bilinear-zeros"),
+    OpCase("GatherNd", lambda x, g: F.grid_sample(x, g * 1.3, mode="bicubic", padding_mode="reflection", align_corners=True),
+           grid_inputs((1, 1, 3, 4), (1, 2, 2, 2)), name="grid-sample-bicubic-reflection"),
+    OpCase("GatherNd", lambda x, g: F.grid_sample(x, g * 1.5, padding_mode="border", align_corners=False) ** 2,
+           grid_inputs((2, 1, 3, 3), (2, 1, 3, 2)), name="grid-sample-border"),
+    OpCase("MatMul", lambda theta: F.affine_grid(theta, (2, 1, 3, 4), align_corners=False), normal((2, 2, 3)), name="affine-grid"),
 ]
