@@ -100,7 +100,20 @@ class _ConvNd(Module):
         return s
 
 
-class Conv1d(_ConvNd):
+class _Conv(_ConvNd):
+    """A convolution layer: PyTorch's Conv1d/Conv2d constructor; forward pads by padding_mode and convolves."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
+                 padding_mode="zeros", device=None, dtype=None):
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias, padding_mode,
+                         dtype=dtype)
+
+    def forward(self, input):
+        input, padding = self._padded(input)
+        return self._convolve(input, self.weight, self.bias, self.stride, padding, self.dilation, self.groups)
+
+
+class Conv1d(_Conv):
     """1-D convolution over (N, C_in, L) or (C_in, L), as torch.nn.Conv1d.
 
     >>> conv = mt.nn.Conv1d(2, 4, 3, padding=1, padding_mode="circular")
@@ -111,18 +124,10 @@ class Conv1d(_ConvNd):
     """
 
     spatial_dims = 1
-
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
-                 padding_mode="zeros", device=None, dtype=None):
-        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias, padding_mode,
-                         dtype=dtype)
-
-    def forward(self, input):
-        input, padding = self._padded(input)
-        return F.conv1d(input, self.weight, self.bias, self.stride, padding, self.dilation, self.groups)
+    _convolve = staticmethod(F.conv1d)
 
 
-class Conv2d(_ConvNd):
+class Conv2d(_Conv):
     """2-D convolution over (N, C_in, H, W) or (C_in, H, W), as torch.nn.Conv2d.
 
     >>> mt.nn.Conv2d(1, 32, 3, padding=1)
@@ -130,25 +135,19 @@ class Conv2d(_ConvNd):
     """
 
     spatial_dims = 2
-
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
-                 padding_mode="zeros", device=None, dtype=None):
-        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias, padding_mode,
-                         dtype=dtype)
-
-    def forward(self, input):
-        input, padding = self._padded(input)
-        return F.conv2d(input, self.weight, self.bias, self.stride, padding, self.dilation, self.groups)
+    _convolve = staticmethod(F.conv2d)
 
 
 Conv2D = Conv2d
 
 
 class _ConvTransposeNd(_ConvNd):
+    """A transposed convolution layer: PyTorch's ConvTranspose1d/2d constructor and forward(input, output_size)."""
+
     transposed = True
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride, padding, output_padding, groups, bias, dilation,
-                 padding_mode, dtype):
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1, bias=True,
+                 dilation=1, padding_mode="zeros", device=None, dtype=None):
         if padding_mode != "zeros":
             raise ValueError(f'Only "zeros" padding mode is supported for {type(self).__name__}')
         if isinstance(padding, str):
@@ -176,6 +175,10 @@ class _ConvTransposeNd(_ConvNd):
                              f"(for an input of {tuple(input.shape[non_spatial:])})")
         return tuple(size - lo for size, lo in zip(output_size, smallest))
 
+    def forward(self, input, output_size=None):
+        return self._convolve(input, self.weight, self.bias, self.stride, self.padding,
+                              self._output_padding(input, output_size), self.groups, self.dilation)
+
 
 class ConvTranspose1d(_ConvTransposeNd):
     """1-D transposed convolution over (N, C_in, L), as torch.nn.ConvTranspose1d (weight (C_in, C_out / groups, k)).
@@ -186,15 +189,7 @@ class ConvTranspose1d(_ConvTransposeNd):
     """
 
     spatial_dims = 1
-
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1, bias=True,
-                 dilation=1, padding_mode="zeros", device=None, dtype=None):
-        super().__init__(in_channels, out_channels, kernel_size, stride, padding, output_padding, groups, bias, dilation,
-                         padding_mode, dtype)
-
-    def forward(self, input, output_size=None):
-        return F.conv_transpose1d(input, self.weight, self.bias, self.stride, self.padding,
-                                  self._output_padding(input, output_size), self.groups, self.dilation)
+    _convolve = staticmethod(F.conv_transpose1d)
 
 
 class ConvTranspose2d(_ConvTransposeNd):
@@ -208,12 +203,4 @@ class ConvTranspose2d(_ConvTransposeNd):
     """
 
     spatial_dims = 2
-
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1, bias=True,
-                 dilation=1, padding_mode="zeros", device=None, dtype=None):
-        super().__init__(in_channels, out_channels, kernel_size, stride, padding, output_padding, groups, bias, dilation,
-                         padding_mode, dtype)
-
-    def forward(self, input, output_size=None):
-        return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding,
-                                  self._output_padding(input, output_size), self.groups, self.dilation)
+    _convolve = staticmethod(F.conv_transpose2d)

@@ -8,6 +8,8 @@ turns the module into that plain layer (LazyLinear becomes Linear), as
 PyTorch's LazyModuleMixin does. Loading a state_dict into a lazy layer
 gives the placeholders the shapes of the loaded tensors.
 """
+import inspect
+
 from .. import creation, dtypes
 from ..engine.state import no_grad
 from ..tensor import Tensor
@@ -172,8 +174,14 @@ class LazyLinear(LazyModuleMixin, Linear):
 
 
 class _LazyConvMixin(LazyModuleMixin):
-    def _become_lazy(self, bias, dtype):
-        """Built with in_channels=0 (nothing drawn from the generator), the weight and bias become placeholders."""
+    def __init__(self, out_channels, kernel_size, *args, **kwargs):
+        """The plain layer's arguments without in_channels: it is built with in_channels=0 (so nothing is
+        drawn from the generator), then its weight and bias become placeholders."""
+        settings = inspect.signature(self.cls_to_become).bind(0, out_channels, kernel_size, *args, **kwargs)
+        settings.apply_defaults()
+        bias, dtype = settings.arguments["bias"], settings.arguments["dtype"]
+        settings.arguments["bias"] = False
+        super().__init__(*settings.args, **settings.kwargs)
         self.weight = UninitializedParameter(dtype=dtype)
         if bias:
             self.bias = UninitializedParameter(dtype=dtype)
@@ -212,11 +220,6 @@ class LazyConv1d(_LazyConvMixin, Conv1d):
 
     cls_to_become = Conv1d
 
-    def __init__(self, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
-                 padding_mode="zeros", device=None, dtype=None):
-        super().__init__(0, out_channels, kernel_size, stride, padding, dilation, groups, False, padding_mode, device, dtype)
-        self._become_lazy(bias, dtype)
-
 
 class LazyConv2d(_LazyConvMixin, Conv2d):
     """A Conv2d whose in_channels is read from its first input, as torch.nn.LazyConv2d.
@@ -227,11 +230,6 @@ class LazyConv2d(_LazyConvMixin, Conv2d):
     """
 
     cls_to_become = Conv2d
-
-    def __init__(self, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
-                 padding_mode="zeros", device=None, dtype=None):
-        super().__init__(0, out_channels, kernel_size, stride, padding, dilation, groups, False, padding_mode, device, dtype)
-        self._become_lazy(bias, dtype)
 
 
 class LazyConvTranspose1d(_LazyConvMixin, ConvTranspose1d):
@@ -244,12 +242,6 @@ class LazyConvTranspose1d(_LazyConvMixin, ConvTranspose1d):
 
     cls_to_become = ConvTranspose1d
 
-    def __init__(self, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1, bias=True, dilation=1,
-                 padding_mode="zeros", device=None, dtype=None):
-        super().__init__(0, out_channels, kernel_size, stride, padding, output_padding, groups, False, dilation,
-                         padding_mode, device, dtype)
-        self._become_lazy(bias, dtype)
-
 
 class LazyConvTranspose2d(_LazyConvMixin, ConvTranspose2d):
     """A ConvTranspose2d whose in_channels is read from its first input, as torch.nn.LazyConvTranspose2d.
@@ -260,12 +252,6 @@ class LazyConvTranspose2d(_LazyConvMixin, ConvTranspose2d):
     """
 
     cls_to_become = ConvTranspose2d
-
-    def __init__(self, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1, bias=True, dilation=1,
-                 padding_mode="zeros", device=None, dtype=None):
-        super().__init__(0, out_channels, kernel_size, stride, padding, output_padding, groups, False, dilation,
-                         padding_mode, device, dtype)
-        self._become_lazy(bias, dtype)
 
 
 class _LazyNormMixin(LazyModuleMixin):

@@ -15,6 +15,33 @@ from .module import Module
 from .parameter import Parameter
 
 
+def register_affine(module, shape, weight, bias, dtype):
+    """Registers `weight` and `bias` Parameters of `shape` (uninitialised) on a normalization layer, or None
+    for those it has not, under PyTorch's names.
+
+    >>> norm = mt.nn.Module(); register_affine(norm, (3,), True, False, None)
+    >>> norm.weight.shape, norm.bias
+    ((3,), None)
+    """
+    for name, wanted in (("weight", weight), ("bias", bias)):
+        if wanted:
+            setattr(module, name, Parameter(creation.empty(*shape, dtype=dtype)))
+        else:
+            module.register_parameter(name, None)
+
+
+def reset_affine(module):
+    """PyTorch's initial affine of a normalization layer: weight ones, bias zeros (where they exist).
+
+    >>> norm = mt.nn.LayerNorm(2); _ = norm.weight.data.fill_(3.0); reset_affine(norm); norm.weight.tolist()
+    [1.0, 1.0]
+    """
+    if module.weight is not None:
+        init.ones_(module.weight)
+    if module.bias is not None:
+        init.zeros_(module.bias)
+
+
 class _BatchNorm(Module):
     _expected_dims = ()  # allowed input ranks, set by the subclasses
 
@@ -26,14 +53,7 @@ class _BatchNorm(Module):
         self.momentum = momentum
         self.affine = affine
         self.track_running_stats = track_running_stats
-        if affine:
-            self.weight = Parameter(creation.empty(num_features, dtype=dtype))
-        else:
-            self.register_parameter("weight", None)
-        if affine and bias:  # PyTorch 2.x's keyword-only `bias`: affine scale without a shift
-            self.bias = Parameter(creation.empty(num_features, dtype=dtype))
-        else:
-            self.register_parameter("bias", None)
+        register_affine(self, (num_features,), affine, affine and bias, dtype)  # PyTorch 2.x's keyword-only `bias`
         if track_running_stats:
             self.register_buffer("running_mean", creation.zeros(num_features, dtype=dtype))
             self.register_buffer("running_var", creation.ones(num_features, dtype=dtype))
@@ -53,10 +73,7 @@ class _BatchNorm(Module):
 
     def reset_parameters(self):
         self.reset_running_stats()
-        if self.weight is not None:
-            init.ones_(self.weight)
-        if self.bias is not None:
-            init.zeros_(self.bias)
+        reset_affine(self)
 
     def _check_input_dim(self, input):
         if input.ndim not in self._expected_dims:
@@ -141,22 +158,10 @@ class LayerNorm(Module):
         self.normalized_shape = tuple(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
-        if elementwise_affine:
-            self.weight = Parameter(creation.empty(*self.normalized_shape, dtype=dtype))
-            if bias:
-                self.bias = Parameter(creation.empty(*self.normalized_shape, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        register_affine(self, self.normalized_shape, elementwise_affine, elementwise_affine and bias, dtype)
         self.reset_parameters()
 
-    def reset_parameters(self):
-        if self.elementwise_affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+    reset_parameters = reset_affine
 
     def forward(self, input):
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
@@ -180,21 +185,10 @@ class GroupNorm(Module):
         if num_channels % num_groups != 0:
             raise ValueError("num_channels must be divisible by num_groups")
         self.num_groups, self.num_channels, self.eps, self.affine = num_groups, num_channels, eps, affine
-        if affine:
-            self.weight = Parameter(creation.empty(num_channels, dtype=dtype))
-        else:
-            self.register_parameter("weight", None)
-        if affine and bias:
-            self.bias = Parameter(creation.empty(num_channels, dtype=dtype))
-        else:
-            self.register_parameter("bias", None)
+        register_affine(self, (num_channels,), affine, affine and bias, dtype)
         self.reset_parameters()
 
-    def reset_parameters(self):
-        if self.weight is not None:
-            init.ones_(self.weight)
-        if self.bias is not None:
-            init.zeros_(self.bias)
+    reset_parameters = reset_affine
 
     def forward(self, input):
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
@@ -238,14 +232,11 @@ class RMSNorm(Module):
         self.normalized_shape = tuple(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
-        if elementwise_affine:
-            self.weight = Parameter(creation.empty(*self.normalized_shape, dtype=dtype))
-        else:
-            self.register_parameter("weight", None)
+        register_affine(self, self.normalized_shape, elementwise_affine, False, dtype)
         self.reset_parameters()
 
     def reset_parameters(self):
-        if self.elementwise_affine:
+        if self.weight is not None:
             init.ones_(self.weight)
 
     def forward(self, input):

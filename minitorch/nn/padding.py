@@ -83,17 +83,27 @@ class ZeroPad2d(ConstantPad2d):
         return f"{self.padding}"
 
 
-class ReflectionPad1d(_PadNd):
+class _ReflectionPadNd(_PadNd):
+    mode = "reflect"
+
+
+class _ReplicationPadNd(_PadNd):
+    mode = "replicate"
+
+
+class _CircularPadNd(_PadNd):
+    mode = "circular"
+
+
+class ReflectionPad1d(_ReflectionPadNd):
     """Pads the last dimension with its mirror image (the edge not repeated), as torch.nn.ReflectionPad1d.
 
     >>> mt.nn.ReflectionPad1d(2)(mt.tensor([[1.0, 2.0, 3.0]]))
     tensor([[3., 2., 1., 2., 3., 2., 1.]])
     """
 
-    mode = "reflect"
 
-
-class ReflectionPad2d(ReflectionPad1d):
+class ReflectionPad2d(_ReflectionPadNd):
     """Pads the last two dimensions with their mirror image, as torch.nn.ReflectionPad2d.
 
     >>> mt.nn.ReflectionPad2d(1)(mt.tensor([[[1.0, 2.0], [3.0, 4.0]]]))[0, 0].tolist()
@@ -103,17 +113,15 @@ class ReflectionPad2d(ReflectionPad1d):
     sides = 4
 
 
-class ReplicationPad1d(_PadNd):
+class ReplicationPad1d(_ReplicationPadNd):
     """Pads the last dimension by repeating its edge values, as torch.nn.ReplicationPad1d.
 
     >>> mt.nn.ReplicationPad1d((2, 1))(mt.tensor([[1.0, 2.0]]))
     tensor([[1., 1., 1., 2., 2.]])
     """
 
-    mode = "replicate"
 
-
-class ReplicationPad2d(ReplicationPad1d):
+class ReplicationPad2d(_ReplicationPadNd):
     """Pads the last two dimensions by repeating their edges, as torch.nn.ReplicationPad2d.
 
     >>> mt.nn.ReplicationPad2d(1)(mt.tensor([[[1.0, 2.0]]])).shape
@@ -123,17 +131,15 @@ class ReplicationPad2d(ReplicationPad1d):
     sides = 4
 
 
-class CircularPad1d(_PadNd):
+class CircularPad1d(_CircularPadNd):
     """Pads the last dimension by wrapping around, as torch.nn.CircularPad1d.
 
     >>> mt.nn.CircularPad1d(1)(mt.tensor([[1.0, 2.0, 3.0]]))
     tensor([[3., 1., 2., 3., 1.]])
     """
 
-    mode = "circular"
 
-
-class CircularPad2d(CircularPad1d):
+class CircularPad2d(_CircularPadNd):
     """Pads the last two dimensions by wrapping around, as torch.nn.CircularPad2d.
 
     >>> mt.nn.CircularPad2d(1)(mt.tensor([[[1.0, 2.0]]]))[0].tolist()
