@@ -7,6 +7,7 @@ keys and parameter shapes, repr, and forward/backward with PyTorch's weights loa
 Finite-difference checks (first and second order, forward mode) of the same functions
 are in tests/op_cases/nn_spatial.py.
 """
+import copy
 import warnings
 
 import numpy as np
@@ -651,6 +652,15 @@ def test_lazy_module_loads_a_state_dict_and_reports_what_is_missing():
     model(mt.randn(2, 3, 6, 6)).sum().backward()
     optimizer.step()
     assert model[3].in_features == 64 and model[0].weight.grad.shape == (4, 3, 3, 3)
+
+
+def test_lazy_modules_copy_and_convert_before_their_first_call():
+    model = mt.nn.Sequential(mt.nn.LazyLinear(3), mt.nn.ReLU()).double()
+    twin = copy.deepcopy(model)
+    assert isinstance(twin[0].weight, mt.nn.UninitializedParameter)
+    assert twin(mt.ones(2, 5, dtype=mt.float64)).dtype == mt.float64 and twin[0].in_features == 5
+    assert model[0].has_uninitialized_params() and model(mt.ones(2, 7, dtype=mt.float64)).shape == (2, 3)
+    assert repr(model[0]) == "Linear(in_features=7, out_features=3, bias=True)"
 
 
 # ----- nn.init -----

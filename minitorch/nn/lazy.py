@@ -42,6 +42,11 @@ class _Uninitialized:
     def __repr__(self):
         return f"<{type(self).__name__}>"
 
+    def __deepcopy__(self, memo):
+        copy = type(self)(self.requires_grad, dtype=self.dtype)
+        memo[id(self)] = copy
+        return copy
+
 
 class UninitializedParameter(_Uninitialized, Parameter):
     """A Parameter whose shape is not known yet (lazy modules), as torch.nn.UninitializedParameter.
