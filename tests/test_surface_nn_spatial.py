@@ -324,6 +324,12 @@ def test_interpolate_lanczos_integers_and_errors():
     assert_like_torch(tF.interpolate, F.interpolate, np.ones((4, 4)), size=2)
 
 
+def test_half_precision_is_resampled_in_float32_and_stays_half():
+    x = np.random.default_rng(0).standard_normal((1, 2, 5)).astype(np.float16)
+    assert_like_torch(tF.interpolate, F.interpolate, x, size=8, mode="linear", atol=2e-3, grad=False)
+    assert_like_torch(tF.pad, F.pad, x, (2, 1), mode="reflect", grad=False)
+
+
 def test_interpolate_keeps_non_finite_values_local():
     x = np.array([[[0.0, 1.0, np.inf, 3.0, 4.0, 5.0]]])
     assert_like_torch(tF.interpolate, F.interpolate, x, size=12, mode="linear", grad=False)

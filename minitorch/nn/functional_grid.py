@@ -12,9 +12,9 @@ import warnings
 
 import numpy as np
 
+from ..creation import from_numpy
 from ..errors import ShapeError
 from ..ops import math_ops
-from ..tensor import Tensor
 
 MODES = ("bilinear", "nearest", "bicubic")
 PADDING_MODES = ("zeros", "border", "reflection")
@@ -66,7 +66,7 @@ def affine_grid(theta, size, align_corners=None):
                       stacklevel=2)
     xs, ys = np.meshgrid(_base_coordinates(w, align_corners, dtype), _base_coordinates(h, align_corners, dtype))
     base = np.stack([xs, ys, np.ones_like(xs)], axis=-1).reshape(h * w, 3)
-    return math_ops.matmul(Tensor._make(base), theta.transpose(1, 2)).reshape(n, h, w, 2)
+    return math_ops.matmul(from_numpy(base), theta.transpose(1, 2)).reshape(n, h, w, 2)
 
 
 # ----- grid_sample -----
@@ -85,8 +85,8 @@ def _reflect(coordinate, twice_low, twice_high):
     low, span = twice_low / 2, (twice_high - twice_low) / 2
     distance = (coordinate - low).abs()
     flips = np.floor(np.asarray(distance) / span)
-    extra = distance - Tensor._make((flips * span).astype(np.asarray(distance).dtype))
-    return math_ops.where(Tensor._make(flips % 2 == 0), extra + low, (extra * -1) + (span + low))
+    extra = distance - from_numpy((flips * span).astype(np.asarray(distance).dtype))
+    return math_ops.where(from_numpy(flips % 2 == 0), extra + low, (extra * -1) + (span + low))
 
 
 def _padded(coordinate, size, padding_mode, align_corners):
@@ -104,7 +104,7 @@ def _padded_taps(taps, size, padding_mode, align_corners):
     if padding_mode == "border":
         return np.clip(taps, 0, size - 1)
     if padding_mode == "reflection":
-        return np.asarray(_padded(Tensor._make(taps.astype(np.float64)), size, padding_mode, align_corners)).astype(np.int64)
+        return np.asarray(_padded(from_numpy(taps.astype(np.float64)), size, padding_mode, align_corners)).astype(np.int64)
     return taps
 
 
@@ -122,7 +122,7 @@ class _Taps:
         values = self.pixels[batch, np.clip(rows, 0, self.h - 1), np.clip(cols, 0, self.w - 1)]
         if inside.all():
             return values
-        return values * Tensor._make(inside[..., None].astype(self.dtype))
+        return values * from_numpy(inside[..., None].astype(self.dtype))
 
 
 def _keys_weights(t):
@@ -179,8 +179,8 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
 
 def _bilinear(taps, x, y):
     left, top = np.floor(np.asarray(x)).astype(np.int64), np.floor(np.asarray(y)).astype(np.int64)
-    right_weight = (x - Tensor._make(left.astype(taps.dtype))).unsqueeze(-1)
-    bottom_weight = (y - Tensor._make(top.astype(taps.dtype))).unsqueeze(-1)
+    right_weight = (x - from_numpy(left.astype(taps.dtype))).unsqueeze(-1)
+    bottom_weight = (y - from_numpy(top.astype(taps.dtype))).unsqueeze(-1)
     left_weight, top_weight = (right_weight * -1) + 1, (bottom_weight * -1) + 1
     return (taps(top, left) * (top_weight * left_weight) + taps(top, left + 1) * (top_weight * right_weight)
             + taps(top + 1, left) * (bottom_weight * left_weight) + taps(top + 1, left + 1) * (bottom_weight * right_weight))
@@ -188,8 +188,8 @@ def _bilinear(taps, x, y):
 
 def _bicubic(taps, x, y, padding_mode, align_corners):
     left, top = np.floor(np.asarray(x)).astype(np.int64), np.floor(np.asarray(y)).astype(np.int64)
-    column_weights = _keys_weights((x - Tensor._make(left.astype(taps.dtype))).unsqueeze(-1))
-    row_weights = _keys_weights((y - Tensor._make(top.astype(taps.dtype))).unsqueeze(-1))
+    column_weights = _keys_weights((x - from_numpy(left.astype(taps.dtype))).unsqueeze(-1))
+    row_weights = _keys_weights((y - from_numpy(top.astype(taps.dtype))).unsqueeze(-1))
     output = None
     for i, row_weight in enumerate(row_weights):
         rows = _padded_taps(top + i - 1, taps.h, padding_mode, align_corners)

@@ -10,11 +10,11 @@ squares averaged over neighbouring channels by avg_pool2d).
 """
 import numpy as np
 
+from ..creation import from_numpy
 from ..engine.state import no_grad
 from ..errors import ShapeError
 from ..ops import batch_norm_ops, math_ops, pool_ops, reduction_ops
 from ..ops.pad_ops import zero_pad
-from ..tensor import Tensor
 
 
 def _affine(output, weight, bias):
@@ -132,7 +132,7 @@ def _norm(input, p, dim):
         return math_ops.cast(input != 0, input.dtype).sum(dim=dim, keepdim=True)
     total = (magnitude ** p).sum(dim=dim, keepdim=True)
     is_zero = total == 0
-    safe = math_ops.where(is_zero, Tensor._make(np.ones((), np.asarray(total).dtype)), total)
+    safe = math_ops.where(is_zero, from_numpy(np.ones((), np.asarray(total).dtype)), total)
     return math_ops.where(is_zero, total, safe ** (1.0 / p))
 
 

@@ -18,7 +18,6 @@ from .. import creation, dtypes
 from ..engine.execute import execute
 from ..errors import ShapeError
 from ..ops import math_ops, pool_ops
-from ..tensor import Tensor
 
 
 def _single(value, name, op_name):
@@ -152,7 +151,7 @@ def _window_argmax(x, rows, cols):
 def _gather_at(x, argmax):
     """x's values at the flat argmax of each plane, differentiably: the "MaxPoolGradGrad" gather."""
     attrs = {"input_shape": tuple(x.shape), "disjoint": False, "channels_last": False}
-    return execute("MaxPoolGradGrad", (Tensor._make(argmax.astype(np.int64)), x), attrs)
+    return execute("MaxPoolGradGrad", (creation.from_numpy(argmax.astype(np.int64)), x), attrs)
 
 
 def _adaptive_bins(in_size, out_size):
@@ -194,7 +193,7 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
         rows = np.broadcast_to(row_bins, (n, c, *row_bins.shape))
         cols = np.broadcast_to(col_bins, (n, c, *col_bins.shape))
         argmax = _window_argmax(np.asarray(batched), rows, cols)
-        values, indices = _gather_at(batched, argmax), Tensor._make(argmax)
+        values, indices = _gather_at(batched, argmax), creation.from_numpy(argmax)
     out = _unbatch((values, indices), unbatched)
     return out if return_indices else out[0]
 
@@ -276,7 +275,7 @@ def fractional_max_pool2d(input, kernel_size, output_size=None, output_ratio=Non
     rows = _fractional_starts(samples[..., 1], h, out_h, k_h)[..., None] + np.arange(k_h)
     cols = _fractional_starts(samples[..., 0], w, out_w, k_w)[..., None] + np.arange(k_w)
     argmax = _window_argmax(np.asarray(batched), rows, cols)
-    out = _unbatch((_gather_at(batched, argmax), Tensor._make(argmax)), unbatched)
+    out = _unbatch((_gather_at(batched, argmax), creation.from_numpy(argmax)), unbatched)
     return out if return_indices else out[0]
 
 
@@ -355,7 +354,7 @@ def _unpool(input, indices, out_size, op_name):
         bad = positions[(positions < 0) | (positions >= plane)].flat[0]
         raise IndexError(f"{op_name}: found an invalid max index: {bad} (output volumes are of size {out_size[0]}x{out_size[1]})")
     attrs = {"input_shape": (*batched.shape[:2], *out_size), "disjoint": True, "channels_last": False}
-    out = execute("MaxPoolGrad", (Tensor._make(positions), batched), attrs)
+    out = execute("MaxPoolGrad", (creation.from_numpy(positions), batched), attrs)
     return _unbatch(out, unbatched)
 
 

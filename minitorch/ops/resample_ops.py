@@ -30,11 +30,9 @@ def _is_selection(matrix):
 def _resample(x, axis, matrix, adjoint):
     if _is_selection(matrix):
         return np.take(x, matrix.indices, axis=axis)
-    if matrix.dtype != x.dtype:
-        matrix = matrix.astype(x.dtype)
     moved = np.moveaxis(x, axis, 0)
-    columns = np.ascontiguousarray(moved).reshape(moved.shape[0], -1)  # (in, everything else)
-    out = np.asarray(matrix @ columns)  # scipy's CSR product: only the stored weights are read
+    columns = np.ascontiguousarray(moved, dtype=matrix.dtype).reshape(moved.shape[0], -1)  # (in, everything else)
+    out = np.asarray(matrix @ columns).astype(x.dtype, copy=False)  # scipy's CSR product: only the stored weights are read
     return np.moveaxis(out.reshape(matrix.shape[0], *moved.shape[1:]), 0, axis)
 
 
@@ -61,8 +59,8 @@ def resample(x, axis, matrix):
             f"Resample: a ({matrix.shape[0]}, {matrix.shape[1]}) matrix cannot resample axis {axis} "
             f"of input {tuple(x.shape)} (size {x.shape[axis]})"
         )
-    if x.is_floating_point():
-        matrix = matrix.astype(np.asarray(x).dtype)
+    if x.is_floating_point():  # float16 is weighted in float32 (scipy.sparse has no float16), as PyTorch's opmath
+        matrix = matrix.astype(np.float64 if np.asarray(x).dtype == np.float64 else np.float32)
     elif not _is_selection(matrix):
         raise TypeError(f"Resample: weighted resampling needs a floating-point input, got {x.dtype}")
     matrix.sum_duplicates()
