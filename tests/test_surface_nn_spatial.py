@@ -702,3 +702,34 @@ def test_trunc_normal_and_sparse():
         mt.nn.init.trunc_normal_(mt.empty(3), mean=10.0)
     w = mt.nn.init.sparse_(mt.empty(10, 4), sparsity=0.3, std=0.5)
     assert (w == 0).sum(dim=0).tolist() == [3, 3, 3, 3]
+
+
+# ----- a model built from these layers trains like its PyTorch twin -----
+
+def _autoencoder(nn):
+    return nn.Sequential(
+        nn.Conv2d(1, 4, 3, padding=1, padding_mode="reflect"), nn.GroupNorm(2, 4), nn.ReLU(),
+        nn.MaxPool2d(2), nn.Conv2d(4, 8, 3, padding=1, padding_mode="circular"), nn.InstanceNorm2d(8, affine=True),
+        nn.ReLU(), nn.ConvTranspose2d(8, 4, 2, stride=2), nn.Upsample(scale_factor=2, mode="bilinear"),
+        nn.ReplicationPad2d(1), nn.Conv2d(4, 4, 3), nn.PixelUnshuffle(2), nn.Identity(),
+        nn.PixelShuffle(2), nn.Conv2d(4, 1, 1), nn.AdaptiveAvgPool2d(8),
+    )
+
+
+def test_a_model_of_spatial_layers_trains_like_its_torch_twin():
+    theirs, ours = _autoencoder(torch.nn).double(), _autoencoder(mt.nn).double()
+    assert list(ours.state_dict()) == list(theirs.state_dict())
+    ours.load_state_dict({key: mt.tensor(value.numpy()) for key, value in theirs.state_dict().items()})
+    images = np.random.default_rng(0).standard_normal((4, 1, 8, 8))
+    torch_optimizer = torch.optim.SGD(theirs.parameters(), lr=0.1, momentum=0.9)
+    optimizer = mt.optim.SGD(ours.parameters(), lr=0.1, momentum=0.9)
+    for _ in range(5):
+        torch_optimizer.zero_grad()
+        optimizer.zero_grad()
+        expected = ((theirs(torch.tensor(images)) - torch.tensor(images)) ** 2).mean()
+        loss = ((ours(mt.tensor(images)) - mt.tensor(images)) ** 2).mean()
+        assert loss.item() == pytest.approx(expected.item(), rel=1e-9)
+        expected.backward()
+        loss.backward()
+        torch_optimizer.step()
+        optimizer.step()
