@@ -88,6 +88,11 @@ def test_pad_value_dtype_and_errors():
         assert_like_torch(tF.pad, F.pad, np.ones((2, 3, 4)), pad, **kwargs)
     with pytest.raises(NotImplementedError, match="not supported"):
         F.pad(mt.ones(4), (1, 1), mode="reflect")
+    x = mt.ones(2, 3)
+    for mode in ("constant", "reflect"):
+        padded = F.pad(x, (0, 0), mode=mode)
+        padded.add_(1)  # a new tensor, as PyTorch's, even when nothing is padded
+        assert padded is not x and x.tolist() == [[1.0] * 3] * 2
 
 
 def test_padding_modules_like_torch():

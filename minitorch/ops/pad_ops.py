@@ -14,6 +14,7 @@ import numpy as np
 from ..engine.execute import execute
 from ..errors import ShapeError
 from ..tensor import Tensor
+from .array_ops import clone
 from .math_ops import where
 from .resample_ops import resample, selection_matrix
 
@@ -112,7 +113,8 @@ def pad(input, pad, mode="constant", value=None):
         raise NotImplementedError(f"pad: unrecognised padding mode {mode!r} (expected one of {', '.join(MODES)})")
     pairs = _pairs(pad, input.ndim, mode)
     if mode == "constant":
-        return _constant_pad(input, pairs, value)
+        out = _constant_pad(input, pairs, value)
+        return clone(input) if out is input else out  # a new tensor even for zero padding, as PyTorch
     if value is not None and value != 0:
         raise ValueError(f"pad: padding mode {mode!r} doesn't take in value argument")
     padded = [axis for axis, (before, after) in enumerate(pairs) if before or after]
@@ -124,4 +126,4 @@ def pad(input, pad, mode="constant", value=None):
     for axis in padded:
         size = input.shape[axis]
         out = resample(out, axis, selection_matrix(source_positions(size, *pairs[axis], mode), size))
-    return out
+    return clone(input) if out is input else out
