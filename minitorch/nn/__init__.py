@@ -17,6 +17,39 @@ from .parameter import Parameter
 from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 
 # ----- surface: convolution, pooling, padding, resampling, normalization, containers, lazy modules -----
+from .container import ParameterDict, ParameterList
+from .conv import Conv1d, ConvTranspose1d, ConvTranspose2d
+from .flatten import Unflatten
+from .fold import Fold, Unfold
+from .instancenorm import InstanceNorm1d, InstanceNorm2d
+from .lazy import (
+    LazyBatchNorm1d, LazyBatchNorm2d, LazyConv1d, LazyConv2d, LazyConvTranspose1d, LazyConvTranspose2d,
+    LazyInstanceNorm1d, LazyInstanceNorm2d, LazyLinear, LazyModuleMixin, UninitializedBuffer, UninitializedParameter,
+)
+from .linear import Bilinear
+from .normalization import GroupNorm, LocalResponseNorm, RMSNorm
+from .padding import (
+    CircularPad1d, CircularPad2d, ConstantPad1d, ConstantPad2d, ReflectionPad1d, ReflectionPad2d, ReplicationPad1d,
+    ReplicationPad2d, ZeroPad1d, ZeroPad2d,
+)
+from .pixelshuffle import ChannelShuffle, PixelShuffle, PixelUnshuffle
+from .pooling import (
+    AdaptiveAvgPool1d, AdaptiveMaxPool1d, AdaptiveMaxPool2d, AvgPool1d, FractionalMaxPool2d, LPPool1d, LPPool2d,
+    MaxPool1d, MaxUnpool1d, MaxUnpool2d,
+)
+from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
+
+SPATIAL_EXPORTS = [
+    "ParameterList", "ParameterDict", "Conv1d", "ConvTranspose1d", "ConvTranspose2d", "Unflatten", "Fold", "Unfold",
+    "InstanceNorm1d", "InstanceNorm2d", "LazyLinear", "LazyConv1d", "LazyConv2d", "LazyConvTranspose1d",
+    "LazyConvTranspose2d", "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyInstanceNorm1d", "LazyInstanceNorm2d",
+    "LazyModuleMixin", "UninitializedParameter", "UninitializedBuffer", "Bilinear", "GroupNorm", "LocalResponseNorm",
+    "RMSNorm", "ZeroPad1d", "ZeroPad2d", "ConstantPad1d", "ConstantPad2d", "ReflectionPad1d", "ReflectionPad2d",
+    "ReplicationPad1d", "ReplicationPad2d", "CircularPad1d", "CircularPad2d", "PixelShuffle", "PixelUnshuffle",
+    "ChannelShuffle", "MaxPool1d", "AvgPool1d", "AdaptiveAvgPool1d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
+    "LPPool1d", "LPPool2d", "MaxUnpool1d", "MaxUnpool2d", "FractionalMaxPool2d", "Upsample", "UpsamplingNearest2d",
+    "UpsamplingBilinear2d",
+]
 
 # ----- surface: activations, losses, attention, recurrent, transformer, distances -----
 
@@ -26,4 +59,4 @@ __all__ = [
     "AdaptiveAvgPool2d", "Dropout", "Flatten", "ReLU", "LeakyReLU", "GELU", "Sigmoid", "Tanh", "Softmax",
     "LogSoftmax", "Embedding", "CrossEntropyLoss", "NLLLoss", "MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss",
     "BCELoss", "BCEWithLogitsLoss",
-]
+] + SPATIAL_EXPORTS

@@ -1,12 +1,15 @@
-"""Containers of modules: Sequential, ModuleList, ModuleDict, as in torch.nn.
+"""Containers, as in torch.nn: of modules (Sequential, ModuleList, ModuleDict) and of parameters (ParameterList, ParameterDict).
 
 They hold their children in the module registry under the names PyTorch
 gives them ("0", "1", ... or the given keys), so state_dict keys match.
 """
 import operator
 from collections import OrderedDict
+from collections.abc import Mapping
 
+from ..tensor import Tensor
 from .module import Module
+from .parameter import Parameter
 
 
 def _index(idx, length, kind):
@@ -188,3 +191,235 @@ class ModuleDict(Module):
 
     def forward(self, *args, **kwargs):
         raise NotImplementedError("ModuleDict has no forward(); index it and call its modules")
+
+
+def _describe(value):
+    """One entry of a parameter container's repr, as PyTorch prints it."""
+    if isinstance(value, Tensor):
+        kind = "Parameter" if isinstance(value, Parameter) else "Tensor"
+        return f"{kind} containing: [{value.dtype} of size {'x'.join(str(n) for n in value.shape)}]"
+    return f"Object of type: {type(value).__name__}"
+
+
+def _as_parameter(value):
+    """Tensors put into a parameter container become Parameters (sharing memory); other objects stay as they are."""
+    return Parameter(value) if isinstance(value, Tensor) and not isinstance(value, Parameter) else value
+
+
+class _ParameterContainer(Module):
+    """What ParameterList and ParameterDict share: no forward, and PyTorch's repr."""
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError(f"{type(self).__name__} should not be called.")
+
+    def extra_repr(self):
+        return "\n".join(f"  ({key}): {_describe(value)}" for key, value in self._entries())
+
+    def __repr__(self):
+        lines = self.extra_repr().split("\n") if len(self) else []
+        if len(lines) <= 1:
+            return f"{self._get_name()}({''.join(lines)})"
+        return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
+
+
+class ParameterList(_ParameterContainer):
+    """A list of parameters that registers them (named "0", "1", ...); tensors appended become Parameters.
+
+    >>> weights = mt.nn.ParameterList([mt.nn.Parameter(mt.ones(2, 3)), mt.zeros(2)])
+    >>> weights
+    ParameterList(
+        (0): Parameter containing: [minitorch.float32 of size 2x3]
+        (1): Parameter containing: [minitorch.float32 of size 2]
+    )
+    >>> len(weights), [name for name, _ in weights.named_parameters()]
+    (2, ['0', '1'])
+    """
+
+    def __init__(self, values=None):
+        super().__init__()
+        self._size = 0
+        if values is not None:
+            self.extend(values)
+
+    def _entries(self):
+        return enumerate(self)
+
+    def _index(self, idx):
+        return str(_index(idx, len(self), "ParameterList"))
+
+    def __getitem__(self, idx):
+        if isinstance(idx, slice):
+            return type(self)([self[i] for i in range(*idx.indices(len(self)))])
+        return getattr(self, self._index(idx))
+
+    def __setitem__(self, idx, value):
+        setattr(self, self._index(idx), _as_parameter(value))
+
+    def __len__(self):
+        return self._size
+
+    def __iter__(self):
+        return iter([self[i] for i in range(len(self))])
+
+    def __iadd__(self, values):
+        return self.extend(values)
+
+    def __dir__(self):
+        return [key for key in super().__dir__() if not key.isdigit()]
+
+    def append(self, value):
+        """Adds a parameter (or any object) at the end.
+
+        >>> mt.nn.ParameterList().append(mt.ones(1))[0].requires_grad
+        True
+        """
+        self._size += 1
+        self[self._size - 1] = value
+        return self
+
+    def extend(self, values):
+        """Appends each element of an iterable.
+
+        >>> len(mt.nn.ParameterList().extend([mt.ones(1), mt.ones(2)]))
+        2
+        """
+        if isinstance(values, Tensor) or not hasattr(values, "__iter__"):
+            raise TypeError(f"ParameterList.extend should be called with an iterable, but got {type(values).__name__}")
+        for value in values:
+            self.append(value)
+        return self
+
+
+class ParameterDict(_ParameterContainer):
+    """A dict of parameters that registers them under their (string) keys; tensors put in become Parameters.
+
+    A plain dict is added in sorted key order, an OrderedDict or ParameterDict in its own, as PyTorch.
+
+    >>> params = mt.nn.ParameterDict({"scale": mt.ones(3), "shift": mt.zeros(3)})
+    >>> list(params.keys()), list(params.state_dict())
+    (['scale', 'shift'], ['scale', 'shift'])
+    >>> params["scale"].requires_grad
+    True
+    """
+
+    def __init__(self, parameters=None):
+        super().__init__()
+        self._keys = {}
+        if parameters is not None:
+            self.update(parameters)
+
+    def _entries(self):
+        return self.items()
+
+    @staticmethod
+    def _key(key):
+        if not isinstance(key, str):
+            raise TypeError(f"Index given to ParameterDict cannot be used as a key as it is not a string "
+                            f"(type is '{type(key).__name__}')")
+        return key
+
+    def __getitem__(self, key):
+        if self._key(key) not in self._keys:
+            raise KeyError(key)
+        return getattr(self, key)
+
+    def __setitem__(self, key, value):
+        self._key(key)
+        self._keys[key] = None
+        setattr(self, key, _as_parameter(value))
+
+    def __delitem__(self, key):
+        del self._keys[key]
+        delattr(self, key)
+
+    def __len__(self):
+        return len(self._keys)
+
+    def __iter__(self):
+        return iter(self._keys)
+
+    def __reversed__(self):
+        return reversed(list(self._keys))
+
+    def __contains__(self, key):
+        return key in self._keys
+
+    def keys(self):
+        return self._keys.keys()
+
+    def items(self):
+        return ((key, self[key]) for key in self._keys)
+
+    def values(self):
+        return (self[key] for key in self._keys)
+
+    def get(self, key, default=None):
+        return self[key] if key in self else default
+
+    def setdefault(self, key, default=None):
+        if key not in self:
+            self[key] = default
+        return self[key]
+
+    def pop(self, key):
+        value = self[key]
+        del self[key]
+        return value
+
+    def popitem(self):
+        """Removes and returns the last (key, value) pair.
+
+        >>> mt.nn.ParameterDict({"a": mt.ones(1)}).popitem()[0]
+        'a'
+        """
+        key = next(reversed(self._keys))
+        return key, self.pop(key)
+
+    def clear(self):
+        for key in list(self._keys):
+            del self[key]
+
+    def copy(self):
+        return ParameterDict(OrderedDict((key, self[key]) for key in self._keys))
+
+    def fromkeys(self, keys, default=None):
+        return ParameterDict((key, default) for key in keys)
+
+    def update(self, parameters):
+        """Adds the pairs of a mapping (a plain dict in sorted key order) or of an iterable of (key, value) pairs.
+
+        >>> params = mt.nn.ParameterDict(); params.update([("b", mt.ones(1)), ("a", mt.ones(1))]); list(params)
+        ['b', 'a']
+        """
+        if isinstance(parameters, (OrderedDict, ParameterDict)):
+            pairs = list(parameters.items())
+        elif isinstance(parameters, Mapping):
+            pairs = sorted(parameters.items())
+        elif isinstance(parameters, Tensor) or not hasattr(parameters, "__iter__"):
+            raise TypeError(f"ParametersDict.update should be called with an iterable of key/value pairs, but got "
+                            f"{type(parameters).__name__}")
+        else:
+            pairs = []
+            for j, pair in enumerate(parameters):
+                if not hasattr(pair, "__iter__"):
+                    raise TypeError(f"ParameterDict update sequence element #{j} should be Iterable; is {type(pair).__name__}")
+                pair = tuple(pair)
+                if len(pair) != 2:
+                    raise ValueError(f"ParameterDict update sequence element #{j} has length {len(pair)}; 2 is required")
+                pairs.append(pair)
+        for key, value in pairs:
+            self[key] = value
+
+    def __or__(self, other):
+        merged = self.copy()
+        merged.update(other)
+        return merged
+
+    def __ror__(self, other):
+        merged = other.copy()
+        merged.update(self)
+        return merged
+
+    def __ior__(self, other):
+        self.update(other)
+        return self

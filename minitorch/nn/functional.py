@@ -18,6 +18,24 @@ from ..engine.state import no_grad
 from ..ops import array_ops, batch_norm_ops, conv_ops, math_ops, pool_ops, reduction_ops, special_ops
 from ..tensor import Tensor
 # ----- surface: convolution, pooling, padding, resampling, normalization (new modules re-exported here) -----
+from ..ops.fold_ops import fold, unfold  # noqa: F401
+from ..ops.pad_ops import pad  # noqa: F401
+from .functional_conv import conv1d, conv_transpose1d, conv_transpose2d  # noqa: F401
+from .functional_grid import affine_grid, grid_sample  # noqa: F401
+from .functional_internals import (  # noqa: F401
+    assert_int_or_pair, boolean_dispatch, handle_torch_function, has_torch_function, has_torch_function_unary,
+    has_torch_function_variadic,
+)
+from .functional_linear import bilinear  # noqa: F401
+from .functional_norm import group_norm, instance_norm, local_response_norm, normalize, rms_norm  # noqa: F401
+from .functional_pool import (  # noqa: F401
+    adaptive_avg_pool1d, adaptive_max_pool1d, adaptive_max_pool1d_with_indices, adaptive_max_pool2d,
+    adaptive_max_pool2d_with_indices, avg_pool1d, fractional_max_pool2d, fractional_max_pool2d_with_indices, lp_pool1d,
+    lp_pool2d, max_pool1d, max_pool1d_with_indices, max_pool2d_with_indices, max_unpool1d, max_unpool2d,
+)
+from .functional_resample import (  # noqa: F401
+    channel_shuffle, interpolate, pixel_shuffle, pixel_unshuffle, upsample, upsample_bilinear, upsample_nearest,
+)
 
 # ----- surface: activations, losses, attention, recurrent, distances (new modules re-exported here) -----
 

@@ -7,6 +7,10 @@ global generator (mt.manual_seed).
 import math
 import warnings
 
+import numpy as np
+from scipy import special
+
+from .. import random
 from ..engine.state import no_grad
 
 
@@ -180,3 +184,104 @@ def default_weight_and_bias_(weight, bias=None):
         bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
         uniform_(bias, -bound, bound)
     return weight
+
+
+def _fill_(tensor, array):
+    """Copies a numpy array into `tensor` in place (under no_grad); returns the tensor."""
+    with no_grad():
+        return tensor.copy_(array.astype(np.asarray(tensor).dtype, copy=False))
+
+
+def eye_(tensor):
+    """Fills the 2-D `tensor` with the identity matrix (ones on the diagonal), in place, as torch's.
+
+    >>> mt.nn.init.eye_(mt.empty(2, 3))
+    tensor([[1., 0., 0.],
+            [0., 1., 0.]])
+    """
+    if tensor.ndim != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    return _fill_(tensor, np.eye(*tensor.shape))
+
+
+def dirac_(tensor, groups=1):
+    """Fills a 3-, 4- or 5-D convolution weight with the Dirac delta: each of the first in_channels outputs
+    (per group) copies its input channel, as torch's (a convolution that is the identity).
+
+    >>> w = mt.nn.init.dirac_(mt.empty(2, 2, 3))
+    >>> F.conv1d(mt.tensor([[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]]), w, padding=1)
+    tensor([[[1., 2., 3.],
+             [4., 5., 6.]]])
+    """
+    if tensor.ndim not in (3, 4, 5):
+        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    sizes = tensor.shape
+    if sizes[0] % groups != 0:
+        raise ValueError("dim 0 must be divisible by groups")
+    per_group = sizes[0] // groups
+    delta = np.zeros(sizes)
+    center = tuple(k // 2 for k in sizes[2:])
+    for g in range(groups):
+        for d in range(min(per_group, sizes[1])):
+            delta[(g * per_group + d, d) + center] = 1
+    return _fill_(tensor, delta)
+
+
+def orthogonal_(tensor, gain=1):
+    """Fills `tensor` (2-D or more, flattened to rows x rest) with a (semi-)orthogonal matrix times `gain`,
+    from the QR decomposition of a Gaussian matrix (Saxe et al., 2013), in place, as torch's.
+
+    >>> _ = mt.manual_seed(0)
+    >>> w = mt.nn.init.orthogonal_(mt.empty(3, 5))
+    >>> bool(((w @ w.T - mt.eye(3)).abs() < 1e-6).all())
+    True
+    """
+    if tensor.ndim < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    if tensor.numel() == 0:
+        return tensor
+    rows = tensor.shape[0]
+    cols = tensor.numel() // rows
+    flattened = random.generator().normal(0.0, 1.0, (rows, cols))
+    if rows < cols:
+        flattened = flattened.T
+    q, r = np.linalg.qr(flattened)
+    q *= np.sign(np.diag(r))  # makes the decomposition unique, so q is uniformly distributed
+    if rows < cols:
+        q = q.T
+    return _fill_(tensor, (q * gain).reshape(tensor.shape))
+
+
+def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0):
+    """Fills `tensor` with N(mean, std^2) samples truncated to [a, b] (inverse-CDF sampling, as torch's), in place.
+
+    >>> _ = mt.manual_seed(0)
+    >>> w = mt.nn.init.trunc_normal_(mt.empty(1000), std=0.02, a=-0.04, b=0.04)
+    >>> bool((w.abs() <= 0.04).all()), round(w.std().item(), 2)
+    (True, 0.02)
+    """
+    if mean < a - 2 * std or mean > b + 2 * std:
+        warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. "
+                      "The distribution of values may be incorrect.", stacklevel=2)
+    low, high = (special.ndtr((bound - mean) / std) for bound in (a, b))
+    uniform = random.generator().uniform(2 * low - 1, 2 * high - 1, tensor.shape)
+    return _fill_(tensor, np.clip(special.erfinv(uniform) * std * math.sqrt(2.0) + mean, a, b))
+
+
+def sparse_(tensor, sparsity, std=0.01):
+    """Fills the 2-D `tensor` with N(0, std^2) values and zeroes ceil(sparsity * rows) random rows of each column
+    (Martens, 2010), in place, as torch's.
+
+    >>> _ = mt.manual_seed(0)
+    >>> w = mt.nn.init.sparse_(mt.empty(4, 3), sparsity=0.5)
+    >>> (w == 0).sum(dim=0).tolist()
+    [2, 2, 2]
+    """
+    if tensor.ndim != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    rows, cols = tensor.shape
+    zeros_per_column = int(math.ceil(sparsity * rows))
+    values = random.generator().normal(0.0, std, (rows, cols))
+    for column in range(cols):
+        values[random.generator().permutation(rows)[:zeros_per_column], column] = 0
+    return _fill_(tensor, values)

@@ -1,4 +1,4 @@
-"""BatchNorm1d, BatchNorm2d and LayerNorm, as in torch.nn.
+"""BatchNorm1d, BatchNorm2d, LayerNorm, GroupNorm, LocalResponseNorm and RMSNorm, as in torch.nn.
 
 BatchNorm keeps PyTorch's state: weight and bias (affine), and the buffers
 running_mean, running_var and num_batches_tracked (int64), so its
@@ -15,6 +15,33 @@ from .module import Module
 from .parameter import Parameter
 
 
+def register_affine(module, shape, weight, bias, dtype):
+    """Registers `weight` and `bias` Parameters of `shape` (uninitialised) on a normalization layer, or None
+    for those it has not, under PyTorch's names.
+
+    >>> norm = mt.nn.Module(); register_affine(norm, (3,), True, False, None)
+    >>> norm.weight.shape, norm.bias
+    (minitorch.Size([3]), None)
+    """
+    for name, wanted in (("weight", weight), ("bias", bias)):
+        if wanted:
+            setattr(module, name, Parameter(creation.empty(*shape, dtype=dtype)))
+        else:
+            module.register_parameter(name, None)
+
+
+def reset_affine(module):
+    """PyTorch's initial affine of a normalization layer: weight ones, bias zeros (where they exist).
+
+    >>> norm = mt.nn.LayerNorm(2); _ = norm.weight.data.fill_(3.0); reset_affine(norm); norm.weight.tolist()
+    [1.0, 1.0]
+    """
+    if module.weight is not None:
+        init.ones_(module.weight)
+    if module.bias is not None:
+        init.zeros_(module.bias)
+
+
 class _BatchNorm(Module):
     _expected_dims = ()  # allowed input ranks, set by the subclasses
 
@@ -26,14 +53,7 @@ class _BatchNorm(Module):
         self.momentum = momentum
         self.affine = affine
         self.track_running_stats = track_running_stats
-        if affine:
-            self.weight = Parameter(creation.empty(num_features, dtype=dtype))
-        else:
-            self.register_parameter("weight", None)
-        if affine and bias:  # PyTorch 2.x's keyword-only `bias`: affine scale without a shift
-            self.bias = Parameter(creation.empty(num_features, dtype=dtype))
-        else:
-            self.register_parameter("bias", None)
+        register_affine(self, (num_features,), affine, affine and bias, dtype)  # PyTorch 2.x's keyword-only `bias`
         if track_running_stats:
             self.register_buffer("running_mean", creation.zeros(num_features, dtype=dtype))
             self.register_buffer("running_var", creation.ones(num_features, dtype=dtype))
@@ -53,10 +73,7 @@ class _BatchNorm(Module):
 
     def reset_parameters(self):
         self.reset_running_stats()
-        if self.weight is not None:
-            init.ones_(self.weight)
-        if self.bias is not None:
-            init.zeros_(self.bias)
+        reset_affine(self)
 
     def _check_input_dim(self, input):
         if input.ndim not in self._expected_dims:
@@ -141,25 +158,89 @@ class LayerNorm(Module):
         self.normalized_shape = tuple(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
-        if elementwise_affine:
-            self.weight = Parameter(creation.empty(*self.normalized_shape, dtype=dtype))
-            if bias:
-                self.bias = Parameter(creation.empty(*self.normalized_shape, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        register_affine(self, self.normalized_shape, elementwise_affine, elementwise_affine and bias, dtype)
         self.reset_parameters()
 
-    def reset_parameters(self):
-        if self.elementwise_affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+    reset_parameters = reset_affine
 
     def forward(self, input):
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
 
     def extra_repr(self):
         return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}, bias={self.bias is not None}"
+
+
+class GroupNorm(Module):
+    """Normalizes each group of num_channels / num_groups channels per sample, then a per-channel affine, as torch.nn.GroupNorm.
+
+    >>> norm = mt.nn.GroupNorm(2, 4)
+    >>> norm
+    GroupNorm(2, 4, eps=1e-05, affine=True, bias=True)
+    >>> norm(mt.tensor([[[1.0], [3.0], [10.0], [30.0]]])).flatten()
+    tensor([-1.0000, 1.0000, -1.0000, 1.0000], grad_fn=<ReshapeBackward0>)
+    """
+
+    def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, device=None, dtype=None, *, bias=True):
+        super().__init__()
+        if num_channels % num_groups != 0:
+            raise ValueError("num_channels must be divisible by num_groups")
+        self.num_groups, self.num_channels, self.eps, self.affine = num_groups, num_channels, eps, affine
+        register_affine(self, (num_channels,), affine, affine and bias, dtype)
+        self.reset_parameters()
+
+    reset_parameters = reset_affine
+
+    def forward(self, input):
+        return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
+
+    def extra_repr(self):
+        return f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, bias={self.bias is not None}"
+
+
+class LocalResponseNorm(Module):
+    """Each value divided by (k + alpha * mean of squares over `size` neighbouring channels)^beta, as torch.nn.LocalResponseNorm.
+
+    >>> mt.nn.LocalResponseNorm(2)
+    LocalResponseNorm(2, alpha=0.0001, beta=0.75, k=1.0)
+    """
+
+    def __init__(self, size, alpha=1e-4, beta=0.75, k=1.0):
+        super().__init__()
+        self.size, self.alpha, self.beta, self.k = size, alpha, beta, k
+
+    def forward(self, input):
+        return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self):
+        return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
+
+
+class RMSNorm(Module):
+    """x / sqrt(mean(x^2) + eps) over the last dimensions, times a learned weight, as torch.nn.RMSNorm.
+
+    >>> norm = mt.nn.RMSNorm(2)
+    >>> norm
+    RMSNorm((2,), eps=None, elementwise_affine=True)
+    >>> norm(mt.tensor([[3.0, 4.0]]))
+    tensor([[0.8485, 1.1314]], grad_fn=<MulBackward0>)
+    """
+
+    def __init__(self, normalized_shape, eps=None, elementwise_affine=True, device=None, dtype=None):
+        super().__init__()
+        if isinstance(normalized_shape, numbers.Integral):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape = tuple(normalized_shape)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        register_affine(self, self.normalized_shape, elementwise_affine, False, dtype)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        if self.weight is not None:
+            init.ones_(self.weight)
+
+    def forward(self, input):
+        return F.rms_norm(input, self.normalized_shape, self.weight, self.eps)
+
+    def extra_repr(self):
+        return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
