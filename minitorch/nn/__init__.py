@@ -19,6 +19,14 @@ from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 # ----- surface: convolution, pooling, padding, resampling, normalization, containers, lazy modules -----
 
 # ----- surface: activations, losses, attention, recurrent, transformer, distances -----
+from .activation import (
+    CELU, ELU, GLU, SELU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh, LogSigmoid, Mish, PReLU, ReLU6, RReLU, SiLU,
+    Softmax2d, Softmin, Softplus, Softshrink, Softsign, Tanhshrink, Threshold,
+)
+_ACTIVATIONS_LOSSES_ATTENTION = [
+    "CELU", "ELU", "GLU", "SELU", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh", "LogSigmoid", "Mish", "PReLU",
+    "ReLU6", "RReLU", "SiLU", "Softmax2d", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanhshrink", "Threshold",
+]
 
 __all__ = [
     "functional", "init", "parallel", "utils", "Module", "Parameter", "Sequential", "ModuleList", "ModuleDict", "Identity",
@@ -27,3 +35,4 @@ __all__ = [
     "LogSoftmax", "Embedding", "CrossEntropyLoss", "NLLLoss", "MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss",
     "BCELoss", "BCEWithLogitsLoss",
 ]
+__all__ += _ACTIVATIONS_LOSSES_ATTENTION  # the names of the block 'activations, losses, attention, ...'

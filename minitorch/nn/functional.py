@@ -20,6 +20,11 @@ from ..tensor import Tensor
 # ----- surface: convolution, pooling, padding, resampling, normalization (new modules re-exported here) -----
 
 # ----- surface: activations, losses, attention, recurrent, distances (new modules re-exported here) -----
+from .functional_activation import (  # noqa: F401
+    celu, celu_, elu, elu_, glu, gumbel_softmax, hardshrink, hardsigmoid, hardswish, hardtanh, hardtanh_, leaky_relu,
+    leaky_relu_, logsigmoid, mish, prelu, relu, relu6, relu_, rrelu, rrelu_, selu, selu_, silu, softmin, softplus,
+    softshrink, softsign, tanhshrink, threshold, threshold_,
+)
 
 from .loss_functions import (  # noqa: F401  (F.cross_entropy and friends, as in PyTorch)
     binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy, huber_loss, l1_loss, mse_loss, nll_loss,
@@ -202,24 +207,6 @@ def dropout(input, p=0.5, training=True, inplace=False):
 
 
 # ----- activations -----
-
-def relu(input, inplace=False):
-    """max(x, 0), elementwise.
-
-    >>> mt.nn.functional.relu(mt.tensor([-1.0, 0.5])).tolist()
-    [0.0, 0.5]
-    """
-    return math_ops.relu(input)
-
-
-def leaky_relu(input, negative_slope=0.01, inplace=False):
-    """x where x > 0, else negative_slope * x. Runs the "SelectV2" op.
-
-    >>> F.leaky_relu(mt.tensor([-2.0, 3.0]), negative_slope=0.1)
-    tensor([-0.2000, 3.0000])
-    """
-    return math_ops.where(input > 0, input, input * negative_slope)
-
 
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
 

@@ -1,0 +1,224 @@
+"""The nn surface, part 2 (activations, losses, dropout variants, embeddings, distances, nn.utils):
+values and gradients against PyTorch with the same inputs and weights, finite differences in float64,
+in-place variants, reprs and errors."""
+import numpy as np
+import pytest
+
+import minitorch as mt
+import minitorch.nn.functional as F
+from minitorch import nn
+
+torch = pytest.importorskip("torch")
+tnn, tF = torch.nn, torch.nn.functional
+
+RNG = np.random.default_rng(0)
+
+
+def to_torch(t, grad=False):
+    return torch.tensor(np.array(t.detach().numpy()), requires_grad=grad)
+
+
+def assert_close(ours, theirs, rtol=1e-10, atol=1e-12, err_msg=""):
+    theirs = theirs.detach().numpy() if isinstance(theirs, torch.Tensor) else np.asarray(theirs)
+    np.testing.assert_allclose(np.asarray(ours.detach().numpy()), theirs, rtol=rtol, atol=atol, err_msg=err_msg)
+
+
+def same_function(ours, theirs, *arrays, rtol=1e-10, atol=1e-12, seed=1):
+    """ours(*tensors) and theirs(*torch tensors) in float64: the values, and the gradients of a random
+    projection of the output with respect to every floating input."""
+    xs = [mt.tensor(a, dtype=mt.float64, requires_grad=True) if a.dtype.kind == "f" else mt.tensor(a) for a in arrays]
+    ts = [torch.tensor(a, requires_grad=a.dtype.kind == "f") for a in arrays]
+    ym, yt = ours(*xs), theirs(*ts)
+    assert_close(ym, yt, rtol, atol)
+    assert ym.dtype == mt.float64 and tuple(ym.shape) == tuple(yt.shape)
+    if not yt.requires_grad:
+        return
+    projection = np.random.default_rng(seed).standard_normal(tuple(yt.shape))
+    (ym * mt.tensor(projection)).sum().backward()
+    (yt * torch.tensor(projection)).sum().backward()
+    for x, t in zip(xs, ts):
+        if t.requires_grad:
+            assert_close(x.grad, t.grad if t.grad is not None else torch.zeros_like(t), rtol, atol)
+
+
+def gradchecks(fn, *arrays, second=True):
+    inputs = [mt.tensor(a, dtype=mt.float64, requires_grad=True) for a in arrays]
+    assert mt.autograd.gradcheck(fn, inputs, eps=1e-6, atol=1e-6, rtol=1e-4)
+    if second:
+        assert mt.autograd.gradgradcheck(fn, inputs, eps=1e-6, atol=1e-5, rtol=1e-3)
+
+
+# ----- activations -----
+
+# The points where PyTorch's piecewise derivatives switch, plus random values.
+KINKS = np.array([-6.0, -3.0, -1.0, -0.5, 0.0, 0.5, 1.0, 3.0, 6.0, 20.0, 25.0, -25.0])
+ACTIVATIONS = [
+    ("elu", {}), ("elu", {"alpha": 0.3}), ("celu", {"alpha": 2.0}), ("selu", {}), ("silu", {}), ("mish", {}),
+    ("hardshrink", {}), ("hardshrink", {"lambd": 1.0}), ("hardsigmoid", {}), ("hardswish", {}), ("hardtanh", {}),
+    ("hardtanh", {"min_val": -0.5, "max_val": 3.0}), ("logsigmoid", {}), ("relu6", {}), ("softplus", {}),
+    ("softplus", {"beta": 2.0, "threshold": 1.0}), ("softshrink", {}), ("softshrink", {"lambd": 1.0}), ("softsign", {}),
+    ("tanhshrink", {}), ("threshold", {"threshold": 0.5, "value": -2.0}), ("leaky_relu", {"negative_slope": 0.2}),
+    ("relu", {}), ("rrelu", {"lower": 0.1, "upper": 0.3}), ("glu", {}), ("glu", {"dim": 0}), ("softmin", {"dim": 1}),
+    ("gelu", {}),
+]
+
+
+@pytest.mark.parametrize("name, kwargs", ACTIVATIONS, ids=lambda v: str(v))
+def test_activation_values_and_gradients_match_pytorch(name, kwargs):
+    x = np.concatenate([KINKS, RNG.standard_normal(12) * 4]).reshape(4, 6)
+    # PyTorch's hardsigmoid gradient multiplies by 1/6 rounded to float32, even in float64.
+    rtol = 1e-7 if name == "hardsigmoid" else 1e-10
+    same_function(lambda t: getattr(F, name)(t, **kwargs), lambda t: getattr(tF, name)(t, **kwargs), x, rtol=rtol)
+
+
+SMOOTH = ["elu", "celu", "selu", "silu", "mish", "logsigmoid", "softplus", "softsign", "tanhshrink", "glu", "softmin"]
+
+
+@pytest.mark.parametrize("name", SMOOTH)
+def test_activation_first_and_second_derivatives_by_finite_differences(name):
+    x = RNG.standard_normal((3, 4)) * 2
+    x[np.abs(x) < 0.05] = 0.3  # away from ELU's kink at 0 (its second derivative jumps there)
+    gradchecks(lambda t: getattr(F, name)(t, dim=1) if name == "softmin" else getattr(F, name)(t), x)
+
+
+def test_piecewise_activations_first_derivatives_by_finite_differences():
+    x = np.array([-4.2, -2.1, -0.7, -0.3, 0.2, 0.8, 2.2, 4.1])
+    for fn in (F.hardsigmoid, F.hardswish, F.hardtanh, F.relu6, F.hardshrink, F.softshrink,
+               lambda t: F.threshold(t, 0.1, 3.0), lambda t: F.prelu(t, mt.tensor(0.3, dtype=mt.float64))):
+        gradchecks(fn, x, second=False)
+
+
+def test_float32_stays_float32():
+    x = mt.randn(4, 4)
+    for name, kwargs in ACTIVATIONS:
+        if name != "rrelu":
+            assert getattr(F, name)(x, **kwargs).dtype == mt.float32, name
+    assert F.prelu(x, mt.tensor([0.25])).dtype == mt.float32
+
+
+@pytest.mark.parametrize("name", ["elu", "celu", "selu", "silu", "mish", "hardsigmoid", "hardswish", "softplus",
+                                  "logsigmoid", "leaky_relu", "hardshrink", "softshrink", "glu"])
+def test_integer_inputs_raise_as_in_pytorch(name):
+    with pytest.raises(NotImplementedError, match="not implemented for"):
+        getattr(F, name)(mt.tensor([-2, 0, 3, 1]))
+    with pytest.raises((NotImplementedError, RuntimeError), match="not implemented for"):
+        getattr(tF, name)(torch.tensor([-2, 0, 3, 1]))
+
+
+def test_integer_inputs_that_pytorch_accepts():
+    for name in ("relu", "relu6", "hardtanh"):
+        ours, theirs = getattr(F, name)(mt.tensor([-2, 0, 3, 9])), getattr(tF, name)(torch.tensor([-2, 0, 3, 9]))
+        assert ours.tolist() == theirs.tolist() and ours.dtype == mt.int64, name
+    assert F.threshold(mt.tensor([-2, 0, 3]), 1, 5).tolist() == tF.threshold(torch.tensor([-2, 0, 3]), 1, 5).tolist()
+
+
+def test_prelu_per_channel_matches_pytorch():
+    x = RNG.standard_normal((2, 3, 4))
+    w = np.array([0.1, -0.2, 0.5])
+    same_function(F.prelu, tF.prelu, x, w)
+    same_function(F.prelu, tF.prelu, RNG.standard_normal((5,)), np.array([0.3]))
+    with pytest.raises(mt.ShapeError, match="mismatch of parameter numbers"):
+        F.prelu(mt.zeros(2, 3), mt.ones(2))
+
+
+def test_rrelu_training_slopes_lie_in_range_and_the_gradient_is_the_slope():
+    mt.manual_seed(0)
+    x = mt.tensor(-np.linspace(0.5, 3.0, 200), requires_grad=True)
+    y = F.rrelu(x, 0.1, 0.3, training=True)
+    slopes = (y / x).detach().numpy()
+    assert slopes.min() >= 0.1 and slopes.max() <= 0.3 and slopes.std() > 0.03
+    y.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), slopes, rtol=1e-6)
+    assert F.rrelu(mt.tensor([2.0]), training=True).item() == 2.0
+
+
+def test_softmax2d_and_errors():
+    x = RNG.standard_normal((2, 3, 4, 5))
+    same_function(nn.Softmax2d(), tnn.Softmax2d(), x)
+    with pytest.raises(ValueError, match="expected input to be 3D or 4D"):
+        nn.Softmax2d()(mt.zeros(2, 3))
+    with pytest.raises(RuntimeError, match="Halving dimension must be even"):
+        F.glu(mt.zeros(3))
+    with pytest.raises(ValueError, match="min_val cannot be greater than max_val"):
+        F.hardtanh(mt.zeros(2), 2.0, 1.0)
+    with pytest.raises(AssertionError):
+        nn.Hardtanh(1.0, 0.0)
+
+
+def test_gumbel_softmax_sums_to_one_and_hard_is_straight_through():
+    mt.manual_seed(0)
+    logits = mt.tensor(RNG.standard_normal((4, 6)), requires_grad=True)
+    soft = F.gumbel_softmax(logits, tau=0.5)
+    np.testing.assert_allclose(soft.sum(dim=-1).detach().numpy(), 1.0)
+    hard = F.gumbel_softmax(logits, tau=0.5, hard=True, dim=-1)
+    assert sorted(set(hard.detach().numpy().ravel().tolist())) == [0.0, 1.0]
+    np.testing.assert_array_equal(hard.detach().numpy().sum(axis=-1), 1.0)
+    (hard * mt.arange(6.0)).sum().backward()
+    assert logits.grad is not None and np.abs(logits.grad.numpy()).sum() > 0
+    # Gumbel noise moves the argmax with the logits' probabilities: a very peaked logit always wins.
+    picks = [F.gumbel_softmax(mt.tensor([0.0, 8.0, 0.0]), hard=True).argmax().item() for _ in range(50)]
+    assert picks.count(1) >= 45
+
+
+ACTIVATION_MODULES = [
+    lambda m: m.ELU(alpha=0.5), lambda m: m.CELU(alpha=1.5), lambda m: m.SELU(), lambda m: m.SiLU(), lambda m: m.Mish(),
+    lambda m: m.GLU(dim=1), lambda m: m.Hardshrink(0.3), lambda m: m.Hardsigmoid(), lambda m: m.Hardswish(),
+    lambda m: m.Hardtanh(-2.0, 2.0), lambda m: m.LogSigmoid(), lambda m: m.PReLU(), lambda m: m.PReLU(4, init=0.1),
+    lambda m: m.RReLU(0.1, 0.2), lambda m: m.ReLU6(), lambda m: m.Softmin(dim=1), lambda m: m.Softplus(2.0, 5.0),
+    lambda m: m.Softshrink(0.7), lambda m: m.Softsign(), lambda m: m.Tanhshrink(), lambda m: m.Threshold(0.2, -1.0),
+    lambda m: m.ReLU(inplace=True), lambda m: m.ELU(inplace=True), lambda m: m.Hardtanh(inplace=True),
+    lambda m: m.ReLU6(inplace=True), lambda m: m.Threshold(0.1, 2.0, inplace=True), lambda m: m.LeakyReLU(0.2, True),
+    lambda m: m.SELU(inplace=True), lambda m: m.CELU(inplace=True), lambda m: m.SiLU(inplace=True),
+    lambda m: m.Mish(inplace=True), lambda m: m.Hardswish(inplace=True), lambda m: m.Hardsigmoid(inplace=True),
+    lambda m: m.RReLU(inplace=True),
+]
+
+
+@pytest.mark.parametrize("make", ACTIVATION_MODULES, ids=lambda make: repr(make(tnn)))
+def test_activation_module_repr_parameters_and_values_match_pytorch(make):
+    ours, theirs = make(nn).eval(), make(tnn).eval()
+    assert repr(ours) == repr(theirs)
+    assert list(ours.state_dict()) == list(theirs.state_dict())
+    ours.double()
+    theirs.double()
+    for key, value in theirs.state_dict().items():
+        assert_close(ours.state_dict()[key], value)
+    # Behind a Linear, so the in-place modules write into a tensor that is not a leaf.
+    x = RNG.standard_normal((3, 4)) * 3
+    lin_m, lin_t = nn.Linear(4, 4).double(), tnn.Linear(4, 4).double()
+    lin_t.load_state_dict({k: torch.tensor(v.numpy()) for k, v in lin_m.state_dict().items()})
+    rtol = 1e-7 if isinstance(ours, nn.Hardsigmoid) else 1e-10  # PyTorch's 1/6 in float32, as above
+    same_function(lambda t: ours(lin_m(t)), lambda t: theirs(lin_t(t)), x, rtol=rtol)
+    for p, q in zip(list(lin_m.parameters()) + list(ours.parameters()), list(lin_t.parameters()) + list(theirs.parameters())):
+        assert_close(p.grad, q.grad, rtol=rtol)
+
+
+@pytest.mark.parametrize("name, args", [("relu_", ()), ("elu_", (0.5,)), ("celu_", (2.0,)), ("selu_", ()),
+                                        ("leaky_relu_", (0.1,)), ("hardtanh_", (-0.5, 0.5)),
+                                        ("threshold_", (0.2, 7.0)), ("rrelu_", (0.2, 0.4))])
+def test_in_place_functions_write_into_their_input(name, args):
+    x = RNG.standard_normal(8)
+    ours = mt.tensor(x)
+    out = getattr(F, name)(ours, *args)
+    theirs = getattr(tF, name)(torch.tensor(x), *args)
+    assert out is ours
+    assert_close(ours, theirs)
+    # Recorded when a tape watches: the gradient flows through the in-place update.
+    w = mt.tensor(x, requires_grad=True)
+    h = w * 2.0
+    getattr(F, name)(h, *args)
+    h.sum().backward()
+    wt = torch.tensor(x, requires_grad=True)
+    ht = wt * 2.0
+    getattr(tF, name)(ht, *args)
+    ht.sum().backward()
+    assert_close(w.grad, wt.grad)
+
+
+def test_in_place_module_on_a_leaf_that_requires_grad_raises_as_pytorch():
+    with pytest.raises(RuntimeError, match="leaf Variable that requires grad"):
+        nn.ReLU(inplace=True)(mt.ones(2, requires_grad=True))
+    with pytest.raises(RuntimeError, match="leaf Variable that requires grad"):
+        tnn.ReLU(inplace=True)(torch.ones(2, requires_grad=True))
+    x = mt.tensor([-1.0, 2.0])
+    assert nn.ELU(inplace=True)(x) is x and x.tolist()[1] == 2.0
