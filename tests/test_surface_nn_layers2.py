@@ -222,3 +222,88 @@ def test_in_place_module_on_a_leaf_that_requires_grad_raises_as_pytorch():
         tnn.ReLU(inplace=True)(torch.ones(2, requires_grad=True))
     x = mt.tensor([-1.0, 2.0])
     assert nn.ELU(inplace=True)(x) is x and x.tolist()[1] == 2.0
+
+
+# ----- dropout variants -----
+
+def test_dropout_variants_keep_whole_channels_and_scale_what_they_keep():
+    mt.manual_seed(0)
+    for fn, shape in ((F.dropout2d, (64, 8, 5, 3)), (F.dropout1d, (64, 8, 5)), (F.dropout1d, (8, 5))):
+        data = mt.tensor(RNG.uniform(1.0, 2.0, shape))
+        y = fn(data, p=0.25).numpy()
+        kept = y != 0
+        per_channel = kept.reshape(kept.shape[: len(shape) - 1] + (-1,))
+        assert (per_channel.all(axis=-1) | ~per_channel.any(axis=-1)).all()  # a channel is kept or dropped whole
+        np.testing.assert_allclose(y[kept], data.numpy()[kept] / 0.75)
+        if len(shape) > 2:
+            assert 0.15 < 1 - kept.mean() < 0.35
+
+
+def test_dropout_mask_probability_and_gradient():
+    mt.manual_seed(1)
+    x = mt.ones(20000, requires_grad=True)
+    y = F.dropout(x, p=0.3)
+    kept = y.detach().numpy() != 0
+    assert abs(kept.mean() - 0.7) < 0.02
+    y.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), kept / 0.7, rtol=1e-6)
+    assert F.dropout(x, p=1.0).abs().sum().item() == 0
+    assert F.dropout(x, p=0.5, training=False) is x
+
+
+def test_alpha_dropout_keeps_mean_and_variance_and_is_affine():
+    mt.manual_seed(2)
+    x = mt.randn(200000, dtype=mt.float64)
+    p = 0.2
+    y = F.alpha_dropout(x, p=p, training=True).numpy()
+    assert abs(y.mean()) < 0.01 and abs(y.std() - 1) < 0.01
+    alpha = 1.7580993408473766
+    a = 1 / np.sqrt((alpha ** 2 * p + 1) * (1 - p))
+    dropped_value = -alpha * a + alpha * a * p
+    kept = ~np.isclose(y, dropped_value, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(y[kept], a * x.numpy()[kept] + alpha * a * p, rtol=1e-12)
+    assert abs(kept.mean() - (1 - p)) < 0.01
+    # the same constants as PyTorch's: its output on ones takes exactly these two values
+    t = tF.alpha_dropout(torch.ones(1000, dtype=torch.float64), p=p, training=True).unique().numpy()
+    np.testing.assert_allclose(sorted(t), sorted([dropped_value, a + alpha * a * p]), rtol=1e-12)
+    assert F.alpha_dropout(x, p=0.5) is x  # PyTorch's default training=False
+
+
+def test_feature_alpha_dropout_is_channelwise():
+    mt.manual_seed(3)
+    y = F.feature_alpha_dropout(mt.ones(50, 6, 7), p=0.5, training=True).numpy()
+    assert (y == y[:, :, :1]).all() and len(np.unique(y)) == 2
+    with pytest.raises(mt.ShapeError, match="at least 2 dimensions"):
+        F.feature_alpha_dropout(mt.ones(5), training=True)
+
+
+def test_dropout_inplace_writes_into_the_input_and_records_the_gradient():
+    for fn in (F.dropout, F.dropout1d, F.alpha_dropout, F.feature_alpha_dropout):
+        x = mt.ones(4, 5, 3)
+        assert fn(x, 0.5, True, True) is x
+    w = mt.ones(6, 5, requires_grad=True)
+    h = w * 3.0
+    nn.Dropout(0.5, inplace=True)(h)
+    h.sum().backward()
+    kept = h.detach().numpy() != 0
+    np.testing.assert_allclose(w.grad.numpy(), kept * 6.0)
+
+
+def test_dropout_errors_and_warnings_as_pytorch():
+    for fn in (F.dropout, F.dropout1d, F.dropout2d, F.alpha_dropout, F.feature_alpha_dropout):
+        with pytest.raises(ValueError, match="dropout probability has to be between 0 and 1"):
+            fn(mt.ones(2, 2, 2), p=1.5)
+    with pytest.raises(RuntimeError, match="Expected 2D or 3D input"):
+        F.dropout1d(mt.ones(2, 2, 2, 2))
+    with pytest.warns(UserWarning, match="Received a 3D input to dropout2d"):
+        F.dropout2d(mt.ones(2, 2, 2))
+    with pytest.warns(UserWarning, match="Received a 2-D input to dropout2d"):
+        F.dropout2d(mt.ones(2, 2))
+
+
+@pytest.mark.parametrize("name", ["Dropout1d", "Dropout2d", "AlphaDropout", "FeatureAlphaDropout"])
+def test_dropout_modules_repr_and_eval(name):
+    ours, theirs = getattr(nn, name)(0.3, inplace=True), getattr(tnn, name)(0.3, inplace=True)
+    assert repr(ours) == repr(theirs)
+    x = mt.ones(2, 3, 4, 4)
+    assert ours.eval()(x) is x

@@ -23,7 +23,9 @@ from .activation import (
     CELU, ELU, GLU, SELU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh, LogSigmoid, Mish, PReLU, ReLU6, RReLU, SiLU,
     Softmax2d, Softmin, Softplus, Softshrink, Softsign, Tanhshrink, Threshold,
 )
+from .dropout import AlphaDropout, Dropout1d, Dropout2d, FeatureAlphaDropout
 _ACTIVATIONS_LOSSES_ATTENTION = [
+    "AlphaDropout", "Dropout1d", "Dropout2d", "FeatureAlphaDropout",
     "CELU", "ELU", "GLU", "SELU", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh", "LogSigmoid", "Mish", "PReLU",
     "ReLU6", "RReLU", "SiLU", "Softmax2d", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanhshrink", "Threshold",
 ]

@@ -11,7 +11,7 @@ import warnings
 
 import numpy as np
 
-from .. import dtypes, random
+from .. import dtypes
 from ..creation import from_numpy
 from ..errors import ShapeError
 from ..engine.state import no_grad
@@ -25,6 +25,7 @@ from .functional_activation import (  # noqa: F401
     leaky_relu_, logsigmoid, mish, prelu, relu, relu6, relu_, rrelu, rrelu_, selu, selu_, silu, softmin, softplus,
     softshrink, softsign, tanhshrink, threshold, threshold_,
 )
+from .functional_dropout import alpha_dropout, dropout, dropout1d, dropout2d, feature_alpha_dropout  # noqa: F401
 
 from .loss_functions import (  # noqa: F401  (F.cross_entropy and friends, as in PyTorch)
     binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy, huber_loss, l1_loss, mse_loss, nll_loss,
@@ -179,31 +180,6 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     if bias is not None:
         output = output + bias
     return output
-
-
-# ----- dropout -----
-
-def dropout(input, p=0.5, training=True, inplace=False):
-    """Inverted dropout: zeroes each element with probability p and scales the rest by 1/(1-p).
-
-    The mask comes from the global generator (mt.manual_seed). `inplace` is
-    accepted for compatibility; the result is always a new tensor.
-
-    >>> x = mt.ones(4)
-    >>> mt.nn.functional.dropout(x, p=0.5, training=False).tolist()  # identity outside training
-    [1.0, 1.0, 1.0, 1.0]
-    >>> sorted(set(mt.nn.functional.dropout(x, p=0.5).tolist())) in ([0.0], [2.0], [0.0, 2.0])
-    True
-    """
-    if not 0.0 <= p <= 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    if not training or p == 0.0:
-        return input
-    if p == 1.0:
-        return input * 0.0
-    keep = random.generator().random(input.shape) >= p
-    scale = (keep / (1.0 - p)).astype(np.asarray(input).dtype)
-    return input * from_numpy(scale)
 
 
 # ----- activations -----
