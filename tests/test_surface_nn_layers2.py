@@ -23,11 +23,12 @@ def assert_close(ours, theirs, rtol=1e-10, atol=1e-12, err_msg=""):
     np.testing.assert_allclose(np.asarray(ours.detach().numpy()), theirs, rtol=rtol, atol=atol, err_msg=err_msg)
 
 
-def same_function(ours, theirs, *arrays, rtol=1e-10, atol=1e-12, seed=1):
+def same_function(ours, theirs, *arrays, rtol=1e-10, atol=1e-12, seed=1, constants=()):
     """ours(*tensors) and theirs(*torch tensors) in float64: the values, and the gradients of a random
-    projection of the output with respect to every floating input."""
-    xs = [mt.tensor(a, dtype=mt.float64, requires_grad=True) if a.dtype.kind == "f" else mt.tensor(a) for a in arrays]
-    ts = [torch.tensor(a, requires_grad=a.dtype.kind == "f") for a in arrays]
+    projection of the output with respect to every floating input (but the `constants`)."""
+    differentiable = [a.dtype.kind == "f" and i not in constants for i, a in enumerate(arrays)]
+    xs = [mt.tensor(a, requires_grad=d) for a, d in zip(arrays, differentiable)]
+    ts = [torch.tensor(a, requires_grad=d) for a, d in zip(arrays, differentiable)]
     ym, yt = ours(*xs), theirs(*ts)
     assert_close(ym, yt, rtol, atol)
     assert ym.dtype == mt.float64 and tuple(ym.shape) == tuple(yt.shape)
@@ -38,7 +39,8 @@ def same_function(ours, theirs, *arrays, rtol=1e-10, atol=1e-12, seed=1):
     (yt * torch.tensor(projection)).sum().backward()
     for x, t in zip(xs, ts):
         if t.requires_grad:
-            assert_close(x.grad, t.grad if t.grad is not None else torch.zeros_like(t), rtol, atol)
+            assert_close(x.grad if x.grad is not None else mt.zeros_like(x),
+                         t.grad if t.grad is not None else torch.zeros_like(t), rtol, atol)
 
 
 def gradchecks(fn, *arrays, second=True):
@@ -307,3 +309,180 @@ def test_dropout_modules_repr_and_eval(name):
     assert repr(ours) == repr(theirs)
     x = mt.ones(2, 3, 4, 4)
     assert ours.eval()(x) is x
+
+
+# ----- losses and distances -----
+
+def _signs(shape):
+    return np.where(RNG.random(shape) < 0.5, -1.0, 1.0)
+
+
+def _probabilities(shape):
+    p = RNG.uniform(0.05, 1.0, shape)
+    return p / p.sum(axis=-1, keepdims=True)
+
+
+def _multilabel_targets(n, classes):
+    rows = np.full((n, classes), -1, dtype=np.int64)
+    for i in range(n):
+        k = RNG.integers(0, classes)
+        rows[i, :k] = RNG.choice(classes, size=k, replace=False)
+    rows[0, :3] = [1, 1, -1]  # a repeated class counts twice in PyTorch's loop
+    return rows
+
+
+# (F name, inputs, kwargs, indices of inputs that are constants: targets, labels, variances near 0)
+LOSSES = [
+    ("kl_div", lambda: [np.log(_probabilities((3, 5))), _probabilities((3, 5))], {"reduction": "batchmean"}, ()),
+    ("kl_div", lambda: [np.log(_probabilities((3, 5))), np.r_[[0.0] * 5, *_probabilities((2, 5))].reshape(3, 5)],
+     {"reduction": "sum"}, (1,)),
+    ("kl_div", lambda: [RNG.standard_normal((3, 5)), RNG.standard_normal((3, 5))], {"reduction": "none", "log_target": True},
+     ()),
+    ("poisson_nll_loss", lambda: [RNG.standard_normal((4, 3)), RNG.poisson(2.0, (4, 3)).astype(float)], {}, ()),
+    ("poisson_nll_loss", lambda: [RNG.uniform(0.1, 3, (4, 3)), RNG.poisson(2.0, (4, 3)).astype(float)],
+     {"log_input": False, "full": True, "reduction": "sum"}, (1,)),
+    ("gaussian_nll_loss", lambda: [RNG.standard_normal((4, 3)), RNG.standard_normal((4, 3)), RNG.uniform(0.5, 2, (4, 3))],
+     {}, ()),
+    ("gaussian_nll_loss", lambda: [RNG.standard_normal((4, 3)), RNG.standard_normal((4, 3)), RNG.uniform(0.5, 2, (4,))],
+     {"full": True, "reduction": "none"}, ()),
+    ("gaussian_nll_loss", lambda: [RNG.standard_normal((4, 3)), RNG.standard_normal((4, 3)),
+                                   np.r_[1e-9, 0.0, 1.5, 2.0].reshape(4, 1)], {"reduction": "sum", "eps": 0.1}, (2,)),
+    ("margin_ranking_loss", lambda: [RNG.standard_normal(6), RNG.standard_normal(6), _signs(6)], {"margin": 0.3}, (2,)),
+    ("hinge_embedding_loss", lambda: [RNG.standard_normal((3, 4)), _signs((3, 4))], {"margin": 0.5}, (1,)),
+    ("soft_margin_loss", lambda: [RNG.standard_normal((3, 4)), _signs((3, 4))], {"reduction": "none"}, (1,)),
+    ("cosine_embedding_loss", lambda: [RNG.standard_normal((5, 4)), RNG.standard_normal((5, 4)), _signs(5)],
+     {"margin": 0.2}, (2,)),
+    ("cosine_embedding_loss", lambda: [RNG.standard_normal(4), RNG.standard_normal(4), np.array(-1.0)],
+     {"margin": -0.5, "reduction": "none"}, (2,)),
+    ("multi_margin_loss", lambda: [RNG.standard_normal((5, 4)), RNG.integers(0, 4, 5)], {}, ()),
+    ("multi_margin_loss", lambda: [RNG.standard_normal((5, 4)), RNG.integers(0, 4, 5), ],
+     {"p": 2, "margin": 0.7, "reduction": "none"}, ()),
+    ("multi_margin_loss", lambda: [RNG.standard_normal(4), np.array(2)], {"reduction": "none"}, ()),
+    ("multilabel_margin_loss", lambda: [RNG.standard_normal((5, 6)), _multilabel_targets(5, 6)], {}, ()),
+    ("multilabel_margin_loss", lambda: [RNG.standard_normal((5, 6)), _multilabel_targets(5, 6)], {"reduction": "none"},
+     ()),
+    ("multilabel_margin_loss", lambda: [RNG.standard_normal(6), _multilabel_targets(1, 6)[0]], {"reduction": "none"}, ()),
+    ("multilabel_soft_margin_loss", lambda: [RNG.standard_normal((4, 5)), (RNG.random((4, 5)) < 0.5) * 1.0], {}, ()),
+    ("triplet_margin_loss", lambda: [RNG.standard_normal((5, 3)) for _ in range(3)], {"margin": 0.5}, ()),
+    ("triplet_margin_loss", lambda: [RNG.standard_normal((5, 3)) for _ in range(3)],
+     {"p": 1, "swap": True, "reduction": "none"}, ()),
+    ("triplet_margin_with_distance_loss", lambda: [RNG.standard_normal((5, 3)) for _ in range(3)], {"swap": True}, ()),
+    ("pairwise_distance", lambda: [RNG.standard_normal((5, 3)), RNG.standard_normal((5, 3))], {}, ()),
+    ("pairwise_distance", lambda: [RNG.standard_normal((2, 5, 3)), RNG.standard_normal(3)], {"p": 3.0, "keepdim": True},
+     ()),
+    ("pairwise_distance", lambda: [RNG.standard_normal((5, 3)), RNG.standard_normal((5, 3))], {"p": 1.0, "eps": 0.0}, ()),
+    ("pairwise_distance", lambda: [RNG.standard_normal((5, 3)), RNG.standard_normal((5, 3))], {"p": float("inf")}, ()),
+    ("cosine_similarity", lambda: [RNG.standard_normal((5, 3)), RNG.standard_normal((5, 3))], {}, ()),
+    ("cosine_similarity", lambda: [RNG.standard_normal((2, 5, 3)), RNG.standard_normal((5, 1))], {"dim": -1}, ()),
+    ("cosine_similarity", lambda: [np.zeros((2, 3)), RNG.standard_normal((2, 3))], {"eps": 1e-3}, ()),
+    ("pdist", lambda: [RNG.standard_normal((5, 3))], {}, ()),
+    ("pdist", lambda: [RNG.standard_normal((4, 3))], {"p": 1.5}, ()),
+    ("pdist", lambda: [RNG.standard_normal((4, 3))], {"p": float("inf")}, ()),
+]
+SMOOTH_LOSSES = ("kl_div", "poisson_nll_loss", "gaussian_nll_loss", "soft_margin_loss", "multilabel_soft_margin_loss",
+                 "cosine_similarity")
+
+
+def _loss_id(value):
+    return value if isinstance(value, str) else str(value) if isinstance(value, dict) else ""
+
+
+@pytest.mark.filterwarnings("ignore:reduction. 'mean' divides")
+@pytest.mark.parametrize("name, make, kwargs, constants", LOSSES, ids=_loss_id)
+def test_loss_and_distance_values_and_gradients_match_pytorch(name, make, kwargs, constants):
+    same_function(lambda *t: getattr(F, name)(*t, **kwargs), lambda *t: getattr(tF, name)(*t, **kwargs), *make(),
+                  constants=constants)
+
+
+@pytest.mark.parametrize("name, make, kwargs, constants", [case for case in LOSSES if case[0] != "pdist"], ids=_loss_id)
+def test_losses_by_finite_differences(name, make, kwargs, constants):
+    arrays = make()
+    variables = [i for i, a in enumerate(arrays) if a.dtype.kind == "f" and i not in constants]
+
+    def fn(*values):
+        args = [mt.tensor(a) for a in arrays]
+        for i, v in zip(variables, values):
+            args[i] = v
+        return getattr(F, name)(*args, **kwargs)
+
+    smooth = name in SMOOTH_LOSSES or name == "pairwise_distance" and kwargs.get("p", 2) not in (1.0, float("inf"))
+    gradchecks(fn, *[arrays[i] for i in variables], second=smooth)
+
+
+def test_pdist_gradient_by_finite_differences():
+    gradchecks(F.pdist, RNG.standard_normal((4, 3)))
+    gradchecks(lambda t: F.pdist(t, p=3.0), RNG.standard_normal((4, 3)))
+
+
+def test_zero_distance_has_zero_gradient_as_pytorch():
+    x = mt.tensor([[1.0, 2.0], [1.0, 2.0], [0.0, 0.0]], requires_grad=True)
+    F.pdist(x).sum().backward()
+    xt = torch.tensor([[1.0, 2.0], [1.0, 2.0], [0.0, 0.0]], requires_grad=True)
+    tF.pdist(xt).sum().backward()
+    assert_close(x.grad, xt.grad)
+    assert not np.isnan(x.grad.numpy()).any()
+
+
+@pytest.mark.parametrize("make", [
+    lambda m: m.KLDivLoss(reduction="batchmean", log_target=True), lambda m: m.PoissonNLLLoss(full=True),
+    lambda m: m.GaussianNLLLoss(full=True, eps=1e-3), lambda m: m.MarginRankingLoss(0.5), lambda m: m.HingeEmbeddingLoss(),
+    lambda m: m.CosineEmbeddingLoss(0.1), lambda m: m.SoftMarginLoss(reduction="sum"), lambda m: m.MultiMarginLoss(p=2),
+    lambda m: m.MultiLabelMarginLoss(), lambda m: m.MultiLabelSoftMarginLoss(), lambda m: m.TripletMarginLoss(swap=True),
+    lambda m: m.TripletMarginWithDistanceLoss(margin=0.5), lambda m: m.NLLLoss2d(ignore_index=1),
+    lambda m: m.PairwiseDistance(p=1.0, keepdim=True), lambda m: m.CosineSimilarity(dim=0, eps=1e-4),
+])
+@pytest.mark.filterwarnings("ignore:`NLLLoss2d` has been deprecated")
+def test_loss_and_distance_modules_repr_and_attributes_match_pytorch(make):
+    ours, theirs = make(nn), make(tnn)
+    assert repr(ours) == repr(theirs)
+    for key, value in vars(theirs).items():
+        if not key.startswith("_") and key != "training":
+            ours_value = getattr(ours, key)
+            assert (repr(ours_value) == repr(value)) if isinstance(value, tnn.Module) else ours_value == value, key
+
+
+@pytest.mark.filterwarnings("ignore:`NLLLoss2d` has been deprecated")
+def test_loss_modules_match_functional_values():
+    x, y = RNG.standard_normal((4, 3)), RNG.standard_normal((4, 3))
+    target = _signs(4)
+    same_function(nn.CosineEmbeddingLoss(0.1), tnn.CosineEmbeddingLoss(0.1), x, y, target)
+    same_function(nn.TripletMarginWithDistanceLoss(distance_function=lambda a, b: 1 - F.cosine_similarity(a, b), swap=True),
+                  tnn.TripletMarginWithDistanceLoss(distance_function=lambda a, b: 1 - tF.cosine_similarity(a, b), swap=True),
+                  x, y, RNG.standard_normal((4, 3)))
+    same_function(nn.NLLLoss2d(), tnn.NLLLoss2d(), np.ascontiguousarray(np.log(_probabilities((2, 3, 2, 4)).transpose(0, 3, 1, 2))),
+                  RNG.integers(0, 4, (2, 3, 2)))
+    same_function(nn.GaussianNLLLoss(), tnn.GaussianNLLLoss(), x, y, RNG.uniform(0.5, 1.0, (4, 1)))
+    same_function(nn.MultiMarginLoss(weight=mt.tensor([0.2, 1.0, 3.0], dtype=mt.float64), margin=0.5),
+                  tnn.MultiMarginLoss(weight=torch.tensor([0.2, 1.0, 3.0], dtype=torch.float64), margin=0.5),
+                  x, RNG.integers(0, 3, 4))
+    same_function(nn.MultiLabelSoftMarginLoss(weight=mt.tensor([0.2, 1.0, 3.0], dtype=mt.float64)),
+                  tnn.MultiLabelSoftMarginLoss(weight=torch.tensor([0.2, 1.0, 3.0], dtype=torch.float64)),
+                  x, (RNG.random((4, 3)) < 0.5) * 1.0)
+
+
+def test_loss_errors_as_pytorch():
+    with pytest.raises(ValueError, match="only p == 1 and p == 2 supported"):
+        F.multi_margin_loss(mt.zeros(2, 3), mt.tensor([0, 1]), p=3)
+    with pytest.raises(IndexError, match="target out of range"):
+        F.multi_margin_loss(mt.zeros(2, 3), mt.tensor([0, 3]))
+    with pytest.raises(mt.ShapeError, match="inconsistent target size"):
+        F.multi_margin_loss(mt.zeros(2, 3), mt.tensor([0, 1, 2]))
+    with pytest.raises(ValueError, match="var has negative entry"):
+        F.gaussian_nll_loss(mt.zeros(2), mt.zeros(2), mt.tensor([1.0, -1.0]))
+    with pytest.raises(ValueError, match="var is of incorrect size"):
+        F.gaussian_nll_loss(mt.zeros(2, 3), mt.zeros(2, 3), mt.ones(3, 2))
+    with pytest.raises(ValueError, match="margin must be greater than 0"):
+        F.triplet_margin_loss(mt.zeros(2, 2), mt.zeros(2, 2), mt.zeros(2, 2), margin=0.0)
+    with pytest.raises(RuntimeError, match="same number of dimensions"):
+        F.triplet_margin_loss(mt.zeros(2, 2), mt.zeros(2), mt.zeros(2, 2))
+    with pytest.raises(RuntimeError, match="1D target tensor expects 2D input tensors"):
+        F.cosine_embedding_loss(mt.zeros(3), mt.zeros(3), mt.ones(3))
+    with pytest.raises(RuntimeError, match="All input tensors should have same dimension"):
+        F.margin_ranking_loss(mt.zeros(3), mt.zeros(3, 1), mt.ones(3))
+    with pytest.raises(ValueError, match="not a valid value for reduction"):
+        F.kl_div(mt.zeros(3), mt.zeros(3), reduction="avg")
+    with pytest.warns(UserWarning, match="'batchmean' divides only by the batch size"):
+        F.kl_div(mt.zeros(3), mt.zeros(3))
+    with pytest.raises(RuntimeError, match="pdist only supports 2D tensors"):
+        F.pdist(mt.zeros(3))
+    assert tuple(F.pdist(mt.zeros(1, 3)).shape) == (0,)

@@ -24,7 +24,16 @@ from .activation import (
     Softmax2d, Softmin, Softplus, Softshrink, Softsign, Tanhshrink, Threshold,
 )
 from .dropout import AlphaDropout, Dropout1d, Dropout2d, FeatureAlphaDropout
+from .distance import CosineSimilarity, PairwiseDistance
+from .loss import (
+    CosineEmbeddingLoss, GaussianNLLLoss, HingeEmbeddingLoss, KLDivLoss, MarginRankingLoss, MultiLabelMarginLoss,
+    MultiLabelSoftMarginLoss, MultiMarginLoss, NLLLoss2d, PoissonNLLLoss, SoftMarginLoss, TripletMarginLoss,
+    TripletMarginWithDistanceLoss,
+)
 _ACTIVATIONS_LOSSES_ATTENTION = [
+    "CosineSimilarity", "PairwiseDistance", "CosineEmbeddingLoss", "GaussianNLLLoss", "HingeEmbeddingLoss", "KLDivLoss",
+    "MarginRankingLoss", "MultiLabelMarginLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "NLLLoss2d",
+    "PoissonNLLLoss", "SoftMarginLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss",
     "AlphaDropout", "Dropout1d", "Dropout2d", "FeatureAlphaDropout",
     "CELU", "ELU", "GLU", "SELU", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh", "LogSigmoid", "Mish", "PReLU",
     "ReLU6", "RReLU", "SiLU", "Softmax2d", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanhshrink", "Threshold",

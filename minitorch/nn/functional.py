@@ -26,6 +26,12 @@ from .functional_activation import (  # noqa: F401
     softshrink, softsign, tanhshrink, threshold, threshold_,
 )
 from .functional_dropout import alpha_dropout, dropout, dropout1d, dropout2d, feature_alpha_dropout  # noqa: F401
+from .functional_distance import cosine_similarity, pairwise_distance, pdist  # noqa: F401
+from .functional_losses import (  # noqa: F401
+    cosine_embedding_loss, gaussian_nll_loss, hinge_embedding_loss, kl_div, margin_ranking_loss, multi_margin_loss,
+    multilabel_margin_loss, multilabel_soft_margin_loss, poisson_nll_loss, soft_margin_loss, triplet_margin_loss,
+    triplet_margin_with_distance_loss,
+)
 
 from .loss_functions import (  # noqa: F401  (F.cross_entropy and friends, as in PyTorch)
     binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy, huber_loss, l1_loss, mse_loss, nll_loss,

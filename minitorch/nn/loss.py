@@ -1,5 +1,8 @@
-"""Loss modules (CrossEntropyLoss, NLLLoss, MSELoss, ...): PyTorch's classes over loss_functions.py."""
-from . import loss_functions as L
+"""Loss modules (CrossEntropyLoss, NLLLoss, MSELoss, ...): PyTorch's classes over the functional losses."""
+import warnings
+
+from . import functional as F, loss_functions as L
+from .distance import PairwiseDistance
 from .module import Module
 
 
@@ -120,3 +123,202 @@ class BCEWithLogitsLoss(_Loss):
     def forward(self, input, target):
         return L.binary_cross_entropy_with_logits(input, target, self.weight, pos_weight=self.pos_weight,
                                                   reduction=self.reduction)
+
+
+class NLLLoss2d(NLLLoss):
+    """NLLLoss under its old name for (N, C, H, W) inputs (PyTorch keeps it as an alias).
+
+    >>> mt.nn.NLLLoss2d()(mt.tensor([-0.5, -1.5]).reshape(1, 2, 1, 1), mt.tensor([[[1]]]))
+    tensor(1.5000)
+    """
+
+    def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
+        warnings.warn(
+            "`NLLLoss2d` has been deprecated. Please use `NLLLoss` instead as a drop-in replacement and see "
+            "https://pytorch.org/docs/main/nn.html#torch.nn.NLLLoss for more details.",
+            FutureWarning,
+            stacklevel=2,
+        )
+        super().__init__(weight, size_average, ignore_index, reduce, reduction)
+
+
+class KLDivLoss(_Loss):
+    """Pointwise KL divergence of a target distribution from log-probabilities (see F.kl_div).
+
+    >>> mt.nn.KLDivLoss(reduction="batchmean")(mt.tensor([[0.25, 0.75]]).log(), mt.tensor([[0.5, 0.5]]))
+    tensor(0.1438)
+    """
+
+    def __init__(self, size_average=None, reduce=None, reduction="mean", log_target=False):
+        Module.__init__(self)  # 'batchmean' is checked by F.kl_div, as in PyTorch
+        self.reduction = L._legacy_reduction(size_average, reduce, reduction)
+        self.log_target = log_target
+
+    def forward(self, input, target):
+        return F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
+
+
+class PoissonNLLLoss(_Loss):
+    """Poisson negative log-likelihood (see F.poisson_nll_loss).
+
+    >>> mt.nn.PoissonNLLLoss()(mt.tensor([0.0, 1.0]), mt.tensor([1.0, 2.0]))
+    tensor(0.8591)
+    """
+
+    def __init__(self, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None, reduction="mean"):
+        super().__init__(size_average, reduce, reduction)
+        self.log_input, self.full, self.eps = log_input, full, eps
+
+    def forward(self, log_input, target):
+        return F.poisson_nll_loss(log_input, target, log_input=self.log_input, full=self.full, eps=self.eps,
+                                  reduction=self.reduction)
+
+
+class GaussianNLLLoss(_Loss):
+    """Gaussian negative log-likelihood with predicted variances (see F.gaussian_nll_loss).
+
+    >>> mt.nn.GaussianNLLLoss()(mt.tensor([0.0, 1.0]), mt.tensor([1.0, 1.0]), mt.tensor([1.0, 2.0]))
+    tensor(0.4233)
+    """
+
+    def __init__(self, *, full=False, eps=1e-6, reduction="mean"):
+        super().__init__(None, None, reduction)
+        self.full, self.eps = full, eps
+
+    def forward(self, input, target, var):
+        return F.gaussian_nll_loss(input, target, var, full=self.full, eps=self.eps, reduction=self.reduction)
+
+
+class _MarginLoss(_Loss):
+    def __init__(self, margin=0.0, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(size_average, reduce, reduction)
+        self.margin = margin
+
+
+class MarginRankingLoss(_MarginLoss):
+    """max(0, -y (x1 - x2) + margin) (see F.margin_ranking_loss).
+
+    >>> mt.nn.MarginRankingLoss(0.1)(mt.tensor([1.0, 0.2]), mt.tensor([0.5, 0.5]), mt.tensor([1.0, 1.0]))
+    tensor(0.2000)
+    """
+
+    def forward(self, input1, input2, target):
+        return F.margin_ranking_loss(input1, input2, target, margin=self.margin, reduction=self.reduction)
+
+
+class HingeEmbeddingLoss(_MarginLoss):
+    """x where y = 1, max(0, margin - x) where y = -1 (see F.hinge_embedding_loss).
+
+    >>> mt.nn.HingeEmbeddingLoss()(mt.tensor([0.3, 0.3]), mt.tensor([1.0, -1.0]))
+    tensor(0.5000)
+    """
+
+    def __init__(self, margin=1.0, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(margin, size_average, reduce, reduction)
+
+    def forward(self, input, target):
+        return F.hinge_embedding_loss(input, target, margin=self.margin, reduction=self.reduction)
+
+
+class CosineEmbeddingLoss(_MarginLoss):
+    """1 - cos(x1, x2) where y = 1, max(0, cos(x1, x2) - margin) where y = -1 (see F.cosine_embedding_loss).
+
+    >>> mt.nn.CosineEmbeddingLoss()(mt.tensor([[1.0, 0.0]]), mt.tensor([[1.0, 1.0]]), mt.tensor([1]))
+    tensor(0.2929)
+    """
+
+    def forward(self, input1, input2, target):
+        return F.cosine_embedding_loss(input1, input2, target, margin=self.margin, reduction=self.reduction)
+
+
+class SoftMarginLoss(_Loss):
+    """log(1 + exp(-y x)) (see F.soft_margin_loss).
+
+    >>> mt.nn.SoftMarginLoss()(mt.tensor([0.0]), mt.tensor([1.0]))
+    tensor(0.6931)
+    """
+
+    def forward(self, input, target):
+        return F.soft_margin_loss(input, target, reduction=self.reduction)
+
+
+class MultiMarginLoss(_WeightedLoss):
+    """The multi-class hinge loss (see F.multi_margin_loss).
+
+    >>> mt.nn.MultiMarginLoss()(mt.tensor([[0.1, 0.2, 0.4, 0.8]]), mt.tensor([3]))
+    tensor(0.3250)
+    """
+
+    def __init__(self, p=1, margin=1.0, weight=None, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(weight, size_average, reduce, reduction)
+        if p not in (1, 2):
+            raise ValueError("only p == 1 and p == 2 supported")
+        if weight is not None and weight.ndim != 1:
+            raise ValueError(f"MultiMarginLoss: expected weight to be None or 1D tensor, got {weight.ndim}D instead")
+        self.p, self.margin = p, margin
+
+    def forward(self, input, target):
+        return F.multi_margin_loss(input, target, p=self.p, margin=self.margin, weight=self.weight,
+                                   reduction=self.reduction)
+
+
+class MultiLabelMarginLoss(_Loss):
+    """The multi-label hinge loss (see F.multilabel_margin_loss).
+
+    >>> mt.nn.MultiLabelMarginLoss()(mt.tensor([[0.1, 0.2, 0.4, 0.8]]), mt.tensor([[3, 0, -1, 1]]))
+    tensor(0.8500)
+    """
+
+    def forward(self, input, target):
+        return F.multilabel_margin_loss(input, target, reduction=self.reduction)
+
+
+class MultiLabelSoftMarginLoss(_WeightedLoss):
+    """The mean binary logistic loss over classes (see F.multilabel_soft_margin_loss).
+
+    >>> mt.nn.MultiLabelSoftMarginLoss()(mt.tensor([[0.0, 2.0]]), mt.tensor([[1.0, 0.0]]))
+    tensor(1.4100)
+    """
+
+    def forward(self, input, target):
+        return F.multilabel_soft_margin_loss(input, target, weight=self.weight, reduction=self.reduction)
+
+
+class TripletMarginLoss(_Loss):
+    """max(0, d(a, p) - d(a, n) + margin) with the p-norm distance (see F.triplet_margin_loss).
+
+    >>> loss = mt.nn.TripletMarginLoss(margin=2.5, eps=0.0)
+    >>> loss(mt.tensor([[0.0, 0.0]]), mt.tensor([[0.0, 1.0]]), mt.tensor([[3.0, 0.0]]))
+    tensor(0.5000)
+    """
+
+    def __init__(self, margin=1.0, p=2.0, eps=1e-6, swap=False, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(size_average, reduce, reduction)
+        if margin <= 0:
+            raise ValueError(f"TripletMarginLoss: expected margin to be greater than 0, got {margin} instead")
+        self.margin, self.p, self.eps, self.swap = margin, p, eps, swap
+
+    def forward(self, anchor, positive, negative):
+        return F.triplet_margin_loss(anchor, positive, negative, margin=self.margin, p=self.p, eps=self.eps,
+                                     swap=self.swap, reduction=self.reduction)
+
+
+class TripletMarginWithDistanceLoss(_Loss):
+    """max(0, d(a, p) - d(a, n) + margin) with any distance (default: PairwiseDistance()).
+
+    >>> mt.nn.TripletMarginWithDistanceLoss(margin=0.5)
+    TripletMarginWithDistanceLoss(
+      (distance_function): PairwiseDistance()
+    )
+    """
+
+    def __init__(self, *, distance_function=None, margin=1.0, swap=False, reduction="mean"):
+        super().__init__(None, None, reduction)
+        if margin <= 0:
+            raise ValueError(f"TripletMarginWithDistanceLoss: expected margin to be greater than 0, got {margin} instead")
+        self.distance_function = distance_function if distance_function is not None else PairwiseDistance()
+        self.margin, self.swap = margin, swap
+
+    def forward(self, anchor, positive, negative):
+        return F.triplet_margin_with_distance_loss(anchor, positive, negative, distance_function=self.distance_function,
+                                                   margin=self.margin, swap=self.swap, reduction=self.reduction)
