@@ -486,3 +486,80 @@ def test_loss_errors_as_pytorch():
     with pytest.raises(RuntimeError, match="pdist only supports 2D tensors"):
         F.pdist(mt.zeros(3))
     assert tuple(F.pdist(mt.zeros(1, 3)).shape) == (0,)
+
+
+# ----- CTC -----
+
+def _ctc_inputs(steps=7, batch=4, classes=5, seed=0):
+    rng = np.random.default_rng(seed)
+    logits = rng.standard_normal((steps, batch, classes))
+    targets = rng.integers(1, classes, (batch, 4))
+    targets[1, :2] = 2  # a repeated label needs a blank between its copies
+    return logits, targets, [7, 5, 6, 2], [4, 2, 0, 3]  # the last sample cannot be aligned: its loss is inf
+
+
+@pytest.mark.parametrize("reduction", ["none", "sum", "mean"])
+@pytest.mark.parametrize("zero_infinity", [False, True])
+def test_ctc_loss_and_gradients_match_pytorch(reduction, zero_infinity):
+    logits, targets, input_lengths, target_lengths = _ctc_inputs()
+    if not zero_infinity:
+        input_lengths[3] = 7
+    x = mt.tensor(logits, requires_grad=True)
+    log_probs = x.log_softmax(2)
+    log_probs.retain_grad()
+    ours = F.ctc_loss(log_probs, mt.tensor(targets), input_lengths, target_lengths, reduction=reduction,
+                      zero_infinity=zero_infinity)
+    xt = torch.tensor(logits, requires_grad=True)
+    log_probs_t = xt.log_softmax(2)
+    log_probs_t.retain_grad()
+    theirs = tF.ctc_loss(log_probs_t, torch.tensor(targets), input_lengths, target_lengths, reduction=reduction,
+                         zero_infinity=zero_infinity)
+    assert_close(ours, theirs)
+    ours.sum().backward()
+    theirs.sum().backward()
+    assert_close(log_probs.grad, log_probs_t.grad)  # PyTorch's gradient with respect to the log-probabilities
+    assert_close(x.grad, xt.grad)
+
+
+def test_ctc_loss_forms_float32_and_module():
+    logits, targets, input_lengths, target_lengths = _ctc_inputs(seed=1)
+    input_lengths[3] = 7
+    concatenated = np.concatenate([row[:n] for row, n in zip(targets, target_lengths)])
+    lp = np.log(np.exp(logits) / np.exp(logits).sum(-1, keepdims=True)).astype(np.float32)
+    ours = nn.CTCLoss(blank=0)(mt.tensor(lp), mt.tensor(concatenated), mt.tensor(input_lengths), mt.tensor(target_lengths))
+    theirs = tnn.CTCLoss(blank=0)(torch.tensor(lp), torch.tensor(concatenated), torch.tensor(input_lengths),
+                                  torch.tensor(target_lengths))
+    assert ours.dtype == mt.float32
+    assert_close(ours, theirs, rtol=1e-5, atol=1e-6)
+    unbatched = F.ctc_loss(mt.tensor(lp[:, 0]), mt.tensor(targets[0]), 7, 4, reduction="none")
+    assert tuple(unbatched.shape) == ()
+    assert_close(unbatched, tF.ctc_loss(torch.tensor(lp[:, 0]), torch.tensor(targets[0]), torch.tensor(7), torch.tensor(4),
+                                        reduction="none"), rtol=1e-5)
+    # blank elsewhere than 0
+    shifted = np.roll(lp, -1, axis=2)
+    assert_close(F.ctc_loss(mt.tensor(shifted), mt.tensor(targets - 1), input_lengths, target_lengths, blank=4),
+                 theirs, rtol=1e-5)
+    assert repr(nn.CTCLoss(blank=3, zero_infinity=True)) == "CTCLoss()"
+
+
+def test_ctc_loss_errors_and_no_second_derivative():
+    lp = mt.zeros(5, 2, 4).log_softmax(2)
+    targets = mt.tensor([[1, 2], [1, 1]])
+    with pytest.raises(RuntimeError, match="Expected input_lengths to have value at most 5, but got value 6"):
+        F.ctc_loss(lp, targets, [5, 6], [2, 2])
+    with pytest.raises(RuntimeError, match="Expected tensor to have size at least 3 at dimension 1"):
+        F.ctc_loss(lp, targets, [5, 5], [3, 2])
+    with pytest.raises(RuntimeError, match="Expected tensor to have size 4 at dimension 0"):
+        F.ctc_loss(lp, mt.tensor([1, 2, 1]), [5, 5], [2, 2])
+    with pytest.raises(RuntimeError, match="input_lengths must be of size batch_size"):
+        F.ctc_loss(lp, targets, [5], [2, 2])
+    with pytest.raises(RuntimeError, match="Expected target_lengths to have value at least 0"):
+        F.ctc_loss(lp, targets, [5, 5], [-1, 2])
+    x = mt.tensor(np.random.default_rng(0).standard_normal((5, 2, 4)), requires_grad=True)
+    loss = F.ctc_loss(x.log_softmax(2), targets, [5, 5], [2, 2])
+    (grad,) = mt.autograd.grad(loss, x, create_graph=True)
+    with pytest.raises(RuntimeError, match="second derivative is not implemented"):
+        mt.autograd.grad(grad.sum(), x)
+    with pytest.raises(RuntimeError, match="forward-mode derivatives are not implemented"):
+        with mt.ForwardAccumulator(x, mt.ones_like(x)):
+            F.ctc_loss(x.log_softmax(2), targets, [5, 5], [2, 2])

@@ -1,5 +1,5 @@
 """More functional losses, as PyTorch computes them (aten/src/ATen/native/Loss.cpp and friends):
-likelihoods (kl_div, poisson_nll_loss, gaussian_nll_loss), margins and embeddings
+likelihoods (kl_div, poisson_nll_loss, gaussian_nll_loss, ctc_loss), margins and embeddings
 (margin_ranking, hinge_embedding, cosine_embedding, soft_margin, multi_margin,
 multilabel_margin, multilabel_soft_margin, triplet_margin[_with_distance]).
 
@@ -15,6 +15,7 @@ import numpy as np
 from ..creation import from_numpy
 from ..errors import ShapeError
 from ..ops import math_ops, special_ops
+from ..ops.ctc_ops import ctc_loss_per_sample
 from .functional_activation import logsigmoid
 from .functional_distance import _clamped_min, pairwise_distance
 from .loss_functions import _as_float_target, _check_reduction, _legacy_reduction, _reduce
@@ -317,3 +318,79 @@ def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_fu
     if swap:
         negative_distance = math_ops.minimum(negative_distance, distance(positive, negative))
     return _reduce(math_ops.clamp(margin + positive_distance - negative_distance, min=0), reduction)
+
+
+# ----- sequences -----
+
+def _lengths(lengths, name, batch):
+    values = np.asarray(lengths.detach().numpy() if hasattr(lengths, "detach") else lengths).reshape(-1)
+    if values.dtype.kind not in "iu":
+        raise TypeError(f"ctc_loss: {name} must be integers, got {values.dtype}")
+    if values.shape[0] != batch:
+        raise RuntimeError(f"{name} must be of size batch_size")
+    return values.astype(np.int64)
+
+
+def _padded_targets(targets, target_lengths, batch):
+    """Targets as an (N, S) int64 array, from the padded (N, S) form or the concatenated 1-D form."""
+    values = np.asarray(targets.detach().numpy() if hasattr(targets, "detach") else targets)
+    if values.dtype.kind not in "iu":
+        raise TypeError(f"ctc_loss: targets must be integer class indices, got {values.dtype}")
+    if values.ndim == 2:
+        if values.shape[0] != batch:
+            raise ShapeError(f"ctc_loss: targets of shape {values.shape} for a batch of {batch}")
+        longest = int(target_lengths.max(initial=0))
+        if values.shape[1] < longest:
+            raise RuntimeError(f"Expected tensor to have size at least {longest} at dimension 1, but got size "
+                               f"{values.shape[1]} for argument #2 'targets'")
+        return values.astype(np.int64)
+    if values.ndim != 1 or values.shape[0] != target_lengths.sum():
+        raise RuntimeError(f"Expected tensor to have size {int(target_lengths.sum())} at dimension 0, but got size "
+                           f"{values.shape[0] if values.ndim else 0} for argument #2 'targets'")
+    padded = np.zeros((batch, int(target_lengths.max(initial=0))), dtype=np.int64)
+    starts = np.concatenate([[0], np.cumsum(target_lengths)[:-1]])
+    for row, (start, length) in enumerate(zip(starts, target_lengths)):
+        padded[row, :length] = values[start:start + length]
+    return padded
+
+
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean", zero_infinity=False):
+    """The connectionist temporal classification loss of log_probs (T, N, C) (or (T, C)) against unaligned targets.
+
+    targets: padded (N, S) or concatenated (sum(target_lengths),) class indices, never `blank`.
+    reduction='mean' divides each loss by its target length, then averages over the batch.
+    The gradient is PyTorch's (exact through a log_softmax, see ops/ctc_ops.py); there is no second derivative.
+
+    >>> log_probs = mt.full((2, 1, 2), 0.5).log()   # two steps, classes {blank, a}, each 1/2
+    >>> F.ctc_loss(log_probs, mt.tensor([[1]]), [2], [1])  # alignments a_, _a, aa: -log(3/4)
+    tensor(0.2877)
+    """
+    _check_reduction(reduction, "ctc_loss")
+    unbatched = log_probs.ndim == 2
+    if unbatched:
+        log_probs = log_probs.unsqueeze(1)
+        targets = targets.unsqueeze(0) if hasattr(targets, "unsqueeze") else np.asarray(targets)[None]
+    if log_probs.ndim != 3 or not log_probs.is_floating_point():
+        raise ShapeError(f"ctc_loss: expected floating point log_probs of shape (T, N, C) or (T, C), got "
+                         f"{log_probs.dtype} of shape {tuple(log_probs.shape)}")
+    steps, batch, classes = log_probs.shape
+    if not 0 <= blank < classes:
+        raise IndexError(f"ctc_loss: blank must be in label range [0, {classes}), got {blank}")
+    input_lengths = _lengths(input_lengths, "input_lengths", batch)
+    target_lengths = _lengths(target_lengths, "target_lengths", batch)
+    for name, lengths, limit in (("input_lengths", input_lengths, steps), ("target_lengths", target_lengths, None)):
+        if lengths.size and lengths.min() < 0:
+            raise RuntimeError(f"Expected {name} to have value at least 0, but got value {lengths.min()}")
+        if limit is not None and lengths.size and lengths.max() > limit:
+            raise RuntimeError(f"Expected {name} to have value at most {limit}, but got value {lengths.max()}")
+    padded = _padded_targets(targets, target_lengths, batch)
+    if padded.size and ((padded < 0) | (padded >= classes)).any():
+        raise IndexError(f"ctc_loss: target index out of range [0, {classes})")
+    losses = ctc_loss_per_sample(log_probs, from_numpy(padded), from_numpy(input_lengths), from_numpy(target_lengths),
+                                 blank, zero_infinity)
+    if reduction == "none":
+        return losses.reshape(()) if unbatched else losses
+    if reduction == "sum":
+        return losses.sum()
+    divisors = from_numpy(np.maximum(target_lengths, 1).astype(np.asarray(losses).dtype))
+    return (losses / divisors).mean()
