@@ -25,13 +25,14 @@ from .activation import (
 )
 from .dropout import AlphaDropout, Dropout1d, Dropout2d, FeatureAlphaDropout
 from .distance import CosineSimilarity, PairwiseDistance
+from .embedding import EmbeddingBag
 from .loss import (
     CTCLoss, CosineEmbeddingLoss, GaussianNLLLoss, HingeEmbeddingLoss, KLDivLoss, MarginRankingLoss, MultiLabelMarginLoss,
     MultiLabelSoftMarginLoss, MultiMarginLoss, NLLLoss2d, PoissonNLLLoss, SoftMarginLoss, TripletMarginLoss,
     TripletMarginWithDistanceLoss,
 )
 _ACTIVATIONS_LOSSES_ATTENTION = [
-    "CosineSimilarity", "PairwiseDistance", "CTCLoss", "CosineEmbeddingLoss", "GaussianNLLLoss", "HingeEmbeddingLoss", "KLDivLoss",
+    "CosineSimilarity", "PairwiseDistance", "EmbeddingBag", "CTCLoss", "CosineEmbeddingLoss", "GaussianNLLLoss", "HingeEmbeddingLoss", "KLDivLoss",
     "MarginRankingLoss", "MultiLabelMarginLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "NLLLoss2d",
     "PoissonNLLLoss", "SoftMarginLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss",
     "AlphaDropout", "Dropout1d", "Dropout2d", "FeatureAlphaDropout",

@@ -27,6 +27,7 @@ from .functional_activation import (  # noqa: F401
 )
 from .functional_dropout import alpha_dropout, dropout, dropout1d, dropout2d, feature_alpha_dropout  # noqa: F401
 from .functional_distance import cosine_similarity, pairwise_distance, pdist  # noqa: F401
+from .functional_embedding import embedding, embedding_bag  # noqa: F401
 from .functional_losses import (  # noqa: F401
     cosine_embedding_loss, ctc_loss, gaussian_nll_loss, hinge_embedding_loss, kl_div, margin_ranking_loss, multi_margin_loss,
     multilabel_margin_loss, multilabel_soft_margin_loss, poisson_nll_loss, soft_margin_loss, triplet_margin_loss,
@@ -258,32 +259,6 @@ def log_softmax(input, dim=None, dtype=None):
 
 
 # ----- embeddings and encodings -----
-
-def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False):
-    """Rows of `weight` picked by the integer tensor `input`; output shape input.shape + (embedding_dim,).
-
-    Rows looked up at padding_idx get no gradient, as in PyTorch.
-
-    >>> weight = mt.tensor([[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]])
-    >>> mt.nn.functional.embedding(mt.tensor([2, 0]), weight).tolist()
-    [[2.0, 2.0], [0.0, 0.0]]
-    """
-    if max_norm is not None or scale_grad_by_freq or sparse:
-        raise NotImplementedError("embedding: max_norm, scale_grad_by_freq and sparse are not supported")
-    indices = np.asarray(input)
-    if indices.dtype.kind not in "iu":
-        raise TypeError(f"embedding: expected an integer index tensor (Long or Int), got {indices.dtype}")
-    num_embeddings = weight.shape[0]
-    if indices.size and (indices.min() < 0 or indices.max() >= num_embeddings):
-        raise IndexError(f"embedding: index out of range in self (indices must lie in [0, {num_embeddings}), weight {tuple(weight.shape)})")
-    rows = weight[from_numpy(indices)]
-    if padding_idx is None:
-        return rows
-    padding_idx = padding_idx % num_embeddings
-    is_padding = from_numpy((indices == padding_idx)[..., None])
-    # Same values everywhere; only the non-padding rows carry a gradient.
-    return math_ops.where(is_padding, rows.detach(), rows)
-
 
 def one_hot(tensor, num_classes=-1):
     """int64 one-hot encoding with a new last dimension of size num_classes (max + 1 if -1).

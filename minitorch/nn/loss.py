@@ -128,7 +128,13 @@ class BCEWithLogitsLoss(_Loss):
 class NLLLoss2d(NLLLoss):
     """NLLLoss under its old name for (N, C, H, W) inputs (PyTorch keeps it as an alias).
 
-    >>> mt.nn.NLLLoss2d()(mt.tensor([-0.5, -1.5]).reshape(1, 2, 1, 1), mt.tensor([[[1]]]))
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     loss_fn = mt.nn.NLLLoss2d()  # deprecated, as in PyTorch: a FutureWarning
+    >>> caught[0].category.__name__
+    'FutureWarning'
+    >>> loss_fn(mt.tensor([-0.5, -1.5]).reshape(1, 2, 1, 1), mt.tensor([[[1]]]))
     tensor(1.5000)
     """
 
