@@ -676,3 +676,285 @@ def test_embedding_errors_as_pytorch():
         nn.Embedding(5, 2, padding_idx=5)
     frozen = nn.EmbeddingBag.from_pretrained(mt.ones(3, 2), mode="sum")
     assert not frozen.weight.requires_grad and frozen(mt.tensor([[0, 1]])).tolist() == [[2.0, 2.0]]
+
+
+# ----- recurrent layers -----
+
+def twins(make):
+    """Our module and PyTorch's, in float64, with PyTorch's weights copied into ours (same keys, same order)."""
+    ours, theirs = make(nn).double(), make(tnn).double()
+    assert list(ours.state_dict()) == list(theirs.state_dict())
+    assert [tuple(v.shape) for v in ours.state_dict().values()] == [tuple(v.shape) for v in theirs.state_dict().values()]
+    ours.load_state_dict({k: mt.tensor(v.numpy()) for k, v in theirs.state_dict().items()})
+    return ours, theirs
+
+
+def _flatten_outputs(result):
+    if isinstance(result, (tuple, list)):
+        return [t for item in result for t in _flatten_outputs(item)]
+    return [result.data if hasattr(result, "batch_sizes") else result]
+
+
+def compare_twins(ours, theirs, *arrays, rtol=1e-10, atol=1e-12, modules=None):
+    """Forward outputs, then the gradients of a random projection of every output, for inputs and parameters
+    (of `modules`, a pair, when ours and theirs are functions calling modules)."""
+    xs = [mt.tensor(a, requires_grad=True) for a in arrays]
+    ts = [torch.tensor(a, requires_grad=True) for a in arrays]
+    outs_m, outs_t = _flatten_outputs(ours(*xs)), _flatten_outputs(theirs(*ts))
+    assert len(outs_m) == len(outs_t)
+    total_m, total_t = 0, 0
+    for k, (m, t) in enumerate(zip(outs_m, outs_t)):
+        assert tuple(m.shape) == tuple(t.shape)
+        assert_close(m, t, rtol, atol, err_msg=f"output {k}")
+        projection = np.random.default_rng(k).standard_normal(tuple(t.shape))
+        total_m = total_m + (m * mt.tensor(projection)).sum()
+        total_t = total_t + (t * torch.tensor(projection)).sum()
+    total_m.backward()
+    total_t.backward()
+    for x, t in zip(xs, ts):
+        assert_close(x.grad, t.grad, rtol, atol)
+    module_m, module_t = modules or (ours, theirs)
+    for (name, p), (_, q) in zip(module_m.named_parameters(), module_t.named_parameters()):
+        assert_close(p.grad, q.grad, rtol, atol, err_msg=name)
+
+
+RECURRENT = [
+    (lambda m: m.RNN(3, 5), (4, 2, 3)),
+    (lambda m: m.RNN(3, 5, num_layers=2, nonlinearity="relu", bias=False), (4, 2, 3)),
+    (lambda m: m.RNN(3, 5, 2, "tanh", True, True, 0.0, True), (2, 4, 3)),
+    (lambda m: m.LSTM(3, 5), (4, 2, 3)),
+    (lambda m: m.LSTM(3, 5, num_layers=2, bidirectional=True, batch_first=True), (2, 4, 3)),
+    (lambda m: m.LSTM(3, 5, proj_size=2, bidirectional=True), (4, 2, 3)),
+    (lambda m: m.LSTM(3, 5, num_layers=3, proj_size=4, bias=False), (4, 2, 3)),
+    (lambda m: m.GRU(3, 5), (4, 2, 3)),
+    (lambda m: m.GRU(3, 5, num_layers=2, bidirectional=True, batch_first=True), (2, 4, 3)),
+    (lambda m: m.GRU(3, 5, bias=False), (4, 3)),
+    (lambda m: m.LSTM(3, 5, bidirectional=True), (4, 3)),
+]
+
+
+@pytest.mark.parametrize("make, shape", RECURRENT, ids=lambda v: repr(v(tnn)) if callable(v) else str(v))
+def test_recurrent_layers_match_pytorch(make, shape):
+    ours, theirs = twins(make)
+    assert repr(ours) == repr(theirs)
+    compare_twins(ours, theirs, RNG.standard_normal(shape))
+
+
+@pytest.mark.parametrize("make, shape", [case for case in RECURRENT if len(case[1]) == 3], ids=lambda v: repr(v(tnn)) if callable(v) else str(v))
+def test_recurrent_layers_with_initial_states_match_pytorch(make, shape):
+    ours, theirs = twins(make)
+    directions = 2 if ours.bidirectional else 1
+    batch = shape[0] if ours.batch_first else shape[1]
+    h0 = RNG.standard_normal((ours.num_layers * directions, batch, ours.proj_size or ours.hidden_size))
+    if isinstance(ours, nn.LSTM):
+        c0 = RNG.standard_normal((ours.num_layers * directions, batch, ours.hidden_size))
+        compare_twins(lambda x, h, c: ours(x, (h, c)), lambda x, h, c: theirs(x, (h, c)), RNG.standard_normal(shape), h0, c0,
+                      modules=(ours, theirs))
+    else:
+        compare_twins(ours, theirs, RNG.standard_normal(shape), h0)
+
+
+def test_recurrent_dropout_between_layers_in_training_only():
+    ours, theirs = twins(lambda m: m.GRU(3, 4, num_layers=3, dropout=0.5))
+    x = RNG.standard_normal((5, 2, 3))
+    compare_twins(ours.eval(), theirs.eval(), x)
+    mt.manual_seed(0)
+    a, _ = ours.train()(mt.tensor(x))
+    b, _ = ours(mt.tensor(x))
+    assert not np.allclose(a.detach().numpy(), b.detach().numpy())  # random masks between layers
+    with pytest.warns(UserWarning, match="non-zero dropout expects num_layers greater than 1"):
+        nn.LSTM(3, 4, dropout=0.2)
+
+
+@pytest.mark.parametrize("make", [lambda m: m.LSTM(3, 4, num_layers=2, bidirectional=True),
+                                  lambda m: m.GRU(3, 4, bidirectional=True), lambda m: m.RNN(3, 4)],
+                         ids=lambda make: repr(make(tnn)))
+@pytest.mark.parametrize("enforce_sorted", [True, False])
+def test_recurrent_layers_on_packed_sequences_match_pytorch(make, enforce_sorted):
+    ours, theirs = twins(make)
+    lengths = [5, 3, 3, 1] if enforce_sorted else [3, 5, 1, 3]
+    padded = RNG.standard_normal((5, 4, 3))
+    lstm = isinstance(ours, nn.LSTM)
+    directions = 2 if ours.bidirectional else 1
+    h0 = RNG.standard_normal((ours.num_layers * directions, 4, 4))
+    states = [h0, RNG.standard_normal(h0.shape)] if lstm else [h0]
+
+    def run(module, rnn_utils, x, *hx):
+        packed = rnn_utils.pack_padded_sequence(x, lengths, enforce_sorted=enforce_sorted)
+        output, h_n = module(packed, tuple(hx) if lstm else hx[0])
+        assert isinstance(output, rnn_utils.PackedSequence)
+        padded_output, out_lengths = rnn_utils.pad_packed_sequence(output, total_length=5)
+        assert list(out_lengths.tolist()) == lengths
+        return (padded_output, h_n)
+
+    compare_twins(lambda *a: run(ours, nn.utils.rnn, *a), lambda *a: run(theirs, tnn.utils.rnn, *a), padded, *states,
+                  modules=(ours, theirs))
+
+
+CELLS = [lambda m: m.RNNCell(3, 4), lambda m: m.RNNCell(3, 4, bias=False, nonlinearity="relu"), lambda m: m.LSTMCell(3, 4),
+         lambda m: m.GRUCell(3, 4), lambda m: m.GRUCell(3, 4, bias=False)]
+
+
+@pytest.mark.parametrize("make", CELLS, ids=lambda make: repr(make(tnn)))
+def test_cells_match_pytorch(make):
+    ours, theirs = twins(make)
+    assert repr(ours) == repr(theirs)
+    compare_twins(ours, theirs, RNG.standard_normal((2, 3)))
+    compare_twins(ours, theirs, RNG.standard_normal(3))
+    if isinstance(ours, nn.LSTMCell):
+        compare_twins(lambda x, h, c: ours(x, (h, c)), lambda x, h, c: theirs(x, (h, c)),
+                      RNG.standard_normal((2, 3)), RNG.standard_normal((2, 4)), RNG.standard_normal((2, 4)),
+                      modules=(ours, theirs))
+    else:
+        compare_twins(ours, theirs, RNG.standard_normal((2, 3)), RNG.standard_normal((2, 4)))
+
+
+def test_recurrent_gradients_by_finite_differences():
+    for make in (lambda: nn.LSTM(2, 3, proj_size=2, bidirectional=True), lambda: nn.GRU(2, 3, num_layers=2),
+                 lambda: nn.RNN(2, 3)):
+        module = make().double()
+        gradchecks(lambda x: module(x)[0], RNG.standard_normal((3, 2, 2)))
+    lengths = [3, 1]
+    module = nn.LSTM(2, 3, bidirectional=True).double()
+    gradchecks(lambda x: nn.utils.rnn.pad_packed_sequence(module(nn.utils.rnn.pack_padded_sequence(x, lengths))[0])[0],
+               RNG.standard_normal((3, 2, 2)), second=False)
+
+
+def test_recurrent_parameters_initialisation_and_errors():
+    lstm = nn.LSTM(3, 16, num_layers=2, bidirectional=True, proj_size=4)
+    assert [name for name, _ in lstm.named_parameters()] == [name for name, _ in tnn.LSTM(3, 16, 2, bidirectional=True, proj_size=4).named_parameters()]
+    values = np.concatenate([p.detach().numpy().ravel() for p in lstm.parameters()])
+    assert np.abs(values).max() <= 0.25 and values.std() > 0.1  # U(-1/sqrt(16), 1/sqrt(16))
+    assert len(lstm.all_weights) == 4 and lstm.all_weights[1][0] is lstm.weight_ih_l0_reverse
+    with pytest.raises(ValueError, match="proj_size argument is only supported for LSTM"):
+        nn.GRU(3, 4, proj_size=2)
+    with pytest.raises(ValueError, match="proj_size has to be smaller than hidden_size"):
+        nn.LSTM(3, 4, proj_size=4)
+    with pytest.raises(ValueError, match="Unknown nonlinearity"):
+        nn.RNN(3, 4, nonlinearity="gelu")
+    with pytest.raises(RuntimeError, match="input.size\\(-1\\) must be equal to input_size"):
+        nn.GRU(3, 4)(mt.zeros(2, 1, 5))
+    with pytest.raises(RuntimeError, match="Expected hidden\\[0\\] size \\(1, 1, 4\\), got \\[1, 2, 4\\]"):
+        nn.LSTM(3, 4)(mt.zeros(2, 1, 3), (mt.zeros(1, 2, 4), mt.zeros(1, 2, 4)))
+    with pytest.raises(ValueError, match="RNN input dtype"):
+        nn.RNN(3, 4)(mt.zeros(2, 1, 3, dtype=mt.float64))
+    with pytest.raises(ValueError, match="Expected input to be 2D or 3D"):
+        nn.GRU(3, 4)(mt.zeros(3))
+    with pytest.raises(ValueError, match="LSTMCell: Expected input to be 1D or 2D"):
+        nn.LSTMCell(3, 4)(mt.zeros(1, 1, 3))
+    with pytest.raises(ValueError, match="dropout should be a number in range"):
+        nn.GRU(3, 4, dropout=1.5)
+
+
+def test_recurrent_state_dict_loads_from_pytorch_and_trains():
+    theirs = tnn.LSTM(4, 6, num_layers=2, batch_first=True)
+    ours = nn.LSTM(4, 6, num_layers=2, batch_first=True)
+    ours.load_state_dict({k: mt.tensor(v.detach().numpy()) for k, v in theirs.state_dict().items()})
+    x = RNG.standard_normal((3, 5, 4)).astype(np.float32)
+    out_m, _ = ours(mt.tensor(x))
+    out_t, _ = theirs(torch.tensor(x))
+    assert out_m.dtype == mt.float32
+    assert_close(out_m, out_t, rtol=1e-5, atol=1e-6)
+    optimizer = mt.optim.SGD(ours.parameters(), lr=0.5)
+    target = mt.zeros(3, 5, 6)
+    losses = []
+    for _ in range(20):
+        optimizer.zero_grad()
+        loss = F.mse_loss(ours(mt.tensor(x))[0], target)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    assert losses[-1] < 0.5 * losses[0]
+
+
+# ----- nn.utils -----
+
+def _grads_pair(shapes, scale=3.0):
+    grads = [RNG.standard_normal(s) * scale for s in shapes]
+    ours = [nn.Parameter(mt.zeros(*s, dtype=mt.float64)) for s in shapes]
+    theirs = [tnn.Parameter(torch.zeros(*s, dtype=torch.float64)) for s in shapes]
+    for p, q, g in zip(ours, theirs, grads):
+        p.grad, q.grad = mt.tensor(g), torch.tensor(g)
+    return ours, theirs
+
+
+@pytest.mark.parametrize("norm_type", [2.0, 1, 3.5, float("inf"), "inf"])
+def test_clip_grad_norm_matches_pytorch_in_place(norm_type):
+    ours, theirs = _grads_pair([(3, 2), (4,)])
+    grad_objects = [p.grad for p in ours]
+    total_m = nn.utils.clip_grad_norm_(ours, max_norm=1.5, norm_type=norm_type)
+    total_t = tnn.utils.clip_grad_norm_(theirs, max_norm=1.5, norm_type=norm_type)
+    assert_close(total_m, total_t)
+    for p, q, g in zip(ours, theirs, grad_objects):
+        assert p.grad is g  # scaled in place, as PyTorch's
+        assert_close(p.grad, q.grad)
+    assert_close(nn.utils.get_total_norm([p.grad for p in ours], norm_type),
+                 tnn.utils.get_total_norm([q.grad for q in theirs], norm_type))
+
+
+def test_clip_grad_value_and_errors():
+    ours, theirs = _grads_pair([(5,), (2, 2)])
+    nn.utils.clip_grad_value_(ours, 0.7)
+    tnn.utils.clip_grad_value_(theirs, 0.7)
+    for p, q in zip(ours, theirs):
+        assert_close(p.grad, q.grad)
+    p = nn.Parameter(mt.zeros(2))
+    p.grad = mt.tensor([float("nan"), 1.0])
+    with pytest.raises(RuntimeError, match="is non-finite, so it cannot be clipped"):
+        nn.utils.clip_grad_norm_([p], 1.0, error_if_nonfinite=True)
+    assert nn.utils.clip_grad_norm_([nn.Parameter(mt.zeros(2))], 1.0).item() == 0.0
+    with pytest.warns(FutureWarning, match="clip_grad_norm_"):
+        nn.utils.clip_grad_norm([p], 1.0)
+
+
+def test_parameters_to_vector_and_back():
+    ours, theirs = twins(lambda m: m.Linear(3, 2))
+    vec_m = nn.utils.parameters_to_vector(ours.parameters())
+    vec_t = tnn.utils.parameters_to_vector(theirs.parameters())
+    assert_close(vec_m, vec_t)
+    (vec_m * mt.arange(8.0, dtype=mt.float64)).sum().backward()  # differentiable, as in PyTorch
+    np.testing.assert_array_equal(ours.weight.grad.numpy().ravel(), np.arange(6.0))
+    new = RNG.standard_normal(8)
+    nn.utils.vector_to_parameters(mt.tensor(new), ours.parameters())
+    tnn.utils.vector_to_parameters(torch.tensor(new), theirs.parameters())
+    for p, q in zip(ours.parameters(), theirs.parameters()):
+        assert_close(p, q)
+        assert p.requires_grad
+    with pytest.raises(TypeError, match="expected torch.Tensor"):
+        nn.utils.parameters_to_vector([np.zeros(2)])
+
+
+def test_sequence_padding_and_packing_match_pytorch():
+    lengths = [2, 4, 1, 4]
+    seqs = [RNG.standard_normal((n, 3)) for n in lengths]
+    ours_seqs = [mt.tensor(s, requires_grad=True) for s in seqs]
+    theirs_seqs = [torch.tensor(s, requires_grad=True) for s in seqs]
+    for batch_first in (False, True):
+        for side in ("right", "left"):
+            assert_close(nn.utils.rnn.pad_sequence(ours_seqs, batch_first, -1.0, side),
+                         tnn.utils.rnn.pad_sequence(theirs_seqs, batch_first, -1.0, side))
+    packed_m = nn.utils.rnn.pack_sequence(ours_seqs, enforce_sorted=False)
+    packed_t = tnn.utils.rnn.pack_sequence(theirs_seqs, enforce_sorted=False)
+    for a, b in zip(packed_m, packed_t):
+        assert_close(a, b)
+    padded_m, lengths_m = nn.utils.rnn.pad_packed_sequence(packed_m, batch_first=True, padding_value=9.0, total_length=6)
+    padded_t, lengths_t = tnn.utils.rnn.pad_packed_sequence(packed_t, batch_first=True, padding_value=9.0, total_length=6)
+    assert_close(padded_m, padded_t)
+    assert lengths_m.tolist() == lengths_t.tolist() and lengths_m.dtype == mt.int64
+    weights = RNG.standard_normal(padded_t.shape)
+    (padded_m * mt.tensor(weights)).sum().backward()
+    (padded_t * torch.tensor(weights)).sum().backward()
+    for a, b in zip(ours_seqs, theirs_seqs):
+        assert_close(a.grad, b.grad)
+    for a, b in zip(nn.utils.rnn.unpack_sequence(packed_m), tnn.utils.rnn.unpack_sequence(packed_t)):
+        assert_close(a, b)
+    padded = RNG.standard_normal((4, 3, 2))
+    by_batch_first = nn.utils.rnn.pack_padded_sequence(mt.tensor(padded.transpose(1, 0, 2)), [4, 2, 2], batch_first=True)
+    by_time = tnn.utils.rnn.pack_padded_sequence(torch.tensor(padded), [4, 2, 2])
+    assert_close(by_batch_first.data, by_time.data)
+    with pytest.raises(RuntimeError, match="must be sorted in decreasing order"):
+        nn.utils.rnn.pack_padded_sequence(mt.tensor(padded), [2, 4, 2])
+    with pytest.raises(RuntimeError, match="has to be greater than 0"):
+        nn.utils.rnn.pack_padded_sequence(mt.tensor(padded), [4, 2, 0])
+    with pytest.raises(ValueError, match="Expected total_length to be at least"):
+        nn.utils.rnn.pad_packed_sequence(packed_m, total_length=2)

@@ -26,12 +26,14 @@ from .activation import (
 from .dropout import AlphaDropout, Dropout1d, Dropout2d, FeatureAlphaDropout
 from .distance import CosineSimilarity, PairwiseDistance
 from .embedding import EmbeddingBag
+from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .loss import (
     CTCLoss, CosineEmbeddingLoss, GaussianNLLLoss, HingeEmbeddingLoss, KLDivLoss, MarginRankingLoss, MultiLabelMarginLoss,
     MultiLabelSoftMarginLoss, MultiMarginLoss, NLLLoss2d, PoissonNLLLoss, SoftMarginLoss, TripletMarginLoss,
     TripletMarginWithDistanceLoss,
 )
 _ACTIVATIONS_LOSSES_ATTENTION = [
+    "GRU", "LSTM", "RNN", "GRUCell", "LSTMCell", "RNNBase", "RNNCell", "RNNCellBase",
     "CosineSimilarity", "PairwiseDistance", "EmbeddingBag", "CTCLoss", "CosineEmbeddingLoss", "GaussianNLLLoss", "HingeEmbeddingLoss", "KLDivLoss",
     "MarginRankingLoss", "MultiLabelMarginLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "NLLLoss2d",
     "PoissonNLLLoss", "SoftMarginLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss",
