@@ -958,3 +958,139 @@ def test_sequence_padding_and_packing_match_pytorch():
         nn.utils.rnn.pack_padded_sequence(mt.tensor(padded), [4, 2, 0])
     with pytest.raises(ValueError, match="Expected total_length to be at least"):
         nn.utils.rnn.pad_packed_sequence(packed_m, total_length=2)
+
+
+# ----- attention -----
+
+def _causal_float_mask(length):
+    return np.triu(np.full((length, length), -np.inf), 1)
+
+
+SDPA_CASES = [
+    ({}, (2, 3, 4, 5), (2, 3, 6, 5), (2, 3, 6, 7), None),
+    ({"is_causal": True}, (2, 3, 4, 5), (2, 3, 4, 5), (2, 3, 4, 5), None),
+    ({"scale": 0.3}, (3, 4, 5), (3, 6, 5), (3, 6, 2), "bool"),
+    ({"scale": -0.5}, (2, 4, 5), (2, 6, 5), (2, 6, 3), "float"),
+    ({"enable_gqa": True}, (2, 4, 3, 5), (2, 2, 6, 5), (2, 2, 6, 3), None),
+    ({}, (4, 5), (6, 5), (6, 3), "bool"),
+]
+
+
+@pytest.mark.parametrize("kwargs, q_shape, k_shape, v_shape, mask", SDPA_CASES, ids=lambda v: str(v))
+def test_scaled_dot_product_attention_matches_pytorch(kwargs, q_shape, k_shape, v_shape, mask):
+    arrays = [RNG.standard_normal(q_shape), RNG.standard_normal(k_shape), RNG.standard_normal(v_shape)]
+    length, source = q_shape[-2], k_shape[-2]
+    mask_array = None
+    if mask == "bool":
+        mask_array = RNG.random((length, source)) < 0.7
+        mask_array[:, 0] = True  # every query sees something
+    elif mask == "float":
+        mask_array = RNG.standard_normal((q_shape[0], length, source))
+
+    def ours(q, k, v):
+        return F.scaled_dot_product_attention(q, k, v, None if mask_array is None else mt.tensor(mask_array), **kwargs)
+
+    def theirs(q, k, v):
+        return tF.scaled_dot_product_attention(q, k, v, None if mask_array is None else torch.tensor(mask_array), **kwargs)
+
+    same_function(ours, theirs, *arrays)
+    if not kwargs.get("enable_gqa"):
+        gradchecks(ours, *[a[..., :3, :] if a.ndim > 2 else a for a in arrays]) if mask_array is None else None
+
+
+def test_scaled_dot_product_attention_fully_masked_rows_and_dropout():
+    q = mt.randn(1, 3, 4, requires_grad=True)
+    mask = mt.tensor([[True, True], [False, False], [True, False]])
+    out = F.scaled_dot_product_attention(q, mt.randn(1, 2, 4), mt.randn(1, 2, 4), attn_mask=mask)
+    expected = tF.scaled_dot_product_attention(to_torch(q), torch.randn(1, 2, 4), torch.randn(1, 2, 4),
+                                               attn_mask=torch.tensor(mask.numpy()))
+    assert out[0, 1].tolist() == [0.0] * 4 and expected[0, 1].tolist() == [0.0] * 4  # PyTorch's _safe_softmax
+    out.sum().backward()
+    assert not np.isnan(q.grad.numpy()).any()
+    mt.manual_seed(0)
+    values = mt.ones(1, 50, 3)
+    dropped = F.scaled_dot_product_attention(mt.zeros(1, 50, 3), mt.zeros(1, 50, 3), values, dropout_p=0.5)
+    rows = dropped.numpy()[0, :, 0]  # each row: the kept share of 50 weights of 1/50, times 2
+    assert len(np.unique(rows)) > 3 and abs(rows.mean() - 1) < 0.1
+    with pytest.raises(RuntimeError, match="Explicit attn_mask should not be set when is_causal=True"):
+        F.scaled_dot_product_attention(q, q, q, attn_mask=mt.ones(3, 3), is_causal=True)
+
+
+MHA = [
+    (lambda m: m.MultiheadAttention(8, 2), "self", {}),
+    (lambda m: m.MultiheadAttention(8, 4, batch_first=True), "self", {"average_attn_weights": False}),
+    (lambda m: m.MultiheadAttention(8, 2, kdim=5, vdim=3), "cross", {}),
+    (lambda m: m.MultiheadAttention(8, 2, bias=False, add_bias_kv=True, add_zero_attn=True), "cross-same", {}),
+    (lambda m: m.MultiheadAttention(8, 2), "self", {"need_weights": False, "mask": "causal"}),
+    (lambda m: m.MultiheadAttention(8, 2, batch_first=True), "self", {"mask": "bool", "padding": "bool"}),
+    (lambda m: m.MultiheadAttention(8, 2), "self", {"mask": "float3d", "padding": "float"}),
+    (lambda m: m.MultiheadAttention(8, 2, add_bias_kv=True), "unbatched", {"mask": "causal"}),
+]
+
+
+@pytest.mark.parametrize("make, form, options", MHA, ids=lambda v: repr(v(tnn)).replace("\n", "") if callable(v) else str(v))
+def test_multihead_attention_matches_pytorch(make, form, options):
+    ours, theirs = twins(make)
+    assert repr(ours) == repr(theirs)
+    batch, target, source = 3, 4, 5
+    batch_first = ours.batch_first
+    def shaped(length, dim):
+        if form == "unbatched":
+            return RNG.standard_normal((length, dim))
+        return RNG.standard_normal((batch, length, dim) if batch_first else (length, batch, dim))
+    query = shaped(target, 8)
+    if form == "self":
+        arrays = [query]
+    elif form == "unbatched":
+        arrays = [query, shaped(target, 8), shaped(target, 8)]
+        source = target
+    else:
+        arrays = [query, shaped(source, ours.kdim), shaped(source, ours.vdim)]
+    if form == "self":
+        source = target
+    masks = {}
+    if options.get("mask") == "causal":
+        masks["attn_mask"] = _causal_float_mask(target)
+    elif options.get("mask") == "bool":
+        masks["attn_mask"] = np.triu(np.ones((target, source), dtype=bool), 1)
+    elif options.get("mask") == "float3d":
+        masks["attn_mask"] = RNG.standard_normal((batch * 2, target, source))
+    if options.get("padding"):
+        padding = np.zeros((batch, source), dtype=bool)
+        padding[0, -2:] = True
+        masks["key_padding_mask"] = padding if options["padding"] == "bool" else np.where(padding, -np.inf, 0.0)
+    kwargs = {k: v for k, v in options.items() if k in ("need_weights", "average_attn_weights")}
+    if options.get("mask") == "causal" and options.get("need_weights") is False:
+        kwargs["is_causal"] = True
+
+    def call(module, lib, *xs):
+        if len(xs) == 1:
+            xs = (xs[0], xs[0], xs[0])
+        extra = {k: lib.tensor(v) for k, v in masks.items()}
+        return module(*xs, **extra, **kwargs)
+
+    result = call(ours, mt, *[mt.tensor(a) for a in arrays])
+    assert (result[1] is None) == (kwargs.get("need_weights") is False)
+    outputs = lambda r: r[0] if r[1] is None else r  # noqa: E731
+    compare_twins(lambda *xs: outputs(call(ours, mt, *xs)), lambda *xs: outputs(call(theirs, torch, *xs)), *arrays,
+                  modules=(ours, theirs))
+
+
+def test_multi_head_attention_forward_by_finite_differences_and_errors():
+    E = 4
+    weights = [RNG.standard_normal((3 * E, E)) * 0.5, RNG.standard_normal(3 * E), RNG.standard_normal((E, E)) * 0.5]
+
+    def attention(x, w_in, b_in, w_out):
+        return F.multi_head_attention_forward(x, x, x, E, 2, w_in, b_in, None, None, False, 0.0, w_out, None)[0]
+
+    gradchecks(attention, RNG.standard_normal((3, 2, E)), *weights)
+    with pytest.raises(AssertionError, match="embed_dim must be divisible by num_heads"):
+        nn.MultiheadAttention(6, 4)
+    module = nn.MultiheadAttention(4, 2)
+    with pytest.raises(RuntimeError, match="Need attn_mask if specifying the is_causal hint"):
+        module(mt.zeros(3, 1, 4), mt.zeros(3, 1, 4), mt.zeros(3, 1, 4), is_causal=True)
+    with pytest.raises(RuntimeError, match="The shape of the 2D attn_mask is"):
+        module(mt.zeros(3, 1, 4), mt.zeros(3, 1, 4), mt.zeros(3, 1, 4), attn_mask=mt.zeros(2, 2))
+    with pytest.raises(AssertionError, match="was expecting embedding dimension of 4"):
+        module(mt.zeros(3, 1, 5), mt.zeros(3, 1, 5), mt.zeros(3, 1, 5))
+    assert [n for n, _ in module.named_parameters()] == [n for n, _ in tnn.MultiheadAttention(4, 2).named_parameters()]

@@ -26,6 +26,7 @@ from .activation import (
 from .dropout import AlphaDropout, Dropout1d, Dropout2d, FeatureAlphaDropout
 from .distance import CosineSimilarity, PairwiseDistance
 from .embedding import EmbeddingBag
+from .attention import MultiheadAttention
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .loss import (
     CTCLoss, CosineEmbeddingLoss, GaussianNLLLoss, HingeEmbeddingLoss, KLDivLoss, MarginRankingLoss, MultiLabelMarginLoss,
@@ -33,7 +34,7 @@ from .loss import (
     TripletMarginWithDistanceLoss,
 )
 _ACTIVATIONS_LOSSES_ATTENTION = [
-    "GRU", "LSTM", "RNN", "GRUCell", "LSTMCell", "RNNBase", "RNNCell", "RNNCellBase",
+    "MultiheadAttention", "GRU", "LSTM", "RNN", "GRUCell", "LSTMCell", "RNNBase", "RNNCell", "RNNCellBase",
     "CosineSimilarity", "PairwiseDistance", "EmbeddingBag", "CTCLoss", "CosineEmbeddingLoss", "GaussianNLLLoss", "HingeEmbeddingLoss", "KLDivLoss",
     "MarginRankingLoss", "MultiLabelMarginLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "NLLLoss2d",
     "PoissonNLLLoss", "SoftMarginLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss",

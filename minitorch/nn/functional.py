@@ -28,6 +28,7 @@ from .functional_activation import (  # noqa: F401
 from .functional_dropout import alpha_dropout, dropout, dropout1d, dropout2d, feature_alpha_dropout  # noqa: F401
 from .functional_distance import cosine_similarity, pairwise_distance, pdist  # noqa: F401
 from .functional_embedding import embedding, embedding_bag  # noqa: F401
+from .functional_attention import multi_head_attention_forward, scaled_dot_product_attention  # noqa: F401
 from .functional_losses import (  # noqa: F401
     cosine_embedding_loss, ctc_loss, gaussian_nll_loss, hinge_embedding_loss, kl_div, margin_ranking_loss, multi_margin_loss,
     multilabel_margin_loss, multilabel_soft_margin_loss, poisson_nll_loss, soft_margin_loss, triplet_margin_loss,
