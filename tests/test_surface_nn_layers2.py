@@ -1094,3 +1094,99 @@ def test_multi_head_attention_forward_by_finite_differences_and_errors():
     with pytest.raises(AssertionError, match="was expecting embedding dimension of 4"):
         module(mt.zeros(3, 1, 5), mt.zeros(3, 1, 5), mt.zeros(3, 1, 5))
     assert [n for n, _ in module.named_parameters()] == [n for n, _ in tnn.MultiheadAttention(4, 2).named_parameters()]
+
+
+# ----- transformer -----
+
+TRANSFORMER_LAYERS = [
+    (lambda m: m.TransformerEncoderLayer(8, 2, 16, dropout=0.0), "encoder", {}),
+    (lambda m: m.TransformerEncoderLayer(8, 2, 16, dropout=0.0, activation="gelu", norm_first=True, batch_first=True),
+     "encoder", {"src_mask": "causal"}),
+    (lambda m: m.TransformerEncoderLayer(8, 4, 16, dropout=0.0, bias=False, layer_norm_eps=1e-3), "encoder",
+     {"src_key_padding_mask": "padding"}),
+    (lambda m: m.TransformerDecoderLayer(8, 2, 16, dropout=0.0), "decoder", {"tgt_mask": "causal"}),
+    (lambda m: m.TransformerDecoderLayer(8, 2, 16, dropout=0.0, norm_first=True, batch_first=True,
+                                         activation=m.functional.silu), "decoder",
+     {"memory_key_padding_mask": "padding", "tgt_mask": "causal"}),
+]
+
+
+def _transformer_inputs(module, kind, options):
+    batch_first = getattr(module, "batch_first", None)
+    if batch_first is None:
+        batch_first = (module.self_attn if hasattr(module, "self_attn") else module.layers[0].self_attn).batch_first
+    batch, target, source = 3, 4, 5
+    shape = lambda length: (batch, length, 8) if batch_first else (length, batch, 8)  # noqa: E731
+    arrays = [RNG.standard_normal(shape(target if kind != "encoder" else source))]
+    if kind != "encoder":
+        arrays.insert(0, RNG.standard_normal(shape(source))) if kind == "transformer" else arrays.append(
+            RNG.standard_normal(shape(source)))
+    masks = {}
+    for name, what in options.items():
+        length = source if kind == "encoder" or name.startswith(("src", "memory")) else target
+        if what == "causal":
+            masks[name] = _causal_float_mask(length)
+        elif what == "padding":
+            padding = np.zeros((batch, length), dtype=bool)
+            padding[1, -2:] = True
+            masks[name] = padding
+    return arrays, masks
+
+
+@pytest.mark.parametrize("make, kind, options", TRANSFORMER_LAYERS, ids=lambda v: repr(v(tnn)).split("(")[0] if callable(v) else str(v))
+def test_transformer_layers_match_pytorch(make, kind, options):
+    ours, theirs = twins(make)
+    assert repr(ours) == repr(theirs)
+    arrays, masks = _transformer_inputs(ours, kind, options)
+    compare_twins(lambda *xs: ours(*xs, **{k: mt.tensor(v) for k, v in masks.items()}),
+                  lambda *xs: theirs(*xs, **{k: torch.tensor(v) for k, v in masks.items()}), *arrays,
+                  modules=(ours, theirs), rtol=1e-9, atol=1e-11)
+
+
+@pytest.mark.filterwarnings("ignore:enable_nested_tensor is True")  # PyTorch's advice about its fast path
+@pytest.mark.parametrize("norm_first, batch_first", [(False, False), (True, True)])
+def test_transformer_stacks_and_model_match_pytorch(norm_first, batch_first):
+    ours, theirs = twins(lambda m: m.Transformer(d_model=8, nhead=2, num_encoder_layers=2, num_decoder_layers=2,
+                                                 dim_feedforward=16, dropout=0.0, norm_first=norm_first,
+                                                 batch_first=batch_first))
+    # (PyTorch's ModuleList repr folds equal layers into "(0-1): 2 x ..."; the layers themselves print alike)
+    assert repr(ours.encoder.layers[0]) == repr(theirs.encoder.layers[0])
+    assert repr(ours.decoder.layers[1]) == repr(theirs.decoder.layers[1])
+    arrays, masks = _transformer_inputs(ours, "transformer", {"tgt_mask": "causal", "src_key_padding_mask": "padding",
+                                                              "memory_key_padding_mask": "padding"})
+    compare_twins(lambda *xs: ours(*xs, **{k: mt.tensor(v) for k, v in masks.items()}),
+                  lambda *xs: theirs(*xs, **{k: torch.tensor(v) for k, v in masks.items()}), *arrays,
+                  modules=(ours, theirs), rtol=1e-9, atol=1e-11)
+    encoder_layer = lambda m: m.TransformerEncoderLayer(8, 2, 16, dropout=0.0)  # noqa: E731
+    enc_m, enc_t = twins(lambda m: m.TransformerEncoder(encoder_layer(m), 2, m.LayerNorm(8), enable_nested_tensor=False))
+    arrays, masks = _transformer_inputs(enc_m, "encoder", {"mask": "causal"})
+    compare_twins(lambda x: enc_m(x, mask=mt.tensor(masks["mask"])), lambda x: enc_t(x, mask=torch.tensor(masks["mask"])),
+                  *arrays, modules=(enc_m, enc_t), rtol=1e-9, atol=1e-11)
+
+
+@pytest.mark.filterwarnings("ignore:enable_nested_tensor is True")
+def test_transformer_initialisation_masks_and_training():
+    model = nn.Transformer(d_model=8, nhead=2, num_encoder_layers=2, num_decoder_layers=1, dim_feedforward=16)
+    layers = model.encoder.layers
+    assert layers[0].linear1.weight is not layers[1].linear1.weight  # deep copies
+    assert len(model.state_dict()) == len(tnn.Transformer(8, 2, 2, 1, 16).state_dict())
+    bound = np.sqrt(6 / (16 + 8))
+    assert np.abs(layers[0].linear1.weight.detach().numpy()).max() <= bound  # Xavier-uniform after construction
+    mask = nn.Transformer.generate_square_subsequent_mask(4)
+    assert_close(mask, tnn.Transformer.generate_square_subsequent_mask(4))
+    assert nn.Transformer.generate_square_subsequent_mask(2, dtype=mt.float64).dtype == mt.float64
+    with pytest.raises(RuntimeError, match="activation should be relu/gelu"):
+        nn.TransformerEncoderLayer(8, 2, activation="tanh")
+    with pytest.raises(RuntimeError, match="the batch number of src and tgt must be equal"):
+        model(mt.zeros(3, 2, 8), mt.zeros(3, 4, 8))
+    mt.manual_seed(0)
+    src, tgt = mt.randn(5, 4, 8), mt.randn(3, 4, 8)
+    optimizer = mt.optim.Adam(model.parameters(), lr=1e-2)
+    losses = []
+    for _ in range(15):
+        optimizer.zero_grad()
+        loss = F.mse_loss(model(src, tgt, tgt_mask=nn.Transformer.generate_square_subsequent_mask(3)), tgt)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    assert losses[-1] < 0.7 * losses[0]
