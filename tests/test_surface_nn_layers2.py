@@ -1190,3 +1190,57 @@ def test_transformer_initialisation_masks_and_training():
         optimizer.step()
         losses.append(loss.item())
     assert losses[-1] < 0.7 * losses[0]
+
+
+# ----- linear cross-entropy -----
+
+@pytest.mark.parametrize("kwargs, shapes", [
+    ({}, ((4, 3), (5, 3), (4,), None)),
+    ({"label_smoothing": 0.1, "reduction": "sum"}, ((4, 3), (5, 3), (4,), (5,))),
+    ({"ignore_index": 2, "reduction": "none"}, ((4, 3), (5, 3), (4,), None)),
+    ({}, ((4, 3), (5, 2, 3), (4, 2), (5, 2))),
+    ({}, ((3,), (5, 3), (), (5,))),
+    ({"reduction": "mean"}, ((4, 3), (5, 3), (4, 5), None)),
+])
+def test_linear_cross_entropy_matches_pytorch(kwargs, shapes):
+    input_shape, weight_shape, target_shape, bias_shape = shapes
+    arrays = [RNG.standard_normal(input_shape), RNG.standard_normal(weight_shape)]
+    if bias_shape is not None:
+        arrays.append(RNG.standard_normal(bias_shape))
+    if len(target_shape) == 2 and target_shape[1] == weight_shape[0]:
+        target = _probabilities(target_shape)
+        make_target = lambda lib: lib.tensor(target)  # noqa: E731
+    else:
+        target = RNG.integers(0, weight_shape[0], target_shape)
+        if kwargs.get("ignore_index") is not None:
+            target.flat[0] = kwargs["ignore_index"]
+        make_target = lambda lib: lib.tensor(target)  # noqa: E731
+
+    def call(fn, lib):
+        return lambda x, w, *b: fn(x, w, make_target(lib), linear_bias=b[0] if b else None, **kwargs)
+
+    same_function(call(F.linear_cross_entropy, mt), call(tF.linear_cross_entropy, torch), *arrays)
+
+
+def test_linear_cross_entropy_module_and_options():
+    ours, theirs = twins(lambda m: m.LinearCrossEntropyLoss(4, 3, out_features=(2,), bias=True, label_smoothing=0.05))
+    assert repr(ours) == repr(theirs)
+    target = RNG.integers(0, 3, (5, 2))
+    compare_twins(lambda x: ours(x, mt.tensor(target)), lambda x: theirs(x, torch.tensor(target)),
+                  RNG.standard_normal((5, 4)), modules=(ours, theirs))
+    weighted_m, weighted_t = twins(lambda m: m.LinearCrossEntropyLoss(4, 3, weight=m.tensor([0.5, 1.0, 2.0])))
+    assert list(weighted_m.state_dict()) == ["weight", "linear.weight"]
+    compare_twins(lambda x: weighted_m(x, mt.tensor(target[:, 0])), lambda x: weighted_t(x, torch.tensor(target[:, 0])),
+                  RNG.standard_normal((5, 4)), modules=(weighted_m, weighted_t))
+    options = nn.LinearCrossEntropyOptions(batch_chunk_size=2)
+    assert repr(options) == repr(tnn.LinearCrossEntropyOptions(batch_chunk_size=2))
+    x, w, t = mt.randn(6, 4), mt.randn(3, 4), mt.tensor([0, 1, 2, 0, 1, 2])
+    assert_close(F.linear_cross_entropy(x, w, t, options=options), F.linear_cross_entropy(x, w, t))
+    with pytest.raises(ValueError, match="invalid acc_policy"):
+        nn.LinearCrossEntropyOptions(acc_policy="fast")
+    with pytest.raises(ValueError, match="invalid chunking_method"):
+        nn.LinearCrossEntropyOptions(chunking_method="rows:2")
+    with pytest.raises(RuntimeError, match="expected equal input and linear_weight last dimensions"):
+        F.linear_cross_entropy(mt.zeros(2, 3), mt.zeros(4, 5), mt.tensor([0, 1]))
+    with pytest.raises(RuntimeError, match="ignore_index cannot be specified when target contains probabilities"):
+        F.linear_cross_entropy(mt.zeros(2, 3), mt.zeros(4, 3), mt.zeros(2, 4), ignore_index=1)

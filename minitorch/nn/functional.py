@@ -30,9 +30,9 @@ from .functional_distance import cosine_similarity, pairwise_distance, pdist  # 
 from .functional_embedding import embedding, embedding_bag  # noqa: F401
 from .functional_attention import multi_head_attention_forward, scaled_dot_product_attention  # noqa: F401
 from .functional_losses import (  # noqa: F401
-    cosine_embedding_loss, ctc_loss, gaussian_nll_loss, hinge_embedding_loss, kl_div, margin_ranking_loss, multi_margin_loss,
-    multilabel_margin_loss, multilabel_soft_margin_loss, poisson_nll_loss, soft_margin_loss, triplet_margin_loss,
-    triplet_margin_with_distance_loss,
+    cosine_embedding_loss, ctc_loss, gaussian_nll_loss, hinge_embedding_loss, kl_div, linear_cross_entropy,
+    margin_ranking_loss, multi_margin_loss, multilabel_margin_loss, multilabel_soft_margin_loss, poisson_nll_loss,
+    soft_margin_loss, triplet_margin_loss, triplet_margin_with_distance_loss,
 )
 
 from .loss_functions import (  # noqa: F401  (F.cross_entropy and friends, as in PyTorch)

@@ -18,7 +18,7 @@ from ..ops import math_ops, special_ops
 from ..ops.ctc_ops import ctc_loss_per_sample
 from .functional_activation import logsigmoid
 from .functional_distance import _clamped_min, pairwise_distance
-from .loss_functions import _as_float_target, _check_reduction, _legacy_reduction, _reduce
+from .loss_functions import _as_float_target, _check_reduction, _legacy_reduction, _reduce, cross_entropy
 
 
 def _reduction(size_average, reduce, reduction, name):
@@ -394,3 +394,41 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
         return losses.sum()
     divisors = from_numpy(np.maximum(target_lengths, 1).astype(np.asarray(losses).dtype))
     return (losses / divisors).mean()
+
+
+# ----- classification through a linear layer -----
+
+def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weight=None, reduction="mean",
+                         ignore_index=None, label_smoothing=0.0, options=None):
+    """cross_entropy(linear(input, linear_weight, linear_bias), target, ...), PyTorch's reference path.
+
+    linear_weight is (C, in_features), or (C, d_1, ..., d_K, in_features) for a K-dimensional loss.
+    `options` (nn.LinearCrossEntropyOptions) is accepted, but minitorch always runs the reference
+    path: the same values, with the (N, C) logits held in memory (PyTorch chunks the batch instead).
+
+    >>> F.linear_cross_entropy(mt.tensor([[1.0, 2.0]]), mt.tensor([[1.0, 0.0], [0.0, 1.0]]), mt.tensor([1]))
+    tensor(0.3133)
+    """
+    if input.ndim not in (1, 2):
+        raise RuntimeError(f"expected input with dimensionality 1 or 2, got {input.ndim}")
+    if linear_weight.ndim < 2:
+        raise RuntimeError(f"expected linear_weight with dimensionality at least 2, got {linear_weight.ndim}")
+    batches, in_features = tuple(input.shape[:-1]), input.shape[-1]
+    if in_features != linear_weight.shape[-1]:
+        raise RuntimeError(f"expected equal input and linear_weight last dimensions (in_features), got {in_features} and "
+                           f"{linear_weight.shape[-1]}, respectively")
+    classes, out_features = linear_weight.shape[0], tuple(linear_weight.shape[1:-1])
+    if linear_bias is not None and tuple(linear_bias.shape) != (classes, *out_features):
+        raise RuntimeError(f"expected linear_bias shape {(classes, *out_features)}, got {tuple(linear_bias.shape)}")
+    if out_features and not batches:
+        raise RuntimeError(f"K-dimensional loss defined by linear_weight shape {tuple(linear_weight.shape)} requires "
+                           f"batched input, (N, {in_features}), got unbatched input with shape {tuple(input.shape)}")
+    logits_shape = (*batches, classes, *out_features)
+    if tuple(target.shape) == logits_shape and ignore_index is not None:
+        raise RuntimeError("ignore_index cannot be specified when target contains probabilities")
+    rows = int(np.prod(out_features, dtype=np.int64)) * classes
+    logits = math_ops.matmul(input, linear_weight.reshape(rows, in_features), transpose_b=True)
+    if linear_bias is not None:
+        logits = logits + linear_bias.reshape(rows)
+    return cross_entropy(logits.reshape(logits_shape), target, weight=weight, reduction=reduction,
+                         ignore_index=-100 if ignore_index is None else ignore_index, label_smoothing=label_smoothing)

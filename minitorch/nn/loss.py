@@ -1,8 +1,12 @@
 """Loss modules (CrossEntropyLoss, NLLLoss, MSELoss, ...): PyTorch's classes over the functional losses."""
+import dataclasses
+import math
 import warnings
 
+from .. import dtypes
 from . import functional as F, loss_functions as L
 from .distance import PairwiseDistance
+from .linear import Linear
 from .module import Module
 
 
@@ -344,3 +348,69 @@ class CTCLoss(_Loss):
     def forward(self, log_probs, targets, input_lengths, target_lengths):
         return F.ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank, self.reduction,
                           self.zero_infinity)
+
+
+@dataclasses.dataclass(frozen=True)
+class LinearCrossEntropyOptions:
+    """PyTorch's settings for its chunked linear_cross_entropy, checked as PyTorch checks them.
+
+    minitorch accepts them and runs the reference path (same values, logits held in memory).
+
+    >>> mt.nn.LinearCrossEntropyOptions(batch_chunk_size=256)
+    LinearCrossEntropyOptions(allow_retain_graph=False, batch_chunk_size=256, chunking_method='auto', acc_policy='auto', acc_dtype=None)
+    """
+
+    allow_retain_graph: bool = False
+    batch_chunk_size: int = None
+    chunking_method: str = "auto"
+    acc_policy: str = "auto"
+    acc_dtype: object = None
+
+    def __post_init__(self):
+        if self.acc_policy not in {"auto", "accurate", "balanced", "compact"}:
+            raise ValueError(f"invalid acc_policy: {self.acc_policy!r}")
+        if self.chunking_method is not None and self.chunking_method != "auto":
+            name, sep, factor = self.chunking_method.partition(":")
+            factor = factor if sep else "1"
+            if not (name == "aspect_ratio" and factor.isdigit() and int(factor) > 0):
+                raise ValueError(f"invalid chunking_method: {self.chunking_method!r}")
+        if not (self.batch_chunk_size is None or isinstance(self.batch_chunk_size, int) and self.batch_chunk_size > 0):
+            raise ValueError(f"batch_chunk_size must be positive int or None, got {self.batch_chunk_size!r}")
+        if self.acc_dtype is not None and self.acc_dtype not in (dtypes.float16, dtypes.float32, dtypes.float64):
+            raise ValueError(f"acc_dtype must be one of {{None, torch.float16, torch.bfloat16, torch.float32, "
+                             f"torch.float64}}, got {self.acc_dtype!r}. Pass acc_dtype=None to let the op pick "
+                             "automatically.")
+
+
+class LinearCrossEntropyLoss(_WeightedLoss):
+    """A Linear layer (in_features -> num_classes x out_features) followed by cross-entropy (see F.linear_cross_entropy).
+
+    >>> loss_fn = mt.nn.LinearCrossEntropyLoss(4, 3, bias=True)
+    >>> loss_fn(mt.randn(5, 4), mt.tensor([0, 2, 1, 1, 0])).shape
+    ()
+    """
+
+    def __init__(self, in_features, num_classes, *, out_features=(), bias=False, device=None, dtype=None,
+                 reduction="mean", weight=None, ignore_index=None, label_smoothing=0.0, options=None):
+        if weight is not None and tuple(weight.shape) != (num_classes,):
+            raise RuntimeError(f"expected weight shape to be {(num_classes,)}, got {tuple(weight.shape)}")
+        if not 0.0 <= label_smoothing <= 1.0:
+            raise RuntimeError(f"expected label_smoothing to be in range [0, 1], got {label_smoothing}")
+        super().__init__(weight=weight, reduction=reduction)
+        self.num_classes, self.out_features = num_classes, out_features
+        self.ignore_index, self.label_smoothing = ignore_index, label_smoothing
+        # Stored flat, as PyTorch's (Linear has no multi-dimensional weights); reshaped in forward.
+        self.linear = Linear(in_features, math.prod(out_features, start=num_classes), bias=bias, dtype=dtype)
+        self.options = options
+
+    def forward(self, input, target):
+        weight = self.linear.weight.reshape(self.num_classes, *self.out_features, self.linear.in_features)
+        bias = None if self.linear.bias is None else self.linear.bias.reshape(self.num_classes, *self.out_features)
+        return F.linear_cross_entropy(input, weight, target, linear_bias=bias, weight=self.weight,
+                                      reduction=self.reduction, ignore_index=self.ignore_index,
+                                      label_smoothing=self.label_smoothing, options=self.options)
+
+    def extra_repr(self):
+        return (f"in_features={self.linear.in_features}, num_classes={self.num_classes}, "
+                f"out_features={self.out_features}, bias={self.linear.bias is not None}, reduction={self.reduction}, "
+                f"ignore_index={self.ignore_index}, label_smoothing={self.label_smoothing}, options={self.options}")
