@@ -1228,7 +1228,8 @@ def test_linear_cross_entropy_module_and_options():
     target = RNG.integers(0, 3, (5, 2))
     compare_twins(lambda x: ours(x, mt.tensor(target)), lambda x: theirs(x, torch.tensor(target)),
                   RNG.standard_normal((5, 4)), modules=(ours, theirs))
-    weighted_m, weighted_t = twins(lambda m: m.LinearCrossEntropyLoss(4, 3, weight=m.tensor([0.5, 1.0, 2.0])))
+    weighted_m, weighted_t = twins(lambda m: m.LinearCrossEntropyLoss(
+        4, 3, weight=(mt if m is nn else torch).tensor([0.5, 1.0, 2.0])))
     assert list(weighted_m.state_dict()) == ["weight", "linear.weight"]
     compare_twins(lambda x: weighted_m(x, mt.tensor(target[:, 0])), lambda x: weighted_t(x, torch.tensor(target[:, 0])),
                   RNG.standard_normal((5, 4)), modules=(weighted_m, weighted_t))
