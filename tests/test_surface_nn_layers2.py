@@ -1245,3 +1245,36 @@ def test_linear_cross_entropy_module_and_options():
         F.linear_cross_entropy(mt.zeros(2, 3), mt.zeros(4, 5), mt.tensor([0, 1]))
     with pytest.raises(RuntimeError, match="ignore_index cannot be specified when target contains probabilities"):
         F.linear_cross_entropy(mt.zeros(2, 3), mt.zeros(4, 3), mt.zeros(2, 4), ignore_index=1)
+
+
+@pytest.mark.filterwarnings("ignore:`torch.nn.utils.weight_norm` is deprecated")
+@pytest.mark.parametrize("dim", [0, 1, None])
+def test_weight_norm_matches_pytorch(dim):
+    ours, theirs = twins(lambda m: m.utils.weight_norm(m.Linear(4, 3), dim=dim))
+    assert list(ours.state_dict()) == ["bias", "weight_g", "weight_v"]
+    compare_twins(ours, theirs, RNG.standard_normal((5, 4)))
+    nn.utils.remove_weight_norm(ours)
+    tnn.utils.remove_weight_norm(theirs)
+    assert list(ours.state_dict()) == list(theirs.state_dict())
+    assert_close(ours.weight, theirs.weight)
+    with pytest.raises(ValueError, match="weight_norm of 'weight' not found"):
+        nn.utils.remove_weight_norm(ours)
+
+
+def test_spectral_norm_matches_pytorch_with_power_iteration():
+    ours, theirs = twins(lambda m: m.utils.spectral_norm(m.Linear(5, 4), n_power_iterations=2))
+    assert list(ours.state_dict()) == ["bias", "weight_orig", "weight_u", "weight_v"]
+    for _ in range(2):  # training: each forward refines u and v in place
+        compare_twins(ours, theirs, RNG.standard_normal((3, 5)))
+        for key in ("weight_u", "weight_v"):
+            assert_close(ours.state_dict()[key], theirs.state_dict()[key])
+    ours.eval()
+    theirs.eval()
+    compare_twins(ours, theirs, RNG.standard_normal((3, 5)))
+    sigma = np.linalg.svd(ours.weight_orig.detach().numpy(), compute_uv=False)[0]
+    np.testing.assert_allclose(np.linalg.svd(ours.weight.detach().numpy(), compute_uv=False)[0], 1.0, rtol=0.2)
+    assert sigma > 0
+    nn.utils.remove_spectral_norm(ours)
+    tnn.utils.remove_spectral_norm(theirs)
+    assert_close(ours.weight, theirs.weight)
+    assert isinstance(ours.weight, nn.Parameter) and list(ours.state_dict()) == ["bias", "weight"]
