@@ -282,13 +282,6 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
     tensor(0.5000)
     """
     reduction = _reduction(size_average, reduce, reduction, "triplet_margin_loss")
-    if margin <= 0:
-        raise ValueError(f"margin must be greater than 0, got {margin}")
-    if not anchor.ndim == positive.ndim == negative.ndim:
-        raise RuntimeError(
-            f"The anchor, positive, and negative tensors are expected to have the same number of dimensions, but got: "
-            f"anchor {anchor.ndim}D, positive {positive.ndim}D, and negative {negative.ndim}D inputs"
-        )
     return triplet_margin_with_distance_loss(
         anchor, positive, negative, distance_function=lambda x, y: pairwise_distance(x, y, p, eps), margin=margin,
         swap=swap, reduction=reduction)

@@ -14,7 +14,8 @@ state_dict loads from PyTorch as it is. A step is written as ATen's cells
 
 with existing ops only, so gradients of any order come for free. The
 input projections x W_ih^T + b_ih of all time steps are one matmul before
-the loop; the loop does the h W_hh^T of each step. Variable lengths
+the loop, cut into steps by one Unpack op; the loop does the h W_hh^T of
+each step. Variable lengths
 (PackedSequence) keep each sequence's state fixed after its end, and run the
 reverse direction over each sequence's own steps, backwards.
 """
@@ -27,6 +28,7 @@ import numpy as np
 from .. import creation
 from ..creation import from_numpy
 from ..ops import array_ops, math_ops
+from ..ops.sequence_ops import unpack
 from . import functional as F, init
 from .module import Module
 from .parameter import Parameter
@@ -86,10 +88,9 @@ def _run_direction(mode, x, h, c, weights, lengths, reverse):
         order = from_numpy(_time_reversal(steps, lengths, batch))
         columns = from_numpy(np.broadcast_to(np.arange(batch), (steps, batch)))
         x = x[order, columns]
-    projected = _project(x, w_ih, b_ih)
     outputs = []
-    for t in range(steps):
-        new_h, new_c = _rnn_step(mode, projected[t], h, c, w_hh, b_hh, w_hr)
+    for t, projected in enumerate(unpack(_project(x, w_ih, b_ih))):  # Unpack: one Pack in the reverse pass
+        new_h, new_c = _rnn_step(mode, projected, h, c, w_hh, b_hh, w_hr)
         if lengths is None:
             h, c = new_h, new_c
             outputs.append(h)
@@ -298,14 +299,14 @@ class RNN(RNNBase):
         if "proj_size" in kwargs:
             raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
         if len(args) > 3:
-            self_nonlinearity = args[3]
+            nonlinearity = args[3]
             args = args[:3] + args[4:]
         else:
-            self_nonlinearity = kwargs.pop("nonlinearity", "tanh")
-        if self_nonlinearity not in ("tanh", "relu"):
-            raise ValueError(f"Unknown nonlinearity '{self_nonlinearity}'. Select from 'tanh' or 'relu'.")
-        super().__init__("RNN_TANH" if self_nonlinearity == "tanh" else "RNN_RELU", *args, **kwargs)
-        self.nonlinearity = self_nonlinearity
+            nonlinearity = kwargs.pop("nonlinearity", "tanh")
+        if nonlinearity not in ("tanh", "relu"):
+            raise ValueError(f"Unknown nonlinearity '{nonlinearity}'. Select from 'tanh' or 'relu'.")
+        super().__init__("RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU", *args, **kwargs)
+        self.nonlinearity = nonlinearity
 
 
 class LSTM(RNNBase):

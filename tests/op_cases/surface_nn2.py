@@ -1,9 +1,10 @@
-"""Cases for the ops of the nn surface, part 2: CTCLoss (first order, reverse mode only: like PyTorch's it has
+"""Cases for the ops of the nn surface, part 2: Unpack, and CTCLoss (first order, reverse mode only: like PyTorch's it has
 no second derivative and no forward mode; tests/test_surface_nn_layers2.py checks that asking for them raises)."""
 import numpy as np
 
 import minitorch as mt
 from minitorch.ops.ctc_ops import ctc_loss_per_sample
+from minitorch.ops.sequence_ops import unpack
 
 from . import OpCase
 
@@ -19,4 +20,10 @@ def ctc_of_logits(logits):
 CASES = [
     OpCase("CTCLoss", ctc_of_logits, lambda rng: [rng.standard_normal((6, 3, 4))], second_order=False,
            forward_mode=False),
+]
+
+CASES += [
+    OpCase("Unpack", lambda x: tuple(piece * (k + 1.0) for k, piece in enumerate(unpack(x, axis=1))),
+           lambda rng: [rng.standard_normal((2, 3, 2))]),
+    OpCase("Unpack", lambda x: unpack(x)[1] ** 2, lambda rng: [rng.standard_normal((3, 2))], name="one-slice-used"),
 ]
