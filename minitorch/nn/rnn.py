@@ -38,8 +38,8 @@ _GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
 
 
 def _chunks(gates, count):
-    size = gates.shape[-1] // count
-    return [gates[..., k * size:(k + 1) * size] for k in range(count)]
+    """The gates (..., count * H) as `count` tensors (..., H), by one Unpack."""
+    return unpack(gates.reshape(*gates.shape[:-1], count, gates.shape[-1] // count), axis=-2)
 
 
 def _rnn_step(mode, projected_input, h, c, w_hh, b_hh, w_hr):
