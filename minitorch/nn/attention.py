@@ -22,7 +22,7 @@ class MultiheadAttention(Module):
     >>> attention = mt.nn.MultiheadAttention(8, 2, batch_first=True)
     >>> x = mt.randn(3, 5, 8)
     >>> output, weights = attention(x, x, x)
-    >>> output.shape, weights.shape
+    >>> tuple(output.shape), tuple(weights.shape)
     ((3, 5, 8), (3, 5, 5))
     """
 

@@ -38,7 +38,7 @@ class Embedding(_Table):
     """Looks up rows of `weight` (num_embeddings, embedding_dim) by integer index (see F.embedding).
 
     >>> emb = mt.nn.Embedding(10, 3, padding_idx=0)
-    >>> emb(mt.tensor([[0, 2]])).shape
+    >>> tuple(emb(mt.tensor([[0, 2]])).shape)
     (1, 2, 3)
     >>> mt.nn.Embedding(10, 3, max_norm=1.0, scale_grad_by_freq=True)
     Embedding(10, 3, max_norm=1.0, scale_grad_by_freq=True)
@@ -95,7 +95,7 @@ class EmbeddingBag(_Table):
     """The sum, mean or max of the embedding rows of each bag of indices (see F.embedding_bag).
 
     >>> bag = mt.nn.EmbeddingBag(10, 3, mode="sum")
-    >>> bag(mt.tensor([1, 2, 4, 5, 4]), mt.tensor([0, 2])).shape
+    >>> tuple(bag(mt.tensor([1, 2, 4, 5, 4]), mt.tensor([0, 2])).shape)
     (2, 3)
     >>> bag
     EmbeddingBag(10, 3, mode='sum')

@@ -144,7 +144,7 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
     >>> x = mt.randn(3, 2, E)
     >>> out, weights = F.multi_head_attention_forward(x, x, x, E, 2, mt.randn(3 * E, E), mt.zeros(3 * E), None, None,
     ...                                               False, 0.0, mt.randn(E, E), mt.zeros(E))
-    >>> out.shape, weights.shape
+    >>> tuple(out.shape), tuple(weights.shape)
     ((3, 2, 4), (2, 3, 3))
     """
     batched = _shape_check(query, key, value, key_padding_mask, attn_mask, num_heads)

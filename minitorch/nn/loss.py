@@ -386,7 +386,7 @@ class LinearCrossEntropyLoss(_WeightedLoss):
     """A Linear layer (in_features -> num_classes x out_features) followed by cross-entropy (see F.linear_cross_entropy).
 
     >>> loss_fn = mt.nn.LinearCrossEntropyLoss(4, 3, bias=True)
-    >>> loss_fn(mt.randn(5, 4), mt.tensor([0, 2, 1, 1, 0])).shape
+    >>> tuple(loss_fn(mt.randn(5, 4), mt.tensor([0, 2, 1, 1, 0])).shape)
     ()
     """
 

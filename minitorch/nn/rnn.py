@@ -291,7 +291,7 @@ class RNN(RNNBase):
 
     >>> rnn = mt.nn.RNN(10, 20, num_layers=2)
     >>> output, h_n = rnn(mt.randn(5, 3, 10))
-    >>> output.shape, h_n.shape
+    >>> tuple(output.shape), tuple(h_n.shape)
     ((5, 3, 20), (2, 3, 20))
     """
 
@@ -314,7 +314,7 @@ class LSTM(RNNBase):
 
     >>> lstm = mt.nn.LSTM(10, 20, batch_first=True, bidirectional=True, proj_size=5)
     >>> output, (h_n, c_n) = lstm(mt.randn(3, 7, 10))
-    >>> output.shape, h_n.shape, c_n.shape
+    >>> tuple(output.shape), tuple(h_n.shape), tuple(c_n.shape)
     ((3, 7, 10), (2, 3, 5), (2, 3, 20))
     """
 
@@ -327,7 +327,7 @@ class GRU(RNNBase):
 
     >>> gru = mt.nn.GRU(4, 6, num_layers=2, dropout=0.1)
     >>> output, h_n = gru(mt.randn(5, 4))        # unbatched (L, H_in)
-    >>> output.shape, h_n.shape
+    >>> tuple(output.shape), tuple(h_n.shape)
     ((5, 6), (2, 6))
     """
 
@@ -393,7 +393,7 @@ class RNNCell(RNNCellBase):
     """One step of an Elman RNN: h' = tanh(x W_ih^T + b_ih + h W_hh^T + b_hh) (or relu).
 
     >>> cell = mt.nn.RNNCell(10, 20)
-    >>> cell(mt.randn(3, 10)).shape
+    >>> tuple(cell(mt.randn(3, 10)).shape)
     (3, 20)
     """
 
@@ -414,7 +414,7 @@ class LSTMCell(RNNCellBase):
 
     >>> cell = mt.nn.LSTMCell(10, 20)
     >>> h, c = cell(mt.randn(3, 10))
-    >>> h.shape, c.shape
+    >>> tuple(h.shape), tuple(c.shape)
     ((3, 20), (3, 20))
     """
 
@@ -431,7 +431,7 @@ class GRUCell(RNNCellBase):
     """One step of a GRU.
 
     >>> cell = mt.nn.GRUCell(10, 20)
-    >>> cell(mt.randn(10)).shape
+    >>> tuple(cell(mt.randn(10)).shape)
     (20,)
     """
 

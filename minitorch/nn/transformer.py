@@ -75,7 +75,7 @@ class TransformerEncoderLayer(Module):
     """Self-attention then a feed-forward network, each with dropout, a residual connection and LayerNorm.
 
     >>> layer = mt.nn.TransformerEncoderLayer(d_model=8, nhead=2, dim_feedforward=16, batch_first=True)
-    >>> layer(mt.randn(3, 5, 8)).shape
+    >>> tuple(layer(mt.randn(3, 5, 8)).shape)
     (3, 5, 8)
     """
 
@@ -107,7 +107,7 @@ class TransformerDecoderLayer(Module):
     """Self-attention, attention over the encoder's output (memory), then a feed-forward network.
 
     >>> layer = mt.nn.TransformerDecoderLayer(d_model=8, nhead=2, dim_feedforward=16)
-    >>> layer(mt.randn(4, 2, 8), mt.randn(6, 2, 8)).shape
+    >>> tuple(layer(mt.randn(4, 2, 8), mt.randn(6, 2, 8)).shape)
     (4, 2, 8)
     """
 
@@ -150,7 +150,7 @@ class TransformerEncoder(Module):
 
     >>> layer = mt.nn.TransformerEncoderLayer(d_model=8, nhead=2, dim_feedforward=16)
     >>> encoder = mt.nn.TransformerEncoder(layer, num_layers=2, enable_nested_tensor=False)
-    >>> encoder(mt.randn(5, 3, 8), mask=mt.nn.Transformer.generate_square_subsequent_mask(5)).shape
+    >>> tuple(encoder(mt.randn(5, 3, 8), mask=mt.nn.Transformer.generate_square_subsequent_mask(5)).shape)
     (5, 3, 8)
     """
 
@@ -176,7 +176,7 @@ class TransformerDecoder(Module):
     """num_layers copies of a decoder layer, then an optional final norm.
 
     >>> layer = mt.nn.TransformerDecoderLayer(d_model=8, nhead=2, dim_feedforward=16)
-    >>> mt.nn.TransformerDecoder(layer, num_layers=2)(mt.randn(4, 3, 8), mt.randn(6, 3, 8)).shape
+    >>> tuple(mt.nn.TransformerDecoder(layer, num_layers=2)(mt.randn(4, 3, 8), mt.randn(6, 3, 8)).shape)
     (4, 3, 8)
     """
 
@@ -203,7 +203,7 @@ class Transformer(Module):
 
     >>> model = mt.nn.Transformer(d_model=8, nhead=2, num_encoder_layers=1, num_decoder_layers=1, dim_feedforward=16)
     >>> tgt_mask = mt.nn.Transformer.generate_square_subsequent_mask(4)
-    >>> model(mt.randn(6, 2, 8), mt.randn(4, 2, 8), tgt_mask=tgt_mask).shape
+    >>> tuple(model(mt.randn(6, 2, 8), mt.randn(4, 2, 8), tgt_mask=tgt_mask).shape)
     (4, 2, 8)
     """
 

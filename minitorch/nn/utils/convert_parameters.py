@@ -12,7 +12,7 @@ def parameters_to_vector(parameters):
     """All parameters flattened and concatenated into one vector (differentiable, as in PyTorch).
 
     >>> layer = mt.nn.Linear(3, 2)
-    >>> mt.nn.utils.parameters_to_vector(layer.parameters()).shape
+    >>> tuple(mt.nn.utils.parameters_to_vector(layer.parameters()).shape)
     (8,)
     """
     pieces = []

@@ -51,7 +51,7 @@ def weight_norm(module, name="weight", dim=0):
     >>> with warnings.catch_warnings():
     ...     warnings.simplefilter("ignore")
     ...     layer = mt.nn.utils.weight_norm(mt.nn.Linear(3, 2))
-    >>> list(layer.state_dict()), layer.weight_g.shape
+    >>> list(layer.state_dict()), tuple(layer.weight_g.shape)
     (['bias', 'weight_g', 'weight_v'], (2, 1))
     """
     warnings.warn("`torch.nn.utils.weight_norm` is deprecated in favor of `torch.nn.utils.parametrizations.weight_norm`.",
