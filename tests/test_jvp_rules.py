@@ -16,6 +16,7 @@ from minitorch.engine.registry import OPS, TRANSPOSE
 from op_cases import all_cases
 
 CASES = all_cases()
+FORWARD_CASES = [case for case in CASES if case.forward_mode]  # CTCLoss has no forward mode, as in PyTorch
 
 
 def _case_inputs(case, seed):
@@ -77,12 +78,12 @@ def _check_case(case, seed=0):
         np.testing.assert_allclose(j, (p - m) / (2 * eps), rtol=tol, atol=tol, err_msg=f"{case.id()}: J v vs finite differences")
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id())
+@pytest.mark.parametrize("case", FORWARD_CASES, ids=lambda c: c.id())
 def test_jvp_by_rule_or_fallback_is_the_transpose_of_the_vjp(case):
     _check_case(case)
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id())
+@pytest.mark.parametrize("case", FORWARD_CASES, ids=lambda c: c.id())
 def test_jvp_by_fallback_is_the_transpose_of_the_vjp(case, monkeypatch):
     for row in OPS.values():
         monkeypatch.setattr(row, "jvp", TRANSPOSE)

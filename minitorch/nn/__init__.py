@@ -39,6 +39,25 @@ from .pooling import (
 )
 from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 
+# ----- surface: activations, losses, attention, recurrent, transformer, distances -----
+from .activation import (
+    CELU, ELU, GLU, SELU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh, LogSigmoid, Mish, PReLU, ReLU6, RReLU, SiLU,
+    Softmax2d, Softmin, Softplus, Softshrink, Softsign, Tanhshrink, Threshold,
+)
+from .dropout import AlphaDropout, Dropout1d, Dropout2d, FeatureAlphaDropout
+from .distance import CosineSimilarity, PairwiseDistance
+from .embedding import EmbeddingBag
+from .attention import MultiheadAttention
+from .transformer import (
+    Transformer, TransformerDecoder, TransformerDecoderLayer, TransformerEncoder, TransformerEncoderLayer,
+)
+from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
+from .loss import (
+    CTCLoss, CosineEmbeddingLoss, GaussianNLLLoss, HingeEmbeddingLoss, KLDivLoss, LinearCrossEntropyLoss,
+    LinearCrossEntropyOptions, MarginRankingLoss, MultiLabelMarginLoss, MultiLabelSoftMarginLoss, MultiMarginLoss,
+    NLLLoss2d, PoissonNLLLoss, SoftMarginLoss, TripletMarginLoss, TripletMarginWithDistanceLoss,
+)
+
 SPATIAL_EXPORTS = [
     "ParameterList", "ParameterDict", "Conv1d", "ConvTranspose1d", "ConvTranspose2d", "Unflatten", "Fold", "Unfold",
     "InstanceNorm1d", "InstanceNorm2d", "LazyLinear", "LazyConv1d", "LazyConv2d", "LazyConvTranspose1d",
@@ -51,7 +70,17 @@ SPATIAL_EXPORTS = [
     "UpsamplingBilinear2d",
 ]
 
-# ----- surface: activations, losses, attention, recurrent, transformer, distances -----
+_ACTIVATIONS_LOSSES_ATTENTION = [
+    "MultiheadAttention", "Transformer", "TransformerDecoder", "TransformerDecoderLayer", "TransformerEncoder",
+    "TransformerEncoderLayer", "GRU", "LSTM", "RNN", "GRUCell", "LSTMCell", "RNNBase", "RNNCell", "RNNCellBase",
+    "CosineSimilarity", "PairwiseDistance", "EmbeddingBag", "CTCLoss", "CosineEmbeddingLoss", "GaussianNLLLoss", "HingeEmbeddingLoss", "KLDivLoss",
+    "LinearCrossEntropyLoss", "LinearCrossEntropyOptions",
+    "MarginRankingLoss", "MultiLabelMarginLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "NLLLoss2d",
+    "PoissonNLLLoss", "SoftMarginLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss",
+    "AlphaDropout", "Dropout1d", "Dropout2d", "FeatureAlphaDropout",
+    "CELU", "ELU", "GLU", "SELU", "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh", "LogSigmoid", "Mish", "PReLU",
+    "ReLU6", "RReLU", "SiLU", "Softmax2d", "Softmin", "Softplus", "Softshrink", "Softsign", "Tanhshrink", "Threshold",
+]
 
 __all__ = [
     "functional", "init", "parallel", "utils", "Module", "Parameter", "Sequential", "ModuleList", "ModuleDict", "Identity",
@@ -60,3 +89,4 @@ __all__ = [
     "LogSoftmax", "Embedding", "CrossEntropyLoss", "NLLLoss", "MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss",
     "BCELoss", "BCEWithLogitsLoss",
 ] + SPATIAL_EXPORTS
+__all__ += _ACTIVATIONS_LOSSES_ATTENTION  # the names of the block 'activations, losses, attention, ...'

@@ -11,7 +11,7 @@ import warnings
 
 import numpy as np
 
-from .. import dtypes, random
+from .. import dtypes
 from ..creation import from_numpy
 from ..errors import ShapeError
 from ..engine.state import no_grad
@@ -38,6 +38,20 @@ from .functional_resample import (  # noqa: F401
 )
 
 # ----- surface: activations, losses, attention, recurrent, distances (new modules re-exported here) -----
+from .functional_activation import (  # noqa: F401
+    celu, celu_, elu, elu_, glu, gumbel_softmax, hardshrink, hardsigmoid, hardswish, hardtanh, hardtanh_, leaky_relu,
+    leaky_relu_, logsigmoid, mish, prelu, relu, relu6, relu_, rrelu, rrelu_, selu, selu_, silu, softmin, softplus,
+    softshrink, softsign, tanhshrink, threshold, threshold_,
+)
+from .functional_dropout import alpha_dropout, dropout, dropout1d, dropout2d, feature_alpha_dropout  # noqa: F401
+from .functional_distance import cosine_similarity, pairwise_distance, pdist  # noqa: F401
+from .functional_embedding import embedding, embedding_bag  # noqa: F401
+from .functional_attention import multi_head_attention_forward, scaled_dot_product_attention  # noqa: F401
+from .functional_losses import (  # noqa: F401
+    cosine_embedding_loss, ctc_loss, gaussian_nll_loss, hinge_embedding_loss, kl_div, linear_cross_entropy,
+    margin_ranking_loss, multi_margin_loss, multilabel_margin_loss, multilabel_soft_margin_loss, poisson_nll_loss,
+    soft_margin_loss, triplet_margin_loss, triplet_margin_with_distance_loss,
+)
 
 from .loss_functions import (  # noqa: F401  (F.cross_entropy and friends, as in PyTorch)
     binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy, huber_loss, l1_loss, mse_loss, nll_loss,
@@ -194,50 +208,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     return output
 
 
-# ----- dropout -----
-
-def dropout(input, p=0.5, training=True, inplace=False):
-    """Inverted dropout: zeroes each element with probability p and scales the rest by 1/(1-p).
-
-    The mask comes from the global generator (mt.manual_seed). `inplace` is
-    accepted for compatibility; the result is always a new tensor.
-
-    >>> x = mt.ones(4)
-    >>> mt.nn.functional.dropout(x, p=0.5, training=False).tolist()  # identity outside training
-    [1.0, 1.0, 1.0, 1.0]
-    >>> sorted(set(mt.nn.functional.dropout(x, p=0.5).tolist())) in ([0.0], [2.0], [0.0, 2.0])
-    True
-    """
-    if not 0.0 <= p <= 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    if not training or p == 0.0:
-        return input
-    if p == 1.0:
-        return input * 0.0
-    keep = random.generator().random(input.shape) >= p
-    scale = (keep / (1.0 - p)).astype(np.asarray(input).dtype)
-    return input * from_numpy(scale)
-
-
 # ----- activations -----
-
-def relu(input, inplace=False):
-    """max(x, 0), elementwise.
-
-    >>> mt.nn.functional.relu(mt.tensor([-1.0, 0.5])).tolist()
-    [0.0, 0.5]
-    """
-    return math_ops.relu(input)
-
-
-def leaky_relu(input, negative_slope=0.01, inplace=False):
-    """x where x > 0, else negative_slope * x. Runs the "SelectV2" op.
-
-    >>> F.leaky_relu(mt.tensor([-2.0, 3.0]), negative_slope=0.1)
-    tensor([-0.2000, 3.0000])
-    """
-    return math_ops.where(input > 0, input, input * negative_slope)
-
 
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
 
@@ -307,32 +278,6 @@ def log_softmax(input, dim=None, dtype=None):
 
 
 # ----- embeddings and encodings -----
-
-def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False):
-    """Rows of `weight` picked by the integer tensor `input`; output shape input.shape + (embedding_dim,).
-
-    Rows looked up at padding_idx get no gradient, as in PyTorch.
-
-    >>> weight = mt.tensor([[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]])
-    >>> mt.nn.functional.embedding(mt.tensor([2, 0]), weight).tolist()
-    [[2.0, 2.0], [0.0, 0.0]]
-    """
-    if max_norm is not None or scale_grad_by_freq or sparse:
-        raise NotImplementedError("embedding: max_norm, scale_grad_by_freq and sparse are not supported")
-    indices = np.asarray(input)
-    if indices.dtype.kind not in "iu":
-        raise TypeError(f"embedding: expected an integer index tensor (Long or Int), got {indices.dtype}")
-    num_embeddings = weight.shape[0]
-    if indices.size and (indices.min() < 0 or indices.max() >= num_embeddings):
-        raise IndexError(f"embedding: index out of range in self (indices must lie in [0, {num_embeddings}), weight {tuple(weight.shape)})")
-    rows = weight[from_numpy(indices)]
-    if padding_idx is None:
-        return rows
-    padding_idx = padding_idx % num_embeddings
-    is_padding = from_numpy((indices == padding_idx)[..., None])
-    # Same values everywhere; only the non-padding rows carry a gradient.
-    return math_ops.where(is_padding, rows.detach(), rows)
-
 
 def one_hot(tensor, num_classes=-1):
     """int64 one-hot encoding with a new last dimension of size num_classes (max + 1 if -1).

@@ -20,6 +20,7 @@ class OpCase:
     name: str = ""
     constants: tuple = field(default_factory=tuple)  # indices of inputs that must not require grad
     eps: float = 1e-6  # finite-difference step; larger for cases that pass through float32
+    forward_mode: bool = True  # False for an op whose forward mode raises by design (tests/test_jvp_rules.py skips it)
 
     def id(self):
         return f"{self.op}-{self.name}" if self.name else self.op
