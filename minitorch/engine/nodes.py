@@ -12,9 +12,11 @@ Names are the op's name plus "Backward0" (MulBackward0, MatMulBackward0,
 RealDivBackward0): consistent with the op table, close to PyTorch's. A
 `next_functions` item is (node, which output of that node), (AccumulateGrad,
 0) for a leaf that requires grad, and (None, 0) for a constant. After a
-backward pass that released the graph, a node keeps its name and inputs
-while its outputs live; tensors the pass consumed and that died are no
-longer on the tape and show as None.
+backward pass that released the graph, a node keeps its name, its inputs
+and the nodes upstream of it while its outputs live (the pass links each
+consumed entry to the entries that made its inputs: TapeEntry.inputs_made_by),
+so the whole graph can still be walked from the loss, as in PyTorch; only
+the saved values are gone.
 """
 from .autograd_tape import AUTOGRAD_TAPE
 from .hooks import add_hook
@@ -50,7 +52,8 @@ class Node:
         >>> loss.grad_fn.next_functions[0][0].next_functions
         ((<AccumulateGrad object at ...>, 0), (None, 0))
         """
-        return tuple(_edge(self._tape, tid) for tid in self._entry.input_ids)
+        made_by = self._entry.inputs_made_by or (None,) * len(self._entry.input_ids)
+        return tuple(_edge(self._tape, tid, link) for tid, link in zip(self._entry.input_ids, made_by))
 
     @property
     def metadata(self):
@@ -142,13 +145,16 @@ def _producer_node(tape, tensor_id):
     return None if entry is None else Node(tape, op_id, entry)
 
 
-def _edge(tape, tensor_id):
+def _edge(tape, tensor_id, made_by=None):
+    """(node, output index) of the op that made `tensor_id`; `made_by` is the (op id, entry) a releasing pass linked."""
     op_id = tape.tensor_tape.get(tensor_id)
     if op_id == -1:
         ref = tape.watched.get(tensor_id)
         leaf = ref() if ref is not None else None
         return (AccumulateGrad(leaf) if leaf is not None and leaf._requires_grad else None), 0
     node = _producer_node(tape, tensor_id)
+    if node is None and made_by is not None:
+        node = Node(tape, *made_by)
     if node is None:
         return None, 0
     return node, node._entry.output_ids.index(tensor_id)

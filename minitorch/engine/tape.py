@@ -10,7 +10,8 @@ gradient needs (see record.py).
     tensor_usage  tensor id -> how many entries use it (+1 while it is alive)
     released      op id -> an entry a reverse pass consumed, its saved values freed, kept
                   while one of its outputs lives: `grad_fn` still names it and shows
-                  its inputs (engine/nodes.py), as PyTorch's graph does after backward
+                  its inputs (engine/nodes.py), as PyTorch's graph does after backward;
+                  its `inputs_made_by` keeps the consumed entries upstream of it
 
 `delete_trace` runs when a Tensor dies: once nothing uses a tensor any more
 its producing op is dropped, and so on up the graph. Finished work is thus
@@ -31,7 +32,8 @@ _serials = itertools.count(1)
 class TapeEntry:
     """One recorded op (tape.h: OpTapeEntry)."""
 
-    __slots__ = ("op_type", "output_ids", "output_info", "input_ids", "input_info", "backward_function", "hooks", "metadata")
+    __slots__ = ("op_type", "output_ids", "output_info", "input_ids", "input_info", "backward_function", "hooks", "metadata",
+                 "inputs_made_by")
 
     def __init__(self, op_type, output_ids, output_info, input_ids, input_info, backward_function):
         self.op_type = op_type
@@ -42,6 +44,9 @@ class TapeEntry:
         self.backward_function = backward_function
         self.hooks = None  # (pre-hooks, hooks) registered through grad_fn, or None
         self.metadata = None  # grad_fn.metadata, made on first use
+        # Set by a releasing reverse pass: per input, (op id, entry) of the consumed op that made it, or None.
+        # The graph's shape then outlives the tensors the pass freed, as PyTorch's grad_fn nodes do.
+        self.inputs_made_by = None
 
 
 class Tape:
