@@ -355,10 +355,10 @@ def _common_module(paths):
 
 
 def group_by_module(graph, model):
-    """Fills `op.module` from `model` for the ops a capture did not tag: an op reading a module's
-    parameters belongs to that module; an op whose producers and consumers all belong to modules
-    belongs to the innermost module holding them all (a ReLU between two layers of a Sequential).
-    Parameters take their qualified names (`features.0.weight`)."""
+    """Fills `op.module` from `model` for the ops a capture did not tag, and names the parameters
+    (`features.0.weight`). An op reading a module's parameters belongs to that module; a run of
+    parameter-free ops (ReLU, pooling, flattening) between ops of modules belongs to the innermost
+    module holding those (a ReLU between two layers of a Sequential belongs to the Sequential)."""
     graph.modules = {name: type(module).__name__ for name, module in model.named_modules()}
     owners = _module_of_parameter(model)
     for tid, (name, _) in owners.items():
@@ -371,22 +371,39 @@ def group_by_module(graph, model):
         modules = {owners[tid][1] for tid in op.input_ids if tid in owners}
         if modules:
             op.module = _common_module(modules)
+    for run, before, after in _parameter_free_runs(graph):
+        if before and after:
+            module = _common_module(before | after)
+            for op in run:
+                op.module = module
+
+
+def _parameter_free_runs(graph):
+    """The connected runs of ops without a module: (ops, modules of the ops feeding them, modules of those they feed)."""
     producer = {tid: op for op in graph.ops for tid in op.output_ids}
     consumers = {}
     for op in graph.ops:
         for tid in op.input_ids:
             consumers.setdefault(tid, []).append(op)
-    changed = True
-    while changed:
-        changed = False
-        for op in graph.ops:
-            if op.module is not None:
-                continue
-            before = [producer[tid] for tid in op.input_ids if tid in producer]
-            after = [c for tid in op.output_ids for c in consumers.get(tid, ())]
-            if before and after and all(o.module is not None for o in before + after):
-                op.module = _common_module([o.module for o in before + after])
-                changed = True
+    seen, runs = set(), []
+    for start in graph.ops:
+        if start.module is not None or start.index in seen:
+            continue
+        run, before, after, stack = [], set(), set(), [start]
+        seen.add(start.index)
+        while stack:
+            op = stack.pop()
+            run.append(op)
+            neighbours = [(producer[tid], before) for tid in op.input_ids if tid in producer]
+            neighbours += [(c, after) for tid in op.output_ids for c in consumers.get(tid, ())]
+            for other, side in neighbours:
+                if other.module is not None:
+                    side.add(other.module)
+                elif other.index not in seen:
+                    seen.add(other.index)
+                    stack.append(other)
+        runs.append((run, before, after))
+    return runs
 
 
 class _ModuleStack:
