@@ -77,7 +77,11 @@ def raised(error, path, function):
     if path is not None and not frames:
         raise error  # not the student's: a fault of the checker itself, shown as one
     where = f" ({path.name}, line {frames[-1].lineno})" if frames else ""
-    return Verdict(FAIL, f"raised {type(error).__name__}: {error}{where}")
+    hint = ""
+    if "numpy() on Tensor that requires grad" in str(error):
+        hint = ("; a second derivative runs your gradient on tensors that require grad: numpy cannot follow "
+                "them, write it with minitorch ops")
+    return Verdict(FAIL, f"raised {type(error).__name__}: {error}{where}{hint}")
 
 
 def check_op(exercise, function, path=None):
