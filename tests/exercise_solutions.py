@@ -170,7 +170,12 @@ def batch_norm_grad(op, grad_y, grad_mean, grad_var, grad_saved_mean, grad_saved
 
 # ----- 5. the reverse pass -----
 
-def compute_gradient(tape, targets, sources, output_gradients):
+def _add(old, new):
+    return old + new
+
+
+def compute_gradient(tape, targets, sources, output_gradients, accumulate=_add, unbroadcast=True):
+    """The reverse pass; `accumulate` and `unbroadcast` let the tests make deliberately wrong variants of it."""
     order, seen = [], set()
     stack = [(t._id, False) for t in targets]
     while stack:  # depth first, an op after the ops that made its inputs
@@ -189,7 +194,7 @@ def compute_gradient(tape, targets, sources, output_gradients):
         stack += [(input_id, False) for input_id in tape.op_tape[op_id].input_ids]
     gradients = {}
     for target, grad in zip(targets, output_gradients):
-        gradients[target._id] = gradients[target._id] + grad if target._id in gradients else grad
+        gradients[target._id] = accumulate(gradients[target._id], grad) if target._id in gradients else grad
     for op_id in reversed(order):
         entry = tape.op_tape[op_id]
         if not any(tid in gradients for tid in entry.output_ids):
@@ -201,6 +206,6 @@ def compute_gradient(tape, targets, sources, output_gradients):
         for tid, grad, needed, (shape, _) in zip(entry.input_ids, in_grads, needs, entry.input_info):
             if grad is None or not needed:
                 continue
-            grad = sum_to_shape(grad, shape)
-            gradients[tid] = gradients[tid] + grad if tid in gradients else grad
+            grad = sum_to_shape(grad, shape) if unbroadcast else grad
+            gradients[tid] = accumulate(gradients[tid], grad) if tid in gradients else grad
     return [gradients.get(s._id) for s in sources]
