@@ -25,6 +25,7 @@ import numpy as np
 from ..engine import trace
 from ..engine.autograd_tape import AUTOGRAD_TAPE
 from ..engine.backprop import broadcast_axes
+from ..engine.nodes import producer_node, consumed_node
 from ..engine.registry import OPS
 from ..engine.state import active_tapes, tape_lock
 from ..engine.tape import Tape
@@ -272,31 +273,30 @@ LOST_NOTE = ("part of the graph is gone: a backward pass freed it together with 
 
 
 def _upstream_entries(tape, tensor_id, graph):
-    """op id -> entry for every op upstream of `tensor_id`, live or released (linked by the releasing pass)."""
+    """op id -> entry for every op upstream of `tensor_id`, live or released (kept by the pass's ConsumedPass)."""
     entries, seen = {}, set()
     stack = [(tensor_id, None)]
     while stack:
-        tid, link = stack.pop()
+        tid, consumed = stack.pop()
         if tid in seen:
             continue
         seen.add(tid)
         op_id = tape.tensor_tape.get(tid)
         if op_id == -1:
             continue
-        entry = None
-        if op_id is not None:
-            entry = tape.op_tape.get(op_id) or tape.released.get(op_id)
-        if entry is None and link is not None:
-            op_id, entry = link
-        if entry is None:
+        node = producer_node(tape, tid)
+        if node is None and consumed is not None:
+            node = consumed_node(tape, consumed, tid)
+        if node is None:
             if op_id is not None:
                 graph.notes.append(LOST_NOTE)
             continue
+        entry = node._entry
         if entry.backward_function is None:
             graph.notes.append(FREED_NOTE)
-        entries[op_id] = entry
-        links = entry.inputs_made_by or (None,) * len(entry.input_ids)
-        stack.extend(zip(entry.input_ids, links))
+        entries[node._op_id] = entry
+        consumed = entry.consumed or node._consumed
+        stack.extend((input_id, consumed) for input_id in entry.input_ids)
     return entries
 
 

@@ -28,7 +28,7 @@ from . import anomaly, hooks, trace
 from .execute import execute
 from .nodes import run_with_hooks
 from .state import enable_grad, pop_tape, push_tape, switches, tape_lock, thread_state
-from .tape import Tape
+from .tape import ConsumedPass, Tape
 
 # Early aggregation (imperative_grad.py's _MIN_AGGREGATE_COUNT/BYTES): with this many pending gradients for one
 # tensor, and this much memory in them, add them up at once to free memory.
@@ -58,6 +58,7 @@ def compute_gradient(tape, targets, sources, output_gradients=None, release=Fals
         usage, entries, producer, leaves = _prepare_backprop(tape, targets, source_ids, release)
     if collect_leaves:
         source_ids |= leaves
+    consumed = ConsumedPass(producer) if release else None
     missing = {}
     for tid in usage:
         op_id = producer.get(tid)
@@ -82,8 +83,7 @@ def compute_gradient(tape, targets, sources, output_gradients=None, release=Fals
                 trace.backward_call(entry, out_grads, in_grads, needs)
             del entries[op_id]
             if release:
-                _link_upstream(entry, producer, entries)
-                tape.release(entry, op_id)
+                tape.release(entry, op_id, consumed)
             for tid, grad, needed, (shape, dtype) in zip(entry.input_ids, in_grads, needs, entry.input_info):
                 if grad is not None and needed:
                     if grad._data.shape != shape or grad._data.dtype != dtype:
@@ -124,13 +124,6 @@ def compute_gradient(tape, targets, sources, output_gradients=None, release=Fals
             leaf_ready(tid, grad)
         return {}
     return [_complete(gradients[s._id], s._id) if gradients.get(s._id) else None for s in sources]
-
-
-def _link_upstream(entry, producer, entries):
-    """Before `entry` is released: the consumed entries that made its inputs, for grad_fn (nodes.py).
-    They have not run yet (they wait for this one), so they are still in `entries`."""
-    entry.inputs_made_by = tuple((made_by, entries[made_by]) if made_by in entries else None
-                                 for made_by in map(producer.get, entry.input_ids))
 
 
 @contextlib.contextmanager
@@ -179,11 +172,11 @@ def _replaced_pass(reverse_pass, tape, targets, sources, output_gradients, relea
         raise RuntimeError(f"the reverse pass {getattr(reverse_pass, '__name__', reverse_pass)!r} returned "
                            f"{len(grads)} gradients for {len(wanted)} sources")
     if release:
+        consumed = ConsumedPass(producer)
         with tape_lock:
             for op_id in sorted(entries, reverse=True):  # consumers first, as the built-in pass releases them
                 if tape.op_tape.pop(op_id, None) is not None:
-                    _link_upstream(entries[op_id], producer, entries)
-                    tape.release(entries[op_id], op_id)
+                    tape.release(entries[op_id], op_id, consumed)
     if not collect_leaves:
         return grads
     finished = {t._id: g for t, g in zip(wanted, grads) if g is not None and t._id in leaves}
