@@ -515,7 +515,9 @@ def capture(title="captured graph", group_by=None):
     functions ran and every gradient, signed (a leaf's is summed over the
     passes in the block). Ops the reverse pass records (create_graph=True,
     nested tapes) join the graph too. With `group_by=model`, each op is
-    tagged with the nn.Module that ran it (pictures box them).
+    tagged with the nn.Module that ran it (pictures box them). The graph
+    grows with every op the block records: capture a pass, not a whole
+    training run.
 
     >>> w = mt.tensor([3.0, -4.0], requires_grad=True)
     >>> with mt.viz.capture() as graph:
