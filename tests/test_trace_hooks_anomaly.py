@@ -25,9 +25,9 @@ def test_trace_of_a_small_expression_matches_the_transcript():
         f"record   Mul          t0(2,) t1(2,) -> t2(2,)  tape {tape}  keeps inputs",
         f"record   Add          t2(2,) t0(2,) -> t3(2,)  tape {tape}  keeps nothing",
         f"record   Sum          t3(2,) -> t4()  tape {tape}  keeps nothing",
-        "backward Sum          grad of t4 |1| -> t3(2,) |1.414|",
-        "backward Add          grad of t3 |1.414| -> t2(2,) |1.414|, t0(2,) |1.414|",
-        "backward Mul          grad of t2 |1.414| -> t0(2,) |5|, t1(2,) |2.236|",
+        "backward Sum          grad of t4 = 1 -> t3(2,) = [1, 1]",
+        "backward Add          grad of t3 = [1, 1] -> t2(2,) = [1, 1], t0(2,) = [1, 1]",
+        "backward Mul          grad of t2 = [1, 1] -> t0(2,) = [3, 4], t1(2,) = [1, 2]",
         "sum      2 gradients of t0",  # x feeds Mul and Add: its two gradients are summed last
     ]
 

@@ -1,17 +1,22 @@
 """What a tape holds, as a graph a student can read: the data behind mt.viz.
 
     Graph       ops in recording order and the tensors they read and wrote,
+                each tensor with its name, shape, value and gradient when known,
                 made from a tensor (the ops upstream of it), a tape (all its
                 entries), or captured as the program runs (`capture()`)
     listing(x)  one line per recorded op: op id, op type, inputs -> outputs
-                (short tensor names with shapes), what the backward function
-                keeps (the op table decides), and gradients when known
+                (tensor names with shapes), what the backward function keeps
+                (the op table decides); then each tensor's value and gradient
 
-A static view shows what the tape holds now: backward() without
-retain_graph releases the entries it ran, so to see a graph after its
-backward pass, capture it. capture() listens to the tracing hook points
-(engine/trace.py), so the engine pays nothing when no capture is open.
-Drawings (DOT text, PNG) are in minitorch/viz.py.
+A static view shows what the tapes hold now. backward() without
+retain_graph frees the values the tape saved, but keeps the graph's shape
+while its output lives (grad_fn, engine/nodes.py): a static view after
+backward shows every op, and values only for leaves, named tensors and the
+output. To see every value and gradient of a pass, capture it: capture()
+listens to the tracing hook points (engine/trace.py), so the engine pays
+nothing when no capture is open. Tensor names come from the trace's naming
+(trace.name), so the trace, the listing and the picture agree. Drawings (DOT
+text, PNG) are in minitorch/viz.py.
 """
 import contextlib
 
@@ -20,28 +25,82 @@ import numpy as np
 from ..engine import trace
 from ..engine.autograd_tape import AUTOGRAD_TAPE
 from ..engine.backprop import broadcast_axes
+from ..engine.nodes import producer_node, consumed_node
+from ..engine.registry import OPS
 from ..engine.state import active_tapes, tape_lock
 from ..engine.tape import Tape
 from ..tensor import Tensor
 
-class TensorNode:
-    """A tensor as the graph knows it: id, shape, dtype, and its gradient norm once known."""
+# What the outputs of multi-output ops are: the first is the result, the others side outputs
+# (folded into their op in pictures when nothing reads them).
+OUTPUT_ROLES = {
+    "FusedBatchNorm": ("y", "batch mean", "batch var", "saved mean", "saved inv std"),
+    "MaxPool": ("values", "argmax"),
+    "SoftmaxCrossEntropyWithLogits": ("loss", "backprop"),
+    "SparseSoftmaxCrossEntropyWithLogits": ("loss", "backprop"),
+}
 
-    __slots__ = ("tensor_id", "shape", "dtype", "kind", "grad_norm", "_grad_sum")
+
+class Summary:
+    """A tensor's values in brief: all of them, signed, when there are at most 6 (`values`), else min/mean/max.
+
+    >>> from minitorch.autograd.graph import Summary
+    >>> Summary(np.array([3.0, -0.41614])).text()
+    '[3, -0.4161]'
+    >>> Summary(np.arange(10.0)).text()
+    'min 0 mean 4.5 max 9'
+    """
+
+    __slots__ = ("values", "low", "mean", "high")
+
+    def __init__(self, array):
+        array = np.asarray(array)
+        if array.dtype == bool:
+            array = array.astype(np.int64)
+        self.values = array.copy() if array.size <= trace.SMALL else None
+        if array.size:
+            self.low, self.mean, self.high = (float(array.min()), float(array.mean(dtype=np.float64)), float(array.max()))
+        else:
+            self.low = self.mean = self.high = float("nan")
+
+    def text(self, digits=4):
+        """Small tensors: every value (4 significant digits); larger: min, mean and max with `digits`."""
+        if self.values is not None:
+            return trace.format_values(self.values)
+        return f"min {self.low:.{digits}g} mean {self.mean:.{digits}g} max {self.high:.{digits}g}"
+
+
+class TensorNode:
+    """A tensor as the graph knows it: id, shape, dtype, kind, name, and value and gradient once known."""
+
+    __slots__ = ("tensor_id", "shape", "dtype", "kind", "name", "value", "grad", "grad_norm", "_grad_sum")
 
     def __init__(self, tensor_id, shape, dtype):
         self.tensor_id = tensor_id
         self.shape = tuple(shape)
         self.dtype = np.dtype(dtype)
         self.kind = "computed"  # or "leaf" (watched: a gradient can be asked for) or "constant"
+        self.name = None  # t0, t1, ... as the trace calls it (or a parameter's name)
+        self.value = None  # Summary
+        self.grad = None  # Summary
         self.grad_norm = None
         self._grad_sum = None  # leaves: the gradients their consumers sent, summed over the passes
 
+    def set_value(self, array):
+        self.value = Summary(array)
+
+    def set_grad(self, array):
+        array = np.asarray(array)
+        self.grad = Summary(array)
+        self.grad_norm = _norm(array)
+
 
 class OpNode:
-    """One recorded op: `index` in the graph, `op_id` on its tape, and the backward steps it ran at."""
+    """One recorded op: `index` in the graph, `op_id` on its tape, what its backward function
+    keeps (`keeps`, and the ids in `saved_ids`), the backward steps it ran at, its module."""
 
-    __slots__ = ("index", "op_id", "op_type", "input_ids", "output_ids", "keeps", "tapes", "backward_steps")
+    __slots__ = ("index", "op_id", "op_type", "input_ids", "output_ids", "keeps", "saved_ids", "tapes",
+                 "backward_steps", "module")
 
     def __init__(self, index, op_id, op_type, input_ids, output_ids, keeps, tapes):
         self.index = index
@@ -50,8 +109,10 @@ class OpNode:
         self.input_ids = tuple(input_ids)
         self.output_ids = tuple(output_ids)
         self.keeps = keeps
+        self.saved_ids = (self.input_ids if "inputs" in keeps else ()) + (self.output_ids if "outputs" in keeps else ())
         self.tapes = tuple(tapes)
         self.backward_steps = []
+        self.module = None  # the qualified name of the nn.Module that ran it ("" for the model itself)
 
 
 class Graph:
@@ -66,6 +127,8 @@ class Graph:
     ...     y.backward()
     >>> [op.op_type for op in graph.ops], [graph.ops[i].op_type for i in graph.backward_order]
     (['Mul', 'Sum'], ['Sum', 'Mul'])
+    >>> graph.tensors[x._id].value.text(), graph.tensors[x._id].grad.text()
+    ('[1, 2]', '[2, 4]')
     """
 
     def __init__(self, title="graph"):
@@ -75,6 +138,9 @@ class Graph:
         self.backward_order = []  # op indices, in the order their backward functions ran
         self.aggregations = []  # (tensor id, how many gradients were summed)
         self.notes = []
+        self.modules = {}  # qualified module name -> class name ("" is the model), when grouped by a model
+        self.roots = set()  # tensor ids asked for (a static view's tensor): never folded away
+        self.parameter_ids = set()  # the model's parameters, when grouped by a model
 
     def _tensor(self, tensor_id, shape, dtype):
         node = self.tensors.get(tensor_id)
@@ -93,25 +159,36 @@ class Graph:
     def _finish_kinds(self, watched=()):
         produced = {tid for op in self.ops for tid in op.output_ids}
         for tid, node in self.tensors.items():
-            if tid not in produced:
+            if tid not in produced and node.kind != "leaf":
                 node.kind = "leaf" if tid in watched or node._grad_sum is not None else "constant"
 
+    def _finish_names(self):
+        """Names for the tensors not named yet, agreeing with the trace's."""
+        unnamed = [tid for tid, node in self.tensors.items() if node.name is None]
+        for tid, label in trace.names_for(unnamed).items():
+            self.tensors[tid].name = label
+
     def names(self, names=None):
-        """Tensor id -> display name: the given {name: Tensor} first, then t0, t1, ... by first appearance."""
-        given = {t._id: label for label, t in (names or {}).items()}
-        result, counter = {}, 0
-        for tid in self.tensors:
-            if tid in given:
-                result[tid] = given[tid]
-            else:
-                result[tid] = f"t{counter}"
-                counter += 1
+        """Tensor id -> display name: the given {name: Tensor} first, then the graph's (t0, t1, ... as the trace calls them).
+
+        >>> x = mt.tensor([1.0], requires_grad=True)
+        >>> y = x * 2
+        >>> sorted(mt.viz.graph_of(y).names({"x": x}).values())
+        ['t1', 't2', 'x']
+        """
+        result = {tid: node.name for tid, node in self.tensors.items()}
+        result.update({t._id: label for label, t in (names or {}).items() if t._id in result})
         return result
 
     def targets(self):
         """Tensor ids no op of the graph reads: where the graph ends."""
         read = {tid for op in self.ops for tid in op.input_ids}
         return [tid for tid in self.tensors if tid not in read]
+
+    def side_outputs(self, op):
+        """The outputs of `op` after its first that no op of the graph reads (batch-norm statistics, max-pool indices)."""
+        read = {tid for other in self.ops for tid in other.input_ids}
+        return [tid for tid in op.output_ids[1:] if tid not in read and tid not in self.roots]
 
     def __str__(self):
         return listing(self)
@@ -122,35 +199,62 @@ class Graph:
 
 # ----- building a graph from what a tape holds now -----
 
-def _keeps(backward_function):
-    kept = [what for what, value in (("inputs", backward_function._inputs), ("outputs", backward_function._saved_outputs))
-            if value is not None]
+FREED = " (freed)"
+
+
+def _keeps(entry):
+    """What the entry's backward function keeps; after a releasing pass, what it kept (the op table says)."""
+    function = entry.backward_function
+    if function is None:
+        row = OPS[entry.op_type]
+        kept = [what for what, flag in (("inputs", row.needs_inputs), ("outputs", row.needs_outputs)) if flag]
+        return (" and ".join(kept) or "nothing") + FREED
+    kept = [what for what, value in (("inputs", function._inputs), ("outputs", function._saved_outputs)) if value is not None]
     return " and ".join(kept) or "nothing"
 
 
 def _entry_op(graph, tape, op_id, entry):
     inputs = [(tid, shape, dtype) for tid, (shape, dtype) in zip(entry.input_ids, entry.input_info)]
     outputs = [(tid, shape, dtype) for tid, (shape, dtype) in zip(entry.output_ids, entry.output_info)]
-    return graph._add_op(op_id, entry.op_type, inputs, outputs, _keeps(entry.backward_function), (tape.serial,))
+    op = graph._add_op(op_id, entry.op_type, inputs, outputs, _keeps(entry), (tape.serial,))
+    _saved_values(graph, entry.backward_function)
+    return op
 
 
-def _watched_grads(graph, tape):
-    """Leaves a tape watches whose tensors are alive: their `.grad` norms."""
-    for tid, node in graph.tensors.items():
-        ref = tape.watched.get(tid)
-        tensor = ref() if ref is not None else None
-        if tensor is not None and getattr(tensor, "grad", None) is not None:
-            node.grad_norm = _norm(tensor.grad._data)
+def _saved_values(graph, backward_function):
+    """The values an entry's backward function kept (unchanged since, by their versions)."""
+    if backward_function is None:
+        return
+    if backward_function._inputs is not None:
+        for t, version in zip(backward_function._inputs, backward_function._input_versions):
+            if (0 if t._version is None else t._version.value) == version and t._id in graph.tensors:
+                graph.tensors[t._id].set_value(t._data)
+    for data, tid, counter, version in backward_function._saved_outputs or ():
+        if counter.value == version and tid in graph.tensors:
+            graph.tensors[tid].set_value(data)
 
 
-def from_tape(tape, title):
+def _known_tensors(graph, tape, names):
+    """Values and gradients of the tensors we can reach: the tape's live watched leaves and the named tensors."""
+    tensors = [ref() for ref in tape.watched.values()] + list((names or {}).values())
+    for tensor in tensors:
+        node = graph.tensors.get(tensor._id) if tensor is not None else None
+        if node is None:
+            continue
+        node.set_value(tensor._data)
+        if getattr(tensor, "grad", None) is not None:
+            node.set_grad(tensor.grad._data)
+
+
+def from_tape(tape, title, names=None):
     graph = Graph(title)
     with tape_lock:  # other threads may be recording on it (docs/ARCHITECTURE.md, "Threads")
         entries = sorted(tape.op_tape.items(), key=lambda item: item[0])
     for op_id, entry in entries:
         _entry_op(graph, tape, op_id, entry)
     graph._finish_kinds(tape.watched)
-    _watched_grads(graph, tape)
+    _known_tensors(graph, tape, names)
+    graph._finish_names()
     return graph
 
 
@@ -161,47 +265,174 @@ def _tape_holding(tensor):
     return None
 
 
-def from_tensor(tensor):
-    tape = _tape_holding(tensor)
-    kind = "autograd tape" if tape is AUTOGRAD_TAPE else "tape"
-    graph = Graph(f"graph of a tensor of shape {tuple(tensor.shape)}" + (f" on {kind} {tape.serial}" if tape else ""))
-    if tape is None:
-        graph._tensor(tensor._id, tensor._data.shape, tensor._data.dtype)
-        graph._finish_kinds()
-        graph.notes.append("no tape recorded how this tensor was made (does anything it came from require grad?)")
-        return graph
-    entries, stack, seen = {}, [tensor._id], set()
+FREED_NOTE = ("backward() freed the values this graph saved (its shape is kept while the output lives): "
+              "values show for leaves, named tensors and the output only; draw a captured pass "
+              "(with mt.viz.capture() as graph: ...) to see every value and gradient")
+LOST_NOTE = ("part of the graph is gone: a backward pass freed it together with the tensors it made "
+             "(use retain_graph=True, or capture the pass with mt.viz.capture())")
+
+
+def _upstream_entries(tape, tensor_id, graph):
+    """op id -> entry for every op upstream of `tensor_id`, live or released (kept by the pass's ConsumedPass)."""
+    entries, seen = {}, set()
+    stack = [(tensor_id, None)]
     while stack:
-        tid = stack.pop()
+        tid, consumed = stack.pop()
         if tid in seen:
             continue
         seen.add(tid)
         op_id = tape.tensor_tape.get(tid)
-        if op_id is None or op_id == -1:
+        if op_id == -1:
             continue
-        entry = tape.op_tape.get(op_id)
-        if entry is None:
-            graph.notes.append("part of the graph was released by a backward pass: use retain_graph=True, or mt.viz.capture()")
+        node = producer_node(tape, tid)
+        if node is None and consumed is not None:
+            node = consumed_node(tape, consumed, tid)
+        if node is None:
+            if op_id is not None:
+                graph.notes.append(LOST_NOTE)
             continue
-        entries[op_id] = entry
-        stack.extend(entry.input_ids)
+        entry = node._entry
+        if entry.backward_function is None:
+            graph.notes.append(FREED_NOTE)
+        entries[node._op_id] = entry
+        consumed = entry.consumed or node._consumed
+        stack.extend((input_id, consumed) for input_id in entry.input_ids)
+    return entries
+
+
+def from_tensor(tensor, names=None):
+    tape = _tape_holding(tensor)
+    kind = "autograd tape" if tape is AUTOGRAD_TAPE else "tape"
+    graph = Graph(f"graph of a tensor of shape {tuple(tensor.shape)}" + (f" on {kind} {tape.serial}" if tape is not None else ""))
+    graph.roots.add(tensor._id)
+    if tape is None:
+        graph._tensor(tensor._id, tensor._data.shape, tensor._data.dtype).set_value(tensor._data)
+        graph._finish_kinds()
+        graph._finish_names()
+        graph.notes.append("no tape recorded how this tensor was made (does anything it came from require grad?)")
+        return graph
+    with tape_lock:
+        entries = _upstream_entries(tape, tensor._id, graph)
     for op_id in sorted(entries):
         _entry_op(graph, tape, op_id, entries[op_id])
-    graph._tensor(tensor._id, tensor._data.shape, tensor._data.dtype)
+    graph._tensor(tensor._id, tensor._data.shape, tensor._data.dtype).set_value(tensor._data)
     graph._finish_kinds(tape.watched)
-    _watched_grads(graph, tape)
+    _known_tensors(graph, tape, names)
+    graph._finish_names()
     return graph
 
 
-def as_graph(obj):
+def as_graph(obj, names=None):
     """A Graph of `obj`: a Graph itself, a Tensor (the ops upstream of it) or an engine Tape."""
     if isinstance(obj, Graph):
         return obj
     if isinstance(obj, Tensor):
-        return from_tensor(obj)
+        return from_tensor(obj, names)
     if isinstance(obj, Tape):
-        return from_tape(obj, f"tape {obj.serial}")
+        return from_tape(obj, f"tape {obj.serial}", names)
     raise TypeError(f"minitorch.viz expects a Tensor, a GradientTape, a Tape or a Graph, got {type(obj).__name__}")
+
+
+# ----- modules: which nn.Module ran each op -----
+
+def _module_of_parameter(model):
+    """Parameter tensor id -> (its qualified name, the qualified name of the module that owns it)."""
+    found = {}
+    for name, parameter in model.named_parameters():
+        found[parameter._id] = (name, name.rpartition(".")[0])
+    return found
+
+
+def _common_module(paths):
+    """The innermost module containing every one of `paths` ("" is the model itself)."""
+    split = [path.split(".") if path else [] for path in paths]
+    common = []
+    for parts in zip(*split):
+        if any(part != parts[0] for part in parts):
+            break
+        common.append(parts[0])
+    return ".".join(common)
+
+
+def group_by_module(graph, model):
+    """Fills `op.module` from `model` for the ops a capture did not tag, and names the parameters
+    (`features.0.weight`). An op reading a module's parameters belongs to that module; a run of
+    parameter-free ops (ReLU, pooling, flattening) between ops of modules belongs to the innermost
+    module holding those (a ReLU between two layers of a Sequential belongs to the Sequential)."""
+    graph.modules = {name: type(module).__name__ for name, module in model.named_modules()}
+    owners = _module_of_parameter(model)
+    for tid, (name, _) in owners.items():
+        if tid in graph.tensors:
+            graph.tensors[tid].name = name
+            graph.parameter_ids.add(tid)
+    if any(op.module is not None for op in graph.ops):
+        return  # a capture saw the modules run: exact
+    for op in graph.ops:
+        modules = {owners[tid][1] for tid in op.input_ids if tid in owners}
+        if modules:
+            op.module = _common_module(modules)
+    for run, before, after in _parameter_free_runs(graph):
+        if before and after:
+            module = _common_module(before | after)
+            for op in run:
+                op.module = module
+
+
+def _parameter_free_runs(graph):
+    """The connected runs of ops without a module: (ops, modules of the ops feeding them, modules of those they feed)."""
+    producer = {tid: op for op in graph.ops for tid in op.output_ids}
+    consumers = {}
+    for op in graph.ops:
+        for tid in op.input_ids:
+            consumers.setdefault(tid, []).append(op)
+    seen, runs = set(), []
+    for start in graph.ops:
+        if start.module is not None or start.index in seen:
+            continue
+        run, before, after, stack = [], set(), set(), [start]
+        seen.add(start.index)
+        while stack:
+            op = stack.pop()
+            run.append(op)
+            neighbours = [(producer[tid], before) for tid in op.input_ids if tid in producer]
+            neighbours += [(c, after) for tid in op.output_ids for c in consumers.get(tid, ())]
+            for other, side in neighbours:
+                if other.module is not None:
+                    side.add(other.module)
+                elif other.index not in seen:
+                    seen.add(other.index)
+                    stack.append(other)
+        runs.append((run, before, after))
+    return runs
+
+
+class _ModuleStack:
+    """Forward pre-hooks and hooks on every module of a model: which module is running now."""
+
+    def __init__(self, model):
+        self.running = []
+        self.handles = []
+        for name, module in model.named_modules():
+            self.handles.append(module.register_forward_pre_hook(self._entered(name)))
+            self.handles.append(module.register_forward_hook(self._left(name)))
+
+    def _entered(self, name):
+        def hook(module, args):
+            self.running.append(name)
+        return hook
+
+    def _left(self, name):
+        def hook(module, args, output):
+            if name in self.running:  # a forward that raised left its name behind: drop it too
+                del self.running[len(self.running) - 1 - self.running[::-1].index(name):]
+        return hook
+
+    def current(self):
+        return self.running[-1] if self.running else None
+
+    def remove(self):
+        for handle in self.handles:
+            handle.remove()
 
 
 # ----- capture: the graph as it is built, and the backward passes -----
@@ -209,55 +440,86 @@ def as_graph(obj):
 class _Recorder:
     """A trace listener (engine/trace.py) that fills a Graph."""
 
-    def __init__(self, graph):
+    def __init__(self, graph, modules=None):
         self.graph = graph
+        self.modules = modules
         self.producer = {}  # tensor id -> op index, for ops recorded in the block
 
+    def _see(self, tensor, tapes):
+        """A tensor's node: named as the trace names it, its value as it is now (first sight)."""
+        node = self.graph.tensors.get(tensor._id)
+        if node is None:
+            node = self.graph._tensor(tensor._id, tensor._data.shape, tensor._data.dtype)
+            node.name = trace.name(tensor._id)
+            node.set_value(tensor._data)
+            if tensor._requires_grad or any(tape.tensor_tape.get(tensor._id) == -1 for tape in tapes):
+                node.kind = "leaf"
+        return node
+
     def recorded(self, op_name, inputs, results, tapes, keeps):
+        for t in inputs:
+            self._see(t, tapes)
+        for t in results:
+            self._see(t, ()).kind = "computed"
         describe = [(t._id, t._data.shape, t._data.dtype) for t in inputs]
         outputs = [(t._id, t._data.shape, t._data.dtype) for t in results]
         op = self.graph._add_op(None, op_name, describe, outputs, keeps, [tape.serial for tape in tapes])
+        if self.modules is not None:
+            op.module = self.modules.current()
         for tid, _, _ in outputs:
             self.producer[tid] = op.index
+
+    def _op_from_entry(self, entry):
+        """An op recorded before the block began: taken from its tape entry."""
+        graph = self.graph
+        for tid, (shape, dtype) in list(zip(entry.input_ids, entry.input_info)) + list(zip(entry.output_ids, entry.output_info)):
+            if tid not in graph.tensors:
+                graph._tensor(tid, shape, dtype).name = trace.name(tid)
+        op = graph._add_op(None, entry.op_type,
+                           [(tid, s, d) for tid, (s, d) in zip(entry.input_ids, entry.input_info)],
+                           [(tid, s, d) for tid, (s, d) in zip(entry.output_ids, entry.output_info)],
+                           _keeps(entry))
+        _saved_values(graph, entry.backward_function)
+        for tid in entry.output_ids:
+            self.producer[tid] = op.index
+        return op.index
 
     def backward_call(self, entry, out_grads, in_grads, needs):
         graph = self.graph
         index = self.producer.get(entry.output_ids[0])
-        if index is None:  # recorded before the block began: take it from the tape entry
-            op = graph._add_op(None, entry.op_type,
-                               [(tid, s, d) for tid, (s, d) in zip(entry.input_ids, entry.input_info)],
-                               [(tid, s, d) for tid, (s, d) in zip(entry.output_ids, entry.output_info)],
-                               _keeps(entry.backward_function))
-            for tid in entry.output_ids:
-                self.producer[tid] = op.index
-            index = op.index
+        if index is None:
+            index = self._op_from_entry(entry)
         graph.backward_order.append(index)
         graph.ops[index].backward_steps.append(len(graph.backward_order))
         for tid, grad in zip(entry.output_ids, out_grads):
             if grad is not None:
-                graph.tensors[tid].grad_norm = _norm(grad._data)
+                graph.tensors[tid].set_grad(grad._data)
         for tid, grad, needed, (shape, _) in zip(entry.input_ids, in_grads, needs, entry.input_info):
             if grad is None or not needed or tid in self.producer:
                 continue
             node = graph.tensors[tid]
             summed = _sum_to_shape(np.asarray(grad._data, dtype=np.float64), shape)
             node._grad_sum = summed if node._grad_sum is None else node._grad_sum + summed
-            node.grad_norm = _norm(node._grad_sum)
+            node.set_grad(node._grad_sum.astype(node.dtype, copy=False))
 
     def aggregated(self, tensor_id, count):
         self.graph.aggregations.append((tensor_id, count))
 
 
 @contextlib.contextmanager
-def capture(title="captured graph"):
+def capture(title="captured graph", group_by=None):
     """Records, for the block, every op a tape records and every backward call.
 
-    Yields a Graph that fills as the block runs; after a backward pass it
-    knows the order in which the backward functions ran and the norm of
-    every gradient (a leaf's is summed over the passes in the block). Ops the
-    reverse pass records (create_graph=True, nested tapes) join the graph too.
+    Yields a Graph that fills as the block runs: each tensor's value when an
+    op first met it; after a backward pass, the order in which the backward
+    functions ran and every gradient, signed (a leaf's is summed over the
+    passes in the block). Ops the reverse pass records (create_graph=True,
+    nested tapes) join the graph too. With `group_by=model`, each op is
+    tagged with the nn.Module that ran it (pictures box them). The graph
+    grows with every op the block records: capture a pass, not a whole
+    training run.
 
-    >>> w = mt.tensor([3.0, 4.0], requires_grad=True)
+    >>> w = mt.tensor([3.0, -4.0], requires_grad=True)
     >>> with mt.viz.capture() as graph:
     ...     loss = (w * w).sum()
     ...     loss.backward()
@@ -266,19 +528,25 @@ def capture(title="captured graph"):
     op  type  inputs         -> outputs  keeps    backward
     0   Mul   t0(2,) t0(2,)  -> t1(2,)   inputs   #2
     1   Sum   t1(2,)         -> t2()     nothing  #1
-    gradients:
-    t0  (2,)  float32  leaf      |grad| 10
-    t1  (2,)  float32  computed  |grad| 1.414
-    t2  ()    float32  computed  |grad| 1
+    tensors:
+    t0  (2,)  float32  leaf      value [3, -4]   grad [6, -8]
+    t1  (2,)  float32  computed  value [9, 16]   grad [1, 1]
+    t2  ()    float32  computed  value 25        grad 1
     summed 2 gradients of t0
     """
     graph = Graph(title)
-    recorder = _Recorder(graph)
+    modules = _ModuleStack(group_by) if group_by is not None else None
+    recorder = _Recorder(graph, modules)
+    trace.begin_naming()
     trace.add_listener(recorder)
     try:
         yield graph
     finally:
         trace.remove_listener(recorder)
+        trace.end_naming()
+        if modules is not None:
+            modules.remove()
+            group_by_module(graph, group_by)
         graph._finish_kinds()
 
 
@@ -291,7 +559,6 @@ def _norm(array):
     return float(np.sqrt(np.sum(np.square(array, dtype=np.float64))))
 
 
-
 def _shape(shape):
     return str(tuple(shape))
 
@@ -302,24 +569,28 @@ def _table(rows):
 
 
 def listing(obj, names=None):
-    """A table of the recorded ops: op id, op type, inputs -> outputs, what the backward function keeps.
+    """A table of the recorded ops: op id, op type, inputs -> outputs, what the backward function keeps;
+    then each tensor's value and gradient where known (signed values up to 6 elements, else min/mean/max).
 
-    `obj` is a Tensor, a GradientTape, a Tape or a captured Graph. Tensors get
-    short names t0, t1, ... in order of first appearance (the ones in `names`,
-    a dict {name: Tensor}, get theirs). When gradients are known (a captured
-    backward pass, or `.grad` of watched leaves) they are listed with norms.
+    `obj` is a Tensor, a GradientTape, a Tape or a captured Graph. Tensors are
+    called as the trace calls them: t0, t1, ... in order of first appearance
+    (the ones in `names`, a dict {name: Tensor}, get theirs).
 
     >>> x = mt.tensor([1.0, 2.0], requires_grad=True)
-    >>> w = mt.tensor([3.0, 4.0], requires_grad=True)
+    >>> w = mt.tensor([3.0, -4.0], requires_grad=True)
     >>> y = (x * w + x).sum()
     >>> print(mt.viz.listing(y, names={"x": x, "w": w}))  # doctest: +ELLIPSIS
     graph of a tensor of shape () on autograd tape ...: 3 ops
     op  type  inputs        -> outputs  keeps
-    ... Mul   x(2,) w(2,)   -> t0(2,)   inputs
-    ... Add   t0(2,) x(2,)  -> t1(2,)   nothing
-    ... Sum   t1(2,)        -> t2()     nothing
+    ... Mul   x(2,) w(2,)   -> t2(2,)   inputs
+    ... Add   t2(2,) x(2,)  -> t3(2,)   nothing
+    ... Sum   t3(2,)        -> t4()     nothing
+    tensors:
+    x   (2,)  float32  leaf      value [1, 2]
+    w   (2,)  float32  leaf      value [3, -4]
+    t4  ()    float32  computed  value -2
     """
-    graph = as_graph(obj)
+    graph = as_graph(obj, names)
     label = graph.names(names)
     ran_backward = bool(graph.backward_order)
     lines = [f"{graph.title}: {len(graph.ops)} ops"]
@@ -334,11 +605,13 @@ def listing(obj, names=None):
         rows.append(row)
     if graph.ops:
         lines += _table(rows)
-    with_grads = [(tid, node) for tid, node in graph.tensors.items() if node.grad_norm is not None]
-    if with_grads:
-        lines.append("gradients:")
-        lines += _table([[label[tid], _shape(node.shape), str(node.dtype), node.kind, f"|grad| {node.grad_norm:.4g}"]
-                         for tid, node in with_grads])
+    known = [(tid, node) for tid, node in graph.tensors.items() if node.value is not None or node.grad is not None]
+    if known:
+        lines.append("tensors:")
+        lines += _table([[label[tid], _shape(node.shape), str(node.dtype), node.kind,
+                          f"value {node.value.text()}" if node.value is not None else "",
+                          f"grad {node.grad.text()}" if node.grad is not None else ""]
+                         for tid, node in known])
     for tid, count in graph.aggregations:
         lines.append(f"summed {count} gradients of {label.get(tid, '?')}")
     lines += [f"note: {note}" for note in dict.fromkeys(graph.notes)]

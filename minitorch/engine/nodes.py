@@ -12,9 +12,11 @@ Names are the op's name plus "Backward0" (MulBackward0, MatMulBackward0,
 RealDivBackward0): consistent with the op table, close to PyTorch's. A
 `next_functions` item is (node, which output of that node), (AccumulateGrad,
 0) for a leaf that requires grad, and (None, 0) for a constant. After a
-backward pass that released the graph, a node keeps its name and inputs
-while its outputs live; tensors the pass consumed and that died are no
-longer on the tape and show as None.
+backward pass that released the graph, a node keeps its name, its inputs
+and the nodes upstream of it while its outputs live (the pass's
+ConsumedPass, engine/tape.py, keeps the consumed entries and which op made
+which tensor), so the whole graph can still be walked from the loss, as in
+PyTorch; only the saved values are gone.
 """
 from .autograd_tape import AUTOGRAD_TAPE
 from .hooks import add_hook
@@ -23,12 +25,13 @@ from .hooks import add_hook
 class Node:
     """One op recorded on the autograd tape (PyTorch's `torch.autograd.graph.Node`)."""
 
-    __slots__ = ("_tape", "_op_id", "_entry")
+    __slots__ = ("_tape", "_op_id", "_entry", "_consumed")
 
-    def __init__(self, tape, op_id, entry):
+    def __init__(self, tape, op_id, entry, consumed=None):
         self._tape = tape
         self._op_id = op_id
         self._entry = entry
+        self._consumed = consumed  # the ConsumedPass this node was found through, if any
 
     def name(self):
         """The node's name: the op's name + "Backward0".
@@ -50,7 +53,8 @@ class Node:
         >>> loss.grad_fn.next_functions[0][0].next_functions
         ((<AccumulateGrad object at ...>, 0), (None, 0))
         """
-        return tuple(_edge(self._tape, tid) for tid in self._entry.input_ids)
+        consumed = self._entry.consumed or self._consumed
+        return tuple(_edge(self._tape, tid, consumed) for tid in self._entry.input_ids)
 
     @property
     def metadata(self):
@@ -131,10 +135,17 @@ class AccumulateGrad:
 
 def node_of(tensor):
     """The Node that made `tensor` on the autograd tape, or None for leaves and constants."""
-    return _producer_node(AUTOGRAD_TAPE, tensor._id)
+    return producer_node(AUTOGRAD_TAPE, tensor._id)
 
 
-def _producer_node(tape, tensor_id):
+def producer_node(tape, tensor_id):
+    """The Node of the op that made tensor `tensor_id` on `tape` (live or released), or None.
+
+    >>> from minitorch.engine.autograd_tape import AUTOGRAD_TAPE
+    >>> y = mt.tensor([1.0], requires_grad=True) * 2
+    >>> producer_node(AUTOGRAD_TAPE, y._id).name()
+    'MulBackward0'
+    """
     op_id = tape.tensor_tape.get(tensor_id)
     if op_id is None or op_id == -1:
         return None
@@ -142,16 +153,35 @@ def _producer_node(tape, tensor_id):
     return None if entry is None else Node(tape, op_id, entry)
 
 
-def _edge(tape, tensor_id):
+def _edge(tape, tensor_id, consumed=None):
+    """(node, output index) of the op that made `tensor_id`; `consumed` is the ConsumedPass of a releasing pass."""
     op_id = tape.tensor_tape.get(tensor_id)
     if op_id == -1:
         ref = tape.watched.get(tensor_id)
         leaf = ref() if ref is not None else None
         return (AccumulateGrad(leaf) if leaf is not None and leaf._requires_grad else None), 0
-    node = _producer_node(tape, tensor_id)
+    node = producer_node(tape, tensor_id)
+    if node is None and consumed is not None:
+        node = consumed_node(tape, consumed, tensor_id)
     if node is None:
         return None, 0
     return node, node._entry.output_ids.index(tensor_id)
+
+
+def consumed_node(tape, consumed, tensor_id):
+    """The Node of the op that made `tensor_id`, a tensor a releasing pass consumed and that died since.
+
+    >>> x = mt.tensor([1.0], requires_grad=True)
+    >>> loss = (x * 2).sum()
+    >>> loss.backward()
+    >>> consumed = loss.grad_fn._entry.consumed
+    >>> (mul, _), = loss.grad_fn.next_functions  # the Mul's output died: found through the pass
+    >>> mul == consumed_node(loss.grad_fn._tape, consumed, loss.grad_fn._entry.input_ids[0])
+    True
+    """
+    op_id = consumed.producer.get(tensor_id)
+    entry = consumed.entries.get(op_id) or tape.released.get(op_id)
+    return None if entry is None else Node(tape, op_id, entry, consumed)
 
 
 def run_with_hooks(entry, call, needs, out_grads):

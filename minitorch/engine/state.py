@@ -48,6 +48,7 @@ class Switches:
 
     check_anomalies = False  # detect_anomaly(): check every op's outputs for NaN/Inf
     tracing = False  # autograd.tracing() or a graph capture is listening
+    reverse_pass = None  # a replacement for compute_gradient's core, or None (backprop.reverse_pass_replaced)
 
 
 switches = Switches()

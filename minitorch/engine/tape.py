@@ -10,7 +10,8 @@ gradient needs (see record.py).
     tensor_usage  tensor id -> how many entries use it (+1 while it is alive)
     released      op id -> an entry a reverse pass consumed, its saved values freed, kept
                   while one of its outputs lives: `grad_fn` still names it and shows
-                  its inputs (engine/nodes.py), as PyTorch's graph does after backward
+                  its inputs (engine/nodes.py), as PyTorch's graph does after backward;
+                  its `consumed` (a ConsumedPass) keeps the entries upstream of it
 
 `delete_trace` runs when a Tensor dies: once nothing uses a tensor any more
 its producing op is dropped, and so on up the graph. Finished work is thus
@@ -31,7 +32,8 @@ _serials = itertools.count(1)
 class TapeEntry:
     """One recorded op (tape.h: OpTapeEntry)."""
 
-    __slots__ = ("op_type", "output_ids", "output_info", "input_ids", "input_info", "backward_function", "hooks", "metadata")
+    __slots__ = ("op_type", "output_ids", "output_info", "input_ids", "input_info", "backward_function", "hooks", "metadata",
+                 "consumed")
 
     def __init__(self, op_type, output_ids, output_info, input_ids, input_info, backward_function):
         self.op_type = op_type
@@ -42,6 +44,21 @@ class TapeEntry:
         self.backward_function = backward_function
         self.hooks = None  # (pre-hooks, hooks) registered through grad_fn, or None
         self.metadata = None  # grad_fn.metadata, made on first use
+        self.consumed = None  # while released with an output alive: the ConsumedPass that released it
+
+
+class ConsumedPass:
+    """What a releasing reverse pass consumed, kept so that grad_fn still walks the whole graph after
+    backward, as PyTorch's nodes do (engine/nodes.py): tensor id -> op id for every tensor the pass met,
+    and the consumed entries whose outputs all died. Released entries with an output alive (in
+    Tape.released) hold it; it holds none of them, so no reference cycle forms. Nothing of it is
+    made per op but one dict store: releasing passes stay as cheap as before."""
+
+    __slots__ = ("producer", "entries")
+
+    def __init__(self, producer):
+        self.producer = producer
+        self.entries = {}
 
 
 class Tape:
@@ -152,6 +169,9 @@ class Tape:
             released = self.released.get(op_id)
             if released is not None and not any(self.tensor_tape.get(o) == op_id for o in released.output_ids):
                 del self.released[op_id]
+                if released.consumed is not None:  # still upstream of the pass's live outputs: its pass keeps it
+                    released.consumed.entries[op_id] = released
+                    released.consumed = None
             return
         for output_id in entry.output_ids:
             if output_id in self.tensor_usage:
@@ -178,13 +198,17 @@ class Tape:
                     del tensor_tape[output_id]
         return linked
 
-    def release(self, entry, op_id):
+    def release(self, entry, op_id, consumed=None):
         """Forget a consumed entry (non-persistent reverse pass): its inputs lose one use.
-        Its live outputs keep their link, which marks the graph as freed."""
+        Its live outputs keep their link, which marks the graph as freed; `consumed` (the pass's
+        ConsumedPass) keeps the graph's shape for grad_fn."""
         lock_tapes()
         try:
             if self._forget_outputs(entry, op_id):
                 self.released[op_id] = entry
+                entry.consumed = consumed
+            elif consumed is not None:
+                consumed.entries[op_id] = entry
             entry.backward_function = None  # the saved values go now
             for input_id in entry.input_ids:
                 self.delete_trace(input_id)

@@ -3,7 +3,8 @@
 TensorFlow's `_tracing` flag (tensorflow/python/eager/backprop.py) printed raw tensors; this prints what a student
 needs: op names, shapes, which tape recorded what, what the op tables let the
 backward function keep, and during the reverse pass the order in which the
-ready-op stack runs the backward functions, with gradient norms.
+ready-op stack runs the backward functions, with the gradients (their values,
+signed, when a gradient has at most 6 elements; else their norm |g|).
 
     with mt.autograd.tracing():
         y = (x * w).sum()
@@ -14,6 +15,12 @@ their own early exits. Besides printing, listeners (objects with `recorded`,
 `backward_call` and `aggregated` methods, see minitorch.viz.capture) can be
 told the same events; `switches.tracing` (engine/state.py) is on while
 printing or while any listener is.
+
+Names: one naming of tensors for the trace, the listings and the pictures
+(minitorch.viz). A naming session starts when tracing or a capture starts and
+none is open; every tensor the session sees is called t0, t1, ... in the order
+it is first seen, and keeps that name until the next session starts, so a
+listing drawn after a traced pass calls each tensor what the trace called it.
 """
 import contextlib
 import sys
@@ -22,10 +29,30 @@ import numpy as np
 
 from .state import switches
 
+SMALL = 6  # tensors with at most this many elements are shown by value, larger ones by a summary
+
 _printing = False
 _listeners = []
-_names = {}  # tensor id -> short name, stable within one tracing session
 _stream = None
+
+
+class _Naming:
+    """Tensor id -> "tN" for the current (or last) naming session."""
+
+    table = {}
+    sessions = 0  # open tracing sessions and captures
+
+
+def begin_naming():
+    """Opens a naming session; the first one open starts the names again from t0."""
+    if _Naming.sessions == 0:
+        _Naming.table = {}
+    _Naming.sessions += 1
+
+
+def end_naming():
+    """Closes a naming session; the names stay until the next session begins."""
+    _Naming.sessions = max(0, _Naming.sessions - 1)
 
 
 def set_tracing(flag, stream=None):
@@ -39,10 +66,14 @@ def set_tracing(flag, stream=None):
     >>> mt.autograd.set_tracing(False)
     """
     global _printing, _stream
-    _printing = bool(flag)
+    flag = bool(flag)
+    if flag and not _printing:
+        begin_naming()
+    elif _printing and not flag:
+        end_naming()
+    _printing = flag
     switches.tracing = _printing or bool(_listeners)
     _stream = stream
-    _names.clear()
 
 
 def add_listener(listener):
@@ -68,8 +99,8 @@ def tracing(stream=None):
     ...     (x * 3).sum().backward()
     record   Mul          t0(2,) t1() -> t2(2,)  tape 1  keeps inputs
     record   Sum          t2(2,) -> t3()  tape 1  keeps nothing
-    backward Sum          grad of t3 |1| -> t2(2,) |1.414|
-    backward Mul          grad of t2 |1.414| -> t0(2,) |4.243|
+    backward Sum          grad of t3 = 1 -> t2(2,) = [1, 1]
+    backward Mul          grad of t2 = [1, 1] -> t0(2,) = [3, 3]
     """
     previous = _printing, _stream
     set_tracing(True, stream)
@@ -80,9 +111,50 @@ def tracing(stream=None):
 
 
 def name(tensor_id):
-    if tensor_id not in _names:
-        _names[tensor_id] = f"t{len(_names)}"
-    return _names[tensor_id]
+    """The tensor's name in the current naming session (given on first sight)."""
+    table = _Naming.table
+    found = table.get(tensor_id)
+    if found is None:
+        found = table[tensor_id] = f"t{len(table)}"
+    return found
+
+
+def names_for(tensor_ids):
+    """Names for `tensor_ids` (in order of first appearance), agreeing with the trace.
+
+    In an open session every tensor is named in it. Otherwise tensors the last
+    session named keep their names and the others are numbered after them; when
+    the last session saw none of them, they are numbered from t0.
+    """
+    if _Naming.sessions:
+        return {tid: name(tid) for tid in tensor_ids}
+    table = _Naming.table
+    known = {tid: table[tid] for tid in tensor_ids if tid in table}
+    counter = len(table) if known else 0
+    result = {}
+    for tid in tensor_ids:
+        if tid in known:
+            result[tid] = known[tid]
+        elif tid not in result:
+            result[tid] = f"t{counter}"
+            counter += 1
+    return result
+
+
+def format_values(array, digits=4):
+    """A small array's values, signed, as nested lists ("[1, -0.5]"); a scalar as a number.
+
+    >>> from minitorch.engine.trace import format_values
+    >>> format_values(np.array([[1.0, -0.41614684], [2.5, 0.0]]))
+    '[[1, -0.4161], [2.5, 0]]'
+    """
+    array = np.asarray(array)
+    if array.dtype == bool:
+        array = array.astype(np.int64)
+    if array.ndim == 0:
+        value = array.item()
+        return f"{value:.{digits}g}" if isinstance(value, float) else str(value)
+    return "[" + ", ".join(format_values(item, digits) for item in array) + "]"
 
 
 def _emit(line):
@@ -97,8 +169,12 @@ def _describe(tensors):
     return " ".join(f"{name(t._id)}{_shape(t._data.shape)}" for t in tensors)
 
 
-def _norm(grad):
-    return float(np.sqrt(np.sum(np.square(grad._data, dtype=np.float64))))
+def _gradient(grad):
+    """'= values' for a small gradient, '|norm|' for a larger one."""
+    data = grad._data
+    if data.size <= SMALL:
+        return f"= {format_values(data)}"
+    return f"|{float(np.sqrt(np.sum(np.square(data, dtype=np.float64)))):.4g}|"
 
 
 def recorded(op_name, inputs, results, tapes, keeps):
@@ -116,10 +192,10 @@ def backward_call(entry, out_grads, in_grads, needs):
     if not _printing:
         return
     incoming = ", ".join(
-        f"{name(tid)} |{_norm(g):.4g}|" if g is not None else f"{name(tid)} None" for tid, g in zip(entry.output_ids, out_grads)
+        f"{name(tid)} {_gradient(g)}" if g is not None else f"{name(tid)} None" for tid, g in zip(entry.output_ids, out_grads)
     )
     outgoing = ", ".join(
-        f"{name(tid)}{_shape(g._data.shape)} |{_norm(g):.4g}|"
+        f"{name(tid)}{_shape(g._data.shape)} {_gradient(g)}"
         for tid, g, needed in zip(entry.input_ids, in_grads, needs)
         if g is not None and needed
     )

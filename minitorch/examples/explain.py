@@ -6,10 +6,10 @@
    squared-error loss on two examples.
 2. Prints the trace of the forward pass (each op recorded on the autograd
    tape, what its backward function keeps) and of the backward pass (each
-   backward function in the order the ready-op stack runs it, with gradient
-   norms): mt.autograd.tracing.
-3. Writes the captured graph, with gradient norms and the backward order, to
-   a PNG (mt.viz.capture, mt.viz.draw) and prints its listing.
+   backward function in the order the ready-op stack runs it, with the
+   gradients): mt.autograd.tracing.
+3. Writes the captured graph, with every value and gradient and the backward
+   order, to a PNG (mt.viz.capture, mt.viz.draw) and prints its listing.
 4. Checks the first layer's weight gradient against central finite
    differences in float64, entry by entry, ending in "OK" when they agree.
 """
@@ -95,7 +95,7 @@ def main(argv=None):
 
     names = {"x": x, "target": target, "loss": loss}
     names.update({name: p for name, p in model.named_parameters()})
-    print("\n== the graph (backward order and gradient norms) ==")
+    print("\n== the graph (backward order, every value and gradient) ==")
     print(mt.viz.listing(graph, names=names))
     mt.viz.draw(graph, args.out, names=names)
     print(f"graph drawn to {args.out}")
