@@ -38,8 +38,8 @@ from .ops.pointwise_ops import (
     equal, exp_, exp2, exp2_, expm1, expm1_, float_power, floor_, fmax, fmin, fmod, frac, frac_, frexp, gcd, gcd_,
     heaviside, hypot, isclose, isneginf, isposinf, isreal, lcm, lcm_, ldexp, ldexp_, lerp, log_, log10, log10_, log2,
     log2_, logaddexp, logaddexp2, logit, logit_, nan_to_num, nan_to_num_, neg_, neg_ as negative_, nextafter,
-    positive, rad2deg, rad2deg_, reciprocal, reciprocal_, relu_, round_, rsqrt, rsqrt_, rsub, sigmoid_, signbit,
-    sin_, sinc, sinc_, sinh, sinh_, sqrt_, square_, tan, tan_, tanh_, trunc, trunc as fix, trunc_, trunc_ as fix_,
+    positive, rad2deg, rad2deg_, reciprocal, reciprocal_, relu_, resolve_neg, round_, rsqrt, rsqrt_, rsub, sigmoid_,
+    signbit, sin_, sinc, sinc_, sinh, sinh_, sqrt_, square_, tan, tan_, tanh_, trunc, trunc as fix, trunc_, trunc_ as fix_,
 )
 from .ops.special_ops import (
     digamma, erf, erf_, erfc, erfc_, erfinv, i0, i0_, igamma, igammac, lgamma, log1p, log1p_, mvlgamma, polygamma,
@@ -53,6 +53,7 @@ from .ops.math_ops import (
 
 # ----- surface: reductions, scans, sorting, statistics, linear algebra -----
 from .ops import return_types
+from .ops.scan_ops import finite_gradient as gradient
 from .ops.scan_ops import (
     cummax, cummin, cumprod, cumsum, cumulative_trapezoid, diff, logcumsumexp, trapezoid, trapezoid as trapz,
 )
@@ -85,7 +86,7 @@ from .ops.join_ops import (
     split_with_sizes as unsafe_split_with_sizes, tensor_split, unbind, vsplit, vstack, vstack as row_stack,
 )
 from .ops.index_ops import (
-    argwhere, bucketize, gather, index_select, masked_select, nonzero, nonzero_static, searchsorted, take,
+    argwhere, bucketize, gather, index_select, isin, masked_select, nonzero, nonzero_static, searchsorted, take,
     take_along_dim, unravel_index,
 )
 from .ops.scatter_ops import (
@@ -119,6 +120,17 @@ from .threads import get_num_interop_threads, get_num_threads, set_num_interop_t
 from . import tensor_methods  # noqa: F401  (binds Tensor's operators and methods)
 from . import autograd, datasets, distributed, nn, optim, utils, viz
 from .serialization import CheckpointError, load, save
+from .aten_forms import (
+    adaptive_max_pool1d, alpha_dropout, batch_norm, binary_cross_entropy_with_logits, constant_pad_nd, convolution,
+    cosine_embedding_loss, ctc_loss, dropout, embedding, feature_alpha_dropout, feature_dropout, group_norm,
+    hinge_embedding_loss, instance_norm, kl_div, layer_norm, margin_ranking_loss, max_pool1d, max_pool2d,
+    poisson_nll_loss, triplet_margin_loss,
+)
+from .nn.functional import (  # the top-level forms whose signatures are nn.functional's
+    adaptive_avg_pool1d, avg_pool1d, bilinear, celu, celu_, channel_shuffle, conv1d, conv2d, conv_transpose1d,
+    conv_transpose2d, cosine_similarity, hardshrink, max_pool1d_with_indices, pairwise_distance, pixel_shuffle,
+    pixel_unshuffle, prelu, rms_norm, rrelu, rrelu_, selu, selu_, threshold, threshold_,
+)
 from .autograd import (
     ForwardAccumulator, GradientTape, custom_gradient, enable_grad, is_grad_enabled, no_grad, set_grad_enabled,
     stop_recording,

@@ -212,7 +212,7 @@ METHODS = {
     "signbit": pointwise_ops.signbit, "copysign": pointwise_ops.copysign, "heaviside": pointwise_ops.heaviside,
     "nextafter": pointwise_ops.nextafter, "fmax": pointwise_ops.fmax, "fmin": pointwise_ops.fmin,
     "nan_to_num": pointwise_ops.nan_to_num, "clamp_min": pointwise_ops.clamp_min, "clamp_max": pointwise_ops.clamp_max,
-    "positive": pointwise_ops.positive, "negative": math_ops.neg, "absolute": math_ops.abs,
+    "positive": pointwise_ops.positive, "resolve_neg": pointwise_ops.resolve_neg, "negative": math_ops.neg, "absolute": math_ops.abs,
     "lerp": pointwise_ops.lerp, "addcmul": pointwise_ops.addcmul, "addcdiv": pointwise_ops.addcdiv,
     "subtract": math_ops.sub, "multiply": math_ops.mul, "divide": math_ops.div, "true_divide": math_ops.div,
     # integers and bits
@@ -267,7 +267,7 @@ METHODS = {
     "logical_xor_": pointwise_ops.logical_xor_, "logical_not_": pointwise_ops.logical_not_,
 
     # ----- reductions, scans, sorting, statistics, linear algebra (surface: reductions/linalg) -----
-    "cumsum": scan_ops.cumsum, "cumprod": scan_ops.cumprod, "logcumsumexp": scan_ops.logcumsumexp,
+    "sum_to_size": reduction_ops.sum_to_size, "cumsum": scan_ops.cumsum, "cumprod": scan_ops.cumprod, "logcumsumexp": scan_ops.logcumsumexp,
     "cummax": scan_ops.cummax, "cummin": scan_ops.cummin, "diff": scan_ops.diff,
     "sort": sort_ops.sort, "argsort": sort_ops.argsort, "msort": sort_ops.msort, "topk": sort_ops.topk,
     "kthvalue": sort_ops.kthvalue, "median": sort_ops.median, "nanmedian": sort_ops.nanmedian, "mode": sort_ops.mode,

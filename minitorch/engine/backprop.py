@@ -315,7 +315,7 @@ def match_input(grad, shape, dtype, op_type):
     The one place where broadcasting is undone: binary ops' gradients may
     return the broadcast shape, and the tape sums them back here."""
     if grad._data.shape != shape:
-        grad = _sum_to_shape(grad, shape, op_type)
+        grad = sum_to_shape(grad, shape, op_type)
     if grad._data.dtype != dtype:
         grad = execute("Cast", (grad,), {"dtype": dtype})
     return grad
@@ -331,7 +331,8 @@ def broadcast_axes(grad_shape, shape):
     return tuple(range(lead)) + tuple(lead + i for i, n in enumerate(shape) if n == 1 and grad_shape[lead + i] != 1)
 
 
-def _sum_to_shape(grad, shape, op_type):
+def sum_to_shape(grad, shape, op_type):
+    """`grad` summed over the axes that broadcasting `shape` added or stretched (un-broadcasting)."""
     gshape = grad._data.shape
     axes = broadcast_axes(gshape, shape)
     if axes is None:

@@ -1,4 +1,4 @@
-"""Reading by index: gather, take_along_dim, take, index_select, masked_select, nonzero, searchsorted.
+"""Reading by index: gather, take_along_dim, take, index_select, masked_select, nonzero, searchsorted, isin.
 
 The readers build a numpy index and run "GatherNd" (array_ops.py), whose
 gradient "ScatterNd" adds the incoming gradient back where each element was
@@ -36,7 +36,14 @@ def _search(side):
 
 kernel("LowerBound")(_search("left"))
 kernel("UpperBound")(_search("right"))
-not_differentiable("Where", "LowerBound", "UpperBound")
+
+
+@kernel("IsIn")
+def _isin(elements, test_elements, assume_unique, invert):
+    return np.isin(elements, test_elements, assume_unique=assume_unique, invert=invert)
+
+
+not_differentiable("Where", "LowerBound", "UpperBound", "IsIn")
 
 
 # ----- checking indices -----
@@ -288,3 +295,20 @@ def bucketize(x, boundaries, *, out_int32=False, right=False):
     if boundaries.ndim != 1:
         raise RuntimeError(f"bucketize: boundaries tensor must be 1 dimension, but got dim({boundaries.ndim})")
     return searchsorted(boundaries, x, out_int32=out_int32, right=right)
+
+
+def isin(elements, test_elements, *, assume_unique=False, invert=False):
+    """True where an element of `elements` is among `test_elements` (False with invert=True).
+    Either argument may be a number. Runs the "IsIn" op (numpy.isin).
+
+    >>> mt.isin(mt.tensor([[1, 2], [3, 4]]), mt.tensor([2, 3]))
+    tensor([[False,  True],
+            [ True, False]])
+    >>> mt.isin(mt.tensor([1, 2, 3]), 2, invert=True)
+    tensor([ True, False,  True])
+    """
+    if not isinstance(elements, Tensor) and not isinstance(test_elements, Tensor):
+        raise TypeError("isin() expected at least one of elements or test_elements to be a Tensor")
+    elements = elements if isinstance(elements, Tensor) else Tensor._make(np.asarray(elements))
+    test_elements = test_elements if isinstance(test_elements, Tensor) else Tensor._make(np.asarray(test_elements))
+    return execute("IsIn", (elements, test_elements), {"assume_unique": assume_unique, "invert": invert})

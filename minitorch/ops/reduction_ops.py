@@ -11,6 +11,7 @@ import numpy as np
 from scipy.special import logsumexp as _scipy_logsumexp
 
 from .. import dtypes
+from ..engine.backprop import broadcast_axes, sum_to_shape
 from ..engine.execute import execute
 from ..engine.registry import TRANSPOSE, gradient, jvp, kernel, not_differentiable
 from ..tensor import Tensor
@@ -255,6 +256,19 @@ def sum(x, dim=None, keepdim=False, dtype=None, *, axis=None, keepdims=None):
     elif x._data.dtype.kind in "bui":
         x = x.to(dtypes.int64)  # PyTorch sums integers and bools as int64
     return _reduce("Sum", x, dim, keepdim)
+
+
+def sum_to_size(x, *size):
+    """`x` summed down to `size`, a shape that broadcasts to x's: the sum that undoes broadcasting
+    (what the engine does to every gradient of a broadcasting op). Runs "Sum" and "Reshape".
+
+    >>> mt.ones(2, 3).sum_to_size(1, 3)
+    tensor([[2., 2., 2.]])
+    """
+    size = tuple(size[0]) if len(size) == 1 and isinstance(size[0], (tuple, list)) else tuple(size)
+    if broadcast_axes(tuple(x.shape), size) is None:
+        raise RuntimeError(f"sum_to_size: size {list(size)} is not expandable to size {list(x.shape)}")
+    return x if tuple(x.shape) == size else sum_to_shape(x, size, "sum_to_size")
 
 
 def mean(x, dim=None, keepdim=False, dtype=None, *, axis=None, keepdims=None):

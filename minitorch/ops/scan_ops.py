@@ -5,8 +5,8 @@ names) each take `axis` and `reverse` (the scan runs from the end), and each
 gradient is a scan the other way round (tensorflow/python/ops/math_grad.py:
 _CumsumGrad, _CumprodGrad, _CumulativeLogsumexpGrad). cummax and cummin pick
 values at positions, so they gather: their gradient goes back to the picked
-positions. `diff` and the trapezoid rule, a cumulative sum's inverse and its
-use, close the file.
+positions. `diff`, the trapezoid rule and `gradient` (finite differences), a
+cumulative sum's inverses and its use, close the file.
 """
 import numpy as np
 
@@ -14,6 +14,7 @@ from .. import dtypes
 from ..creation import as_operand
 from ..engine.execute import execute
 from ..engine.registry import TRANSPOSE, gradient, jvp, kernel, not_differentiable
+from ..tensor import Tensor
 from . import return_types
 from .dims import numpy_names, one_dim, take_along
 from .jvp import linear
@@ -276,3 +277,76 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1, axis=None):
     widths = _trapezoid_spacing(y, x, 1 if dx is None else dx, axis)
     heights = _slice_along(y, axis, 1, None) + _slice_along(y, axis, None, -1)
     return cumulative("Cumsum", heights * widths / 2, axis)
+
+
+def _gradient_coordinates(spacing, input, dims):
+    """One 1-d numpy array of sample coordinates per differentiated dimension, from PyTorch's
+    `spacing`: None, a number, one number per dimension, or one coordinate tensor per dimension."""
+    if spacing is None or isinstance(spacing, (int, float)):
+        spacing = [1.0 if spacing is None else spacing] * len(dims)
+    elif isinstance(spacing, Tensor) and spacing.ndim == 0:
+        spacing = [spacing.item()] * len(dims)
+    spacing = list(spacing)
+    if len(spacing) != len(dims):
+        raise RuntimeError(f"torch.gradient expected spacing to be unspecified, a scalar, or a list of length equal "
+                           f"to the number of dims ({len(dims)}), but got a list of length {len(spacing)}")
+    coordinates = []
+    for step, axis in zip(spacing, dims):
+        n = input.shape[axis]
+        if isinstance(step, Tensor) and step.ndim == 1:
+            if step.shape[0] != n:
+                raise RuntimeError(f"torch.gradient expected each tensor to be on the same device and of size "
+                                   f"{n} along dim {axis}, but got {step.shape[0]}")
+            coordinates.append(np.asarray(step._data, np.float64))
+        else:
+            coordinates.append(np.arange(n) * float(step))
+    return coordinates
+
+
+def _finite_difference(f, x, axis, edge_order):
+    """d f / d x along `axis` from samples f at coordinates x: three-point differences inside
+    (exact for quadratics, even with uneven steps) and one-sided differences of `edge_order` at the
+    ends, with numpy.gradient's weights."""
+    def weighted(weights, start, stop):
+        w = np.asarray(weights, f._data.dtype).reshape((-1,) + (1,) * (f.ndim - axis - 1))
+        return _slice_along(f, axis, start, stop) * Tensor._make(w)
+
+    h = np.diff(x)
+    hd, hs = h[:-1], h[1:]
+    inside = (weighted(-hs / (hd * (hd + hs)), None, -2) + weighted((hs - hd) / (hd * hs), 1, -1)
+              + weighted(hd / (hs * (hd + hs)), 2, None))
+    if edge_order == 1:
+        first = weighted([-1 / h[0]], 0, 1) + weighted([1 / h[0]], 1, 2)
+        last = weighted([-1 / h[-1]], -2, -1) + weighted([1 / h[-1]], -1, None)
+    else:
+        d1, d2 = h[0], h[1]
+        first = (weighted([-(2 * d1 + d2) / (d1 * (d1 + d2))], 0, 1) + weighted([(d1 + d2) / (d1 * d2)], 1, 2)
+                 + weighted([-d1 / (d2 * (d1 + d2))], 2, 3))
+        d1, d2 = h[-2], h[-1]
+        last = (weighted([d2 / (d1 * (d1 + d2))], -3, -2) + weighted([-(d1 + d2) / (d1 * d2)], -2, -1)
+                + weighted([(2 * d2 + d1) / (d2 * (d1 + d2))], -1, None))
+    return execute("ConcatV2", (first, inside, last), {"axis": axis})
+
+
+# exported as mt.gradient (PyTorch's name); in this file `gradient` is the registry's decorator
+def finite_gradient(input, *, spacing=1, dim=None, edge_order=1):
+    """Estimates of the derivative of the function sampled in `input`, one tensor per dimension
+    of `dim` (all by default): central differences inside and one-sided differences of order
+    `edge_order` (1 or 2) at both ends, as numpy.gradient. `spacing` is the step between samples
+    (a number, or one per dimension) or the sample coordinates (one 1-d tensor per dimension,
+    taken as constants). Built from "StridedSlice", "Mul", "AddV2" and "ConcatV2".
+
+    >>> mt.gradient(mt.tensor([1.0, 4.0, 9.0, 16.0]))
+    (tensor([3., 4., 6., 7.]),)
+    >>> mt.gradient(mt.tensor([1.0, 4.0, 9.0, 16.0, 25.0]), spacing=2.0, edge_order=2)
+    (tensor([1., 2., 3., 4., 5.]),)
+    """
+    if edge_order not in (1, 2):
+        raise RuntimeError(f"torch.gradient only supports edge_order=1 and edge_order=2, got {edge_order}")
+    dims = range(input.ndim) if dim is None else [dim] if isinstance(dim, int) else dim
+    dims = [one_dim(d, input.ndim, "gradient") for d in dims]
+    if any(input.shape[axis] < edge_order + 1 for axis in dims):
+        raise RuntimeError("torch.gradient expected each dimension size to be at least edge_order+1")
+    f = _floating(input)
+    coordinates = _gradient_coordinates(spacing, input, dims)
+    return tuple(_finite_difference(f, x, axis, edge_order) for x, axis in zip(coordinates, dims))

@@ -43,6 +43,11 @@ CASES = [
     OpCase("Cumsum", lambda y, x: mt.cumulative_trapezoid(y, x) * mt.trapezoid(y, x, dim=0).sum(),
            lambda rng: [rng.standard_normal((3, 4)), np.cumsum(rng.uniform(0.5, 1.0, (3, 4)), axis=1)],
            name="trapezoid"),
+    OpCase("ConcatV2", lambda a: mt.gradient(a, spacing=[0.5, 2.0])[1] * mt.gradient(a, dim=0, edge_order=2)[0],
+           normal((4, 3)), name="gradient"),
+    OpCase("ConcatV2", lambda a: mt.gradient(a, spacing=(mt.tensor([0.0, 1.0, 3.0, 3.5, 6.0]),), edge_order=2)[0] ** 2,
+           normal((5,)), name="gradient-coordinates"),
+    OpCase("Sum", lambda a: a.sum_to_size(1, 3) ** 2, normal((2, 4, 3)), name="sum_to_size"),
 ]
 
 CASES += [

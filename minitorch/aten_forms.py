@@ -1,0 +1,166 @@
+"""PyTorch's top-level forms of nn functions (`torch.dropout`, `torch.layer_norm`, `torch.kl_div`, ...).
+
+PyTorch exposes its ATen kernels at the top level with their own signatures:
+flags are positional (`torch.dropout(x, p, train)`), the embedding table comes
+first (`torch.embedding(weight, indices)`), norms take a trailing
+`cudnn_enabled`, and losses take `reduction` as an integer (0 none, 1 mean,
+2 sum; see torch/nn/_reduction.py). Left out, that integer is 0: PyTorch's
+Python binding of these forms returns the unreduced loss by default (measured
+on torch 2.13), unlike nn.functional's "mean". Each form here translates its arguments
+and calls the nn.functional function, so there is one implementation of each
+computation. The forms whose signatures equal nn.functional's (conv2d, prelu,
+pixel_shuffle, ...) are re-exported as they are in minitorch/__init__.py.
+"""
+from .nn import functional as F
+
+_REDUCTIONS = {0: "none", 1: "mean", 2: "sum"}
+
+
+def _reduction(reduction, name):
+    """The nn.functional name of an ATen reduction code (a name passes through)."""
+    if reduction in _REDUCTIONS.values():
+        return reduction
+    if reduction not in _REDUCTIONS:
+        raise ValueError(f"{name}(): reduction must be 0 (none), 1 (mean) or 2 (sum), got {reduction!r}")
+    return _REDUCTIONS[reduction]
+
+
+# ----- dropout: p and train are required and positional -----
+
+def dropout(input, p, train):
+    """F.dropout(input, p, training=train).
+
+    >>> mt.dropout(mt.ones(3), 0.5, False)
+    tensor([1., 1., 1.])
+    """
+    return F.dropout(input, p, train)
+
+
+def alpha_dropout(input, p, train):
+    """F.alpha_dropout(input, p, training=train)."""
+    return F.alpha_dropout(input, p, train)
+
+
+def feature_dropout(input, p, train):
+    """Dropout of whole channels (dimension 1) of an (N, C, ...) input: F.dropout2d's rule for any rank."""
+    return F.dropout2d(input, p, train) if input.ndim == 4 else F.dropout1d(input, p, train)
+
+
+def feature_alpha_dropout(input, p, train):
+    """F.feature_alpha_dropout(input, p, training=train)."""
+    return F.feature_alpha_dropout(input, p, train)
+
+
+# ----- embedding and normalization: ATen's argument order -----
+
+def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):
+    """Rows of `weight` picked by `indices` (the table comes first); padding_idx=-1 means none.
+
+    >>> mt.embedding(mt.tensor([[0.0, 1.0], [2.0, 3.0]]), mt.tensor([1, 1, 0]))
+    tensor([[2., 3.],
+            [2., 3.],
+            [0., 1.]])
+    """
+    return F.embedding(indices, weight, None if padding_idx == -1 else padding_idx,
+                       scale_grad_by_freq=scale_grad_by_freq, sparse=sparse)
+
+
+def batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled):
+    """F.batch_norm with ATen's argument order (cudnn_enabled is ignored: there is no cuDNN)."""
+    return F.batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)
+
+
+def instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, cudnn_enabled):
+    """F.instance_norm with ATen's argument order (cudnn_enabled is ignored)."""
+    return F.instance_norm(input, running_mean, running_var, weight, bias, use_input_stats, momentum, eps)
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5, cudnn_enable=True):
+    """F.layer_norm (cudnn_enable is ignored)."""
+    return F.layer_norm(input, normalized_shape, weight, bias, eps)
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5, cudnn_enabled=True):
+    """F.group_norm (cudnn_enabled is ignored)."""
+    return F.group_norm(input, num_groups, weight, bias, eps)
+
+
+def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
+    """The convolution of F.conv1d/conv2d, or F.conv_transpose1d/2d when `transposed`, chosen by the rank of weight."""
+    if weight.ndim not in (3, 4):
+        raise NotImplementedError(f"convolution: only 1-d and 2-d convolutions exist, got a weight of shape "
+                                  f"{tuple(weight.shape)}")
+    if transposed:
+        conv = F.conv_transpose1d if weight.ndim == 3 else F.conv_transpose2d
+        return conv(input, weight, bias, stride, padding, output_padding, groups, dilation)
+    conv = F.conv1d if weight.ndim == 3 else F.conv2d
+    return conv(input, weight, bias, stride, padding, dilation, groups)
+
+
+def constant_pad_nd(input, pad, value=0):
+    """F.pad(input, pad, "constant", value)."""
+    return F.pad(input, pad, "constant", value)
+
+
+# ----- pooling that returns its indices -----
+
+def adaptive_max_pool1d(input, output_size):
+    """(values, indices) of F.adaptive_max_pool1d, as the top-level form returns both."""
+    return F.adaptive_max_pool1d_with_indices(input, output_size)
+
+
+def max_pool1d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
+    """F.max_pool1d; an empty stride means the kernel size."""
+    return F.max_pool1d(input, kernel_size, stride or None, padding, dilation, ceil_mode)
+
+
+def max_pool2d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
+    """F.max_pool2d; an empty stride means the kernel size."""
+    return F.max_pool2d(input, kernel_size, stride or None, padding, dilation, ceil_mode)
+
+
+# ----- losses: reduction is an integer -----
+
+def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None, reduction=0):
+    """F.binary_cross_entropy_with_logits with reduction 0, 1 or 2."""
+    return F.binary_cross_entropy_with_logits(input, target, weight, reduction=_reduction(reduction, "binary_cross_"
+                                              "entropy_with_logits"), pos_weight=pos_weight)
+
+
+def kl_div(input, target, reduction=0, *, log_target=False):
+    """F.kl_div with reduction 0 (the default here), 1 or 2."""
+    return F.kl_div(input, target, reduction=_reduction(reduction, "kl_div"), log_target=log_target)
+
+
+def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=0):
+    """F.cosine_embedding_loss with reduction 0, 1 or 2."""
+    return F.cosine_embedding_loss(input1, input2, target, margin,
+                                   reduction=_reduction(reduction, "cosine_embedding_loss"))
+
+
+def hinge_embedding_loss(input, target, margin=1.0, reduction=0):
+    """F.hinge_embedding_loss with reduction 0, 1 or 2."""
+    return F.hinge_embedding_loss(input, target, margin, reduction=_reduction(reduction, "hinge_embedding_loss"))
+
+
+def margin_ranking_loss(input1, input2, target, margin=0.0, reduction=0):
+    """F.margin_ranking_loss with reduction 0, 1 or 2."""
+    return F.margin_ranking_loss(input1, input2, target, margin, reduction=_reduction(reduction, "margin_ranking_loss"))
+
+
+def poisson_nll_loss(input, target, log_input, full, eps, reduction):
+    """F.poisson_nll_loss with every argument positional and reduction 0, 1 or 2."""
+    return F.poisson_nll_loss(input, target, log_input, full, eps=eps,
+                              reduction=_reduction(reduction, "poisson_nll_loss"))
+
+
+def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2.0, eps=1e-6, swap=False, reduction=0):
+    """F.triplet_margin_loss with reduction 0, 1 or 2."""
+    return F.triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap,
+                                 reduction=_reduction(reduction, "triplet_margin_loss"))
+
+
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=0, zero_infinity=False):
+    """F.ctc_loss with reduction 0, 1 or 2."""
+    return F.ctc_loss(log_probs, targets, input_lengths, target_lengths, blank,
+                      _reduction(reduction, "ctc_loss"), zero_infinity)
