@@ -206,6 +206,49 @@ def test_gradient_with_respect_to_an_intermediate():
     assert close(tape.gradient(y, h), 12.0)
 
 
+def test_gradient_with_respect_to_a_source_and_its_ancestor_counts_the_path_through_it():
+    # TensorFlow and PyTorch both give x its whole gradient, the path through h included
+    x = mt.tensor([1.0, 2.0])
+    with mt.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        h = mt.exp(x)
+        y = (h * h).sum() + x.sum()
+    dx, dh = tape.gradient(y, [x, h])
+    assert close(dx, 2 * np.exp(2 * np.array([1.0, 2.0])) + 1) and close(dh, 2 * np.exp([1.0, 2.0]))
+    assert [t.tolist() for t in tape.gradient(y, [h, x])] == [dh.tolist(), dx.tolist()]
+    x = mt.tensor([1.0, 2.0], requires_grad=True)
+    h = mt.exp(x)
+    y = (h * h).sum() + x.sum()
+    assert [t.tolist() for t in mt.autograd.grad(y, [x, h])] == [dx.tolist(), dh.tolist()]
+
+
+def test_a_source_output_that_reaches_no_target_has_no_gradient():
+    x = mt.tensor([3.0, 1.0, 2.0])
+    with mt.GradientTape() as tape:
+        tape.watch(x)
+        values, indices = mt.sort(x)
+        y = values.sum()
+    assert tape.gradient(y, [x, indices])[1] is None
+
+
+def test_ops_that_lead_to_no_source_do_not_run():
+    x, w = mt.tensor([1.0, 2.0]), mt.tensor([3.0, 4.0])
+    ran = []
+
+    @mt.custom_gradient
+    def traced(v):
+        def grad(dy):
+            ran.append("traced")
+            return dy
+        return v * 1.0, grad
+
+    with mt.GradientTape() as tape:
+        tape.watch([x, w])
+        y = (traced(w) * x).sum()
+    assert close(tape.gradient(y, x), [3.0, 4.0])
+    assert ran == []  # the gradient toward w was never wanted
+
+
 def test_fan_out_accumulates():
     x = mt.tensor(2.0)
     with mt.GradientTape() as tape:

@@ -55,10 +55,15 @@ def compute_gradient(tape, targets, sources, output_gradients=None, release=Fals
                               collect_leaves, leaf_ready)
     source_ids = {s._id for s in sources}
     with tape_lock:
-        usage, entries, producer, leaves = _prepare_backprop(tape, targets, source_ids, release)
-    if collect_leaves:
-        source_ids |= leaves
+        usage, entries, producer, leaves = _prepare_backprop(tape, targets, release)
     consumed = ConsumedPass(producer) if release else None
+    if collect_leaves:
+        wanted = producer  # every tensor the pass meets leads to a leaf or a target
+        source_ops = {}
+    else:
+        usage, wanted = _keep_paths_to_sources(entries, producer, source_ids, tape if release else None, consumed)
+        source_ops = {producer[tid] for tid in source_ids if producer.get(tid) in entries}
+    source_grads = {}  # a source some op produced: its gradient, kept when that op runs and takes it
     missing = {}
     for tid in usage:
         op_id = producer.get(tid)
@@ -72,9 +77,13 @@ def compute_gradient(tape, targets, sources, output_gradients=None, release=Fals
         while ready:
             op_id = ready.pop()
             entry = entries[op_id]
+            if op_id in source_ops:  # outputs that reached no target stay None, not the zeros filled in below
+                reached = {tid for tid in entry.output_ids if tid in source_ids and gradients.get(tid)}
             out_grads = _output_gradients(entry, gradients)
-            # Skip the gradients nobody needs: inputs the pass never met on the tape.
-            needs = tuple(map(producer.__contains__, entry.input_ids))
+            if op_id in source_ops:
+                source_grads.update((tid, g) for tid, g in zip(entry.output_ids, out_grads) if tid in reached)
+            # Skip the gradients nobody needs: inputs that lead to no source (or leaf) on the tape.
+            needs = tuple(map(wanted.__contains__, entry.input_ids))
             if entry.hooks is None and not switches.check_anomalies:
                 in_grads = entry.backward_function(needs, out_grads)
             else:
@@ -100,16 +109,16 @@ def compute_gradient(tape, targets, sources, output_gradients=None, release=Fals
                 count = usage.get(tid, 0)
                 if count > 0:
                     usage[tid] = count - 1
-                    if count == 1 and tid not in source_ids:
+                    if count == 1:
                         producer_id = producer.get(tid)
                         if producer_id in missing:
                             missing[producer_id] -= 1
                             if missing[producer_id] == 0:
                                 ready.append(producer_id)
-                    elif count == 1 and leaf_ready is not None and tid in leaves:
-                        pending = gradients.pop(tid, None)
-                        if pending:
-                            leaf_ready(tid, _complete(pending, tid))
+                        elif leaf_ready is not None and tid in leaves:
+                            pending = gradients.pop(tid, None)
+                            if pending:
+                                leaf_ready(tid, _complete(pending, tid))
     except BaseException:
         if release:  # the pass failed: free what it took off the tape and did not run, as if it had
             for op_id, entry in entries.items():
@@ -123,7 +132,8 @@ def compute_gradient(tape, targets, sources, output_gradients=None, release=Fals
         for tid, grad in finished.items():  # leaves that were targets themselves
             leaf_ready(tid, grad)
         return {}
-    return [_complete(gradients[s._id], s._id) if gradients.get(s._id) else None for s in sources]
+    return [source_grads[s._id] if s._id in source_grads
+            else _complete(gradients[s._id], s._id) if gradients.get(s._id) else None for s in sources]
 
 
 @contextlib.contextmanager
@@ -160,7 +170,7 @@ def _replaced_pass(reverse_pass, tape, targets, sources, output_gradients, relea
     """compute_gradient with `reverse_pass` as its core (see reverse_pass_replaced)."""
     source_ids = {s._id for s in sources}
     with tape_lock:
-        _, entries, producer, leaves = _prepare_backprop(tape, targets, source_ids, release=False)
+        _, entries, producer, leaves = _prepare_backprop(tape, targets, release=False)
     wanted = list(sources)
     if collect_leaves:
         refs = [tape.watched.get(tid) for tid in sorted(leaves - source_ids)]
@@ -231,11 +241,14 @@ def _complete(pending, tensor_id):
     return grad
 
 
-def _prepare_backprop(tape, targets, source_ids, release):
-    """Filters the tape to what the targets need and counts tensor usages."""
+def _prepare_backprop(tape, targets, release):
+    """Filters the tape to what the targets need and counts tensor usages.
+
+    The walk goes through sources too: a source may itself depend on another
+    source (the gradient of x must count the path through h = f(x))."""
     tensor_tape, op_tape = tape.tensor_tape, tape.op_tape
     usage = {}  # tensor id -> how many filtered ops read it
-    entries = {}  # op id -> entry, only the ops between targets and sources
+    entries = {}  # op id -> entry, every op the targets depend on
     producer = {}  # tensor id -> op id (-1: watched), for every tensor on the tape the pass meets
     leaves = set()
     stack = [t._id for t in targets]
@@ -248,7 +261,7 @@ def _prepare_backprop(tape, targets, source_ids, release):
         if op_id == -1:
             leaves.add(tid)
             continue
-        if op_id in entries or tid in source_ids:
+        if op_id in entries:
             continue
         entry = op_tape.pop(op_id, None) if release else op_tape.get(op_id)
         if entry is None:
@@ -265,6 +278,34 @@ def _prepare_backprop(tape, targets, source_ids, release):
                 usage[input_id] = 1
                 stack.append(input_id)
     return usage, entries, producer, leaves
+
+
+def _keep_paths_to_sources(entries, producer, source_ids, release_from, consumed):
+    """Drops from `entries` the ops no source flows into (their gradients would be thrown away),
+    releasing them from the tape `release_from` if given. Returns the usage counts of the ops
+    kept and the ids of the tensors whose gradient is wanted: the sources and what the kept ops
+    produce."""
+    readers = {}  # tensor id -> the ops that read it
+    for op_id, entry in entries.items():
+        for tid in entry.input_ids:
+            readers.setdefault(tid, []).append(op_id)
+    kept, stack = set(), [tid for tid in source_ids if tid in producer]
+    while stack:
+        for op_id in readers.get(stack.pop(), ()):
+            if op_id not in kept:
+                kept.add(op_id)
+                stack.extend(entries[op_id].output_ids)
+    usage, wanted = {}, set(source_ids)
+    for op_id in list(entries):
+        if op_id not in kept:
+            entry = entries.pop(op_id)
+            if release_from is not None:
+                release_from.release(entry, op_id, consumed)
+            continue
+        wanted.update(entries[op_id].output_ids)
+        for tid in entries[op_id].input_ids:
+            usage[tid] = usage.get(tid, 0) + 1
+    return usage, wanted
 
 
 def _initial_gradients(targets, output_gradients):

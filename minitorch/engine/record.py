@@ -73,7 +73,7 @@ class BackwardFunction:
         self.op_def = op_def
         self.attrs = attrs
         self.input_info = input_info
-        self.needs_input_grad = ()
+        self.needs_input_grad = (True,) * len(input_info)  # never changed: see __call__
         self._inputs = inputs
         # The version of each saved value now: an in-place write before the
         # gradient runs makes the gradient refuse (engine/versions.py).
@@ -110,8 +110,15 @@ class BackwardFunction:
         if grad_fn is None:
             raise LookupError(f"no gradient is registered for op {self.op_name!r}")
         self._check_versions(needs_input_grad)
-        self.needs_input_grad = needs_input_grad
-        grads = grad_fn(self, *output_grads)
+        op = self
+        if needs_input_grad != self.needs_input_grad:
+            # A copy, not an update: the entry of a persistent tape can run in several passes at once
+            # (threads), each wanting other inputs' gradients.
+            op = object.__new__(BackwardFunction)
+            for name in BackwardFunction.__slots__:
+                setattr(op, name, getattr(self, name))
+            op.needs_input_grad = needs_input_grad
+        grads = grad_fn(op, *output_grads)
         if type(grads) is not tuple:
             grads = tuple(grads) if isinstance(grads, list) else (grads,)
         if len(grads) != len(self.input_info):
