@@ -35,7 +35,8 @@ class Tensor:
     tensor([[2., 4.],
             [6., 8.]])
     """
-    __slots__ = ("_data", "_id", "_requires_grad", "grad", "_tracker", "_version", "_view_of", "__weakref__")
+    # _hooks (engine/hooks.py) is set only on tensors that get a hook, so _make does not write it
+    __slots__ = ("_data", "_id", "_requires_grad", "grad", "_tracker", "_version", "_view_of", "_hooks", "__weakref__")
 
     def __new__(cls, data, dtype=None, requires_grad=False):
         t = cls._make(to_array(data, dtype))

@@ -141,3 +141,30 @@ def test_released_entries_leave_no_links_for_dead_tensors():
         loss.backward()
     del loss
     assert set(AUTOGRAD_TAPE.tensor_tape) <= {w._id} and len(AUTOGRAD_TAPE.op_tape) == 0
+
+
+def test_a_hook_that_refers_to_its_tensor_does_not_keep_it_alive():
+    # PyTorch keeps hooks with the tensor's graph node, so such a cycle is collectable; a table
+    # in the engine holding the functions would keep every step's activation forever.
+    x = mt.tensor([1.0, 2.0], requires_grad=True)
+    seen = []
+    dead = []
+    for _ in range(3):
+        h = x * 2
+        h.register_hook(lambda grad, h=h: seen.append(tuple(h.shape)))
+        (h * h).sum().backward()
+        dead.append(weakref.ref(h))
+        del h
+    gc.collect()
+    assert seen == [(2,)] * 3
+    assert [ref() for ref in dead] == [None] * 3
+    assert not AUTOGRAD_TAPE.op_tape
+
+
+def test_post_accumulate_hooks_die_with_their_leaf():
+    leaf = mt.nn.Parameter(mt.ones(2))
+    leaf.register_post_accumulate_grad_hook(lambda p, leaf=leaf: None)
+    ref = weakref.ref(leaf)
+    del leaf
+    gc.collect()
+    assert ref() is None

@@ -3,8 +3,11 @@
 `t.register_hook(fn)` runs `fn(grad)` when the gradient with respect to `t`
 is complete, before it flows on to the op that made `t` (or, for a leaf,
 before it is accumulated into `.grad`). `t.retain_grad()` is such a hook: it
-keeps a non-leaf's gradient in `.grad`. Kept by tensor id, like everything
-the tapes know; compute_gradient looks here only when some hook exists.
+keeps a non-leaf's gradient in `.grad`. The hook functions live on the tensor
+(`tensor._hooks`); the tables here map tensor ids to weak references, so a
+hook that refers back to its tensor forms a cycle the collector can free,
+not one held forever by this module. A hook thus dies with its tensor.
+compute_gradient looks here only when some hook exists.
 
 `leaf.register_post_accumulate_grad_hook(fn)` runs `fn(leaf)` right after
 backward() has accumulated into `leaf.grad`, during the pass, as soon as that
@@ -20,9 +23,9 @@ import weakref
 
 from .state import tape_lock
 
-tensor_hooks = {}  # tensor id -> (weakref to the tensor, {handle id: fn})
+tensor_hooks = {}  # tensor id -> weakref to a tensor with gradient hooks
 retaining = {}  # tensor id -> weakref: non-leaf tensors whose gradient is kept in .grad
-post_accumulate_hooks = {}  # leaf tensor id -> (weakref to the leaf, {handle id: fn})
+post_accumulate_hooks = {}  # leaf tensor id -> weakref to a leaf with post-accumulate-grad hooks
 _handle_ids = itertools.count()
 _passes = threading.local()  # .callbacks: one list per backward() running on this thread, innermost last
 
@@ -65,9 +68,25 @@ def register_hook(tensor, fn):
     if not tensor._requires_grad:
         raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
     with tape_lock:  # the tables are shared by all threads: no other thread forgets this entry meanwhile
-        _forget_dead()
-        ref, hooks = tensor_hooks.setdefault(tensor._id, (weakref.ref(tensor), {}))
-        return add_hook(hooks, fn)
+        return add_hook(_hooks_of(tensor, "grad", tensor_hooks), fn)
+
+
+def _hooks_of(tensor, kind, registry):
+    """The dict {handle id: fn} of `tensor`'s hooks of `kind`, made on first use and listed in `registry`."""
+    _forget_dead(registry)
+    registry[tensor._id] = weakref.ref(tensor)
+    kinds = getattr(tensor, "_hooks", None)
+    if kinds is None:
+        kinds = tensor._hooks = {}
+    return kinds.setdefault(kind, {})
+
+
+def _hooks_for(tensor_id, kind, registry):
+    """The hook functions of the tensor `tensor_id` of `kind` (none if it died)."""
+    ref = registry.get(tensor_id)
+    tensor = ref() if ref is not None else None
+    kinds = getattr(tensor, "_hooks", None)
+    return list(kinds.get(kind, {}).values()) if kinds else []
 
 
 def add_hook(hooks, fn):
@@ -77,20 +96,18 @@ def add_hook(hooks, fn):
     return RemovableHandle(hooks, key)
 
 
-def _forget_dead(registry=tensor_hooks):
-    for tid in [tid for tid, (ref, hooks) in registry.items() if ref() is None or not hooks]:
+def _forget_dead(registry):
+    for tid in [tid for tid, ref in registry.items() if ref() is None]:
         del registry[tid]
 
 
 def apply(tensor_id, grad):
     """Runs the hooks of `tensor_id` on its gradient; a hook returning a tensor replaces it.
     retain_grad's keeping runs last, whenever it was asked for (as in PyTorch)."""
-    found = tensor_hooks.get(tensor_id)
-    if found is not None:
-        for fn in list(found[1].values()):
-            result = fn(grad)
-            if result is not None:
-                grad = result
+    for fn in _hooks_for(tensor_id, "grad", tensor_hooks):
+        result = fn(grad)
+        if result is not None:
+            grad = result
     ref = retaining.get(tensor_id)
     tensor = ref() if ref is not None else None
     if tensor is not None:
@@ -137,9 +154,7 @@ def register_post_accumulate_grad_hook(tensor, fn):
     if not tensor.is_leaf:
         raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
     with tape_lock:
-        _forget_dead(post_accumulate_hooks)
-        ref, hooks = post_accumulate_hooks.setdefault(tensor._id, (weakref.ref(tensor), {}))
-        return add_hook(hooks, fn)
+        return add_hook(_hooks_of(tensor, "post_accumulate", post_accumulate_hooks), fn)
 
 
 def run_post_accumulate(leaf):
@@ -150,10 +165,8 @@ def run_post_accumulate(leaf):
     >>> mt.engine.hooks.run_post_accumulate(w)
     hook saw None
     """
-    found = post_accumulate_hooks.get(leaf._id)
-    if found is not None:
-        for fn in list(found[1].values()):
-            fn(leaf)
+    for fn in _hooks_for(leaf._id, "post_accumulate", post_accumulate_hooks):
+        fn(leaf)
 
 
 @contextlib.contextmanager
