@@ -154,6 +154,8 @@ class Tensor:
         self._requires_grad = bool(requires_grad)
         if requires_grad:
             autograd_tape.watch(self)
+        else:
+            autograd_tape.unwatch(self)
         return self
 
     @property

@@ -171,3 +171,27 @@ def test_dropped_graphs_leave_the_autograd_tape_empty():
     del y
     assert len(AUTOGRAD_TAPE.op_tape) == 0
     assert set(AUTOGRAD_TAPE.tensor_tape) <= {w._id}
+
+
+def test_frozen_parameters_are_not_recorded_as_in_fine_tuning():
+    from minitorch.engine.autograd_tape import AUTOGRAD_TAPE
+    model = mt.nn.Sequential(mt.nn.Linear(3, 4), mt.nn.Tanh(), mt.nn.Linear(4, 2))
+    for p in model[0].parameters():
+        p.requires_grad = False
+    out = model(mt.ones(5, 3)).sum()
+    out.backward()
+    assert model[0].weight.grad is None and model[0].bias.grad is None
+    assert model[2].weight.grad is not None
+    for p in model.parameters():
+        p.requires_grad_(False)
+    frozen = model(mt.ones(5, 3))
+    assert not frozen.requires_grad and frozen.grad_fn is None
+    assert not AUTOGRAD_TAPE.op_tape
+
+
+def test_a_leaf_frozen_after_the_forward_pass_gets_no_gradient():
+    lin = mt.nn.Linear(2, 2)
+    out = lin(mt.ones(1, 2)).sum()
+    lin.weight.requires_grad_(False)
+    out.backward()
+    assert lin.weight.grad is None and lin.bias.grad.tolist() == [1.0, 1.0]

@@ -55,3 +55,8 @@ def watch(tensor):
         AUTOGRAD_TAPE.activate()
         AUTOGRAD_TAPE.watch(tensor)
 
+
+
+def unwatch(tensor):
+    """A leaf no longer requires grad: the autograd tape forgets it."""
+    AUTOGRAD_TAPE.unwatch(tensor)

@@ -101,6 +101,17 @@ class Tape:
                 self.tensor_tape[tensor._id] = -1
                 self.watched[tensor._id] = weakref.ref(tensor)
 
+    def unwatch(self, tensor):
+        """Stop watching a leaf: ops that read it from now on are not recorded for it, and a pass
+        over ops recorded before gives it no gradient (PyTorch's AccumulateGrad skips a leaf that
+        no longer requires grad)."""
+        with tape_lock:
+            if self.tensor_tape.get(tensor._id) == -1:
+                del self.tensor_tape[tensor._id]
+                self.watched.pop(tensor._id, None)
+                if self.leaves_when_empty and not self.tensor_tape:
+                    self.leave()
+
     def record_operation(self, op_type, inputs, outputs, backward_function):
         tensor_tape, usage = self.tensor_tape, self.tensor_usage
         input_ids = []
