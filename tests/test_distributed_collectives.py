@@ -130,6 +130,26 @@ def worker_memory_layouts_and_async():
     t = mt.ones(2)
     dist.all_reduce(t)
     assert t.tolist() == [size, size]
+    # A collective writes in place: a gradient that saved the tensor refuses to run afterwards.
+    w = mt.ones(2, requires_grad=True)
+    saved = w * 1.0
+    loss = (saved * saved).sum()
+    dist.all_reduce(saved.data)
+    try:
+        loss.backward()
+        raise AssertionError("backward used a tensor all_reduce overwrote")
+    except RuntimeError as error:
+        assert "modified by an inplace operation" in str(error), error
+    # Only the tensors a collective writes move: broadcast's source keeps its version.
+    source = mt.ones(2, requires_grad=True)
+    kept = (source * source).sum()
+    dist.broadcast(source.data, src=0)
+    try:
+        kept.backward()
+        assert rank == 0 and source.grad.tolist() == [2.0, 2.0]
+    except RuntimeError as error:
+        assert rank != 0 and "modified by an inplace operation" in str(error), error
+    print(f"rank {rank}: versions moved", flush=True)
 
 
 def worker_mismatches():
@@ -210,6 +230,7 @@ def test_non_contiguous_parameters_async_and_read_only():
     out = check(launch(__file__, "memory_layouts_and_async", 2))
     assert "rank 0: ValueError: all_reduce: the tensor's memory is read-only" in out
     assert "rank 1: RuntimeError: all_reduce: rank 0 called it with invalid arguments" in out
+    assert "rank 0: versions moved" in out and "rank 1: versions moved" in out
 
 
 def test_mismatched_calls_raise_on_every_rank():

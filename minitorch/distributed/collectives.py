@@ -4,6 +4,9 @@ Each one is a non-blocking MPI call on the tensor's own memory, in its own
 dtype (mpi4py's buffer interface: no pickling, no conversion), finished by
 Work.wait(); `async_op=False` (the default) waits at once. A tensor that is
 not contiguous in memory is staged through a contiguous copy and written back.
+A tensor a collective writes counts one more in-place write when it finishes
+(its version counter), so a gradient that saved it refuses to run, as after
+any in-place op.
 
 Before any data moves, the ranks exchange one 16-integer description of their
 call (which collective, dtype, shape, op, root) and every rank checks that all
@@ -20,6 +23,7 @@ import time
 
 import numpy as np
 
+from ..engine.versions import bump
 from ..tensor import Tensor
 from .process_group import DistBackendError, check_group, default_group, timeout_seconds
 
@@ -57,12 +61,13 @@ class Work:
     (True, tensor([2., 2., 2.]))
     """
 
-    def __init__(self, group, requests, name, finish=None, buffers=()):
+    def __init__(self, group, requests, name, finish=None, buffers=(), written=()):
         self._group = group
         self._requests = requests
         self._name = name
         self._finish = finish  # runs once the data has arrived: copy back, divide for AVG, ...
         self._buffers = buffers  # MPI reads and writes these until the end: keep them alive
+        self._written = written  # the tensors it writes into: their versions move when it finishes
         self._done = False
 
     def is_completed(self):
@@ -88,7 +93,9 @@ class Work:
         if self._finish is not None:
             self._finish()
             self._finish = None
-        self._buffers = ()
+        for tensor in self._written:
+            bump(tensor)
+        self._buffers = self._written = ()
 
 
 _POLLS_BEFORE_YIELD = 1000  # MPICH's own default (MPIR_CVAR_POLLS_BEFORE_YIELD); yielding more often measured slower
@@ -256,8 +263,8 @@ def _given(tensors):
     return tensors is not None and not (isinstance(tensors, (list, tuple)) and len(tensors) == 0)
 
 
-def _start(group, name, requests, finish, async_op, buffers=()):
-    work = Work(group, requests, name, finish, buffers)
+def _start(group, name, requests, finish, async_op, buffers=(), written=()):
+    work = Work(group, requests, name, finish, buffers, written)
     if async_op:
         return work
     work.wait()
@@ -302,7 +309,7 @@ def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False):
             staged.buffer /= group.size
         staged.write_back()
 
-    return _start(group, "all_reduce", [request], finish, async_op, (staged.buffer,))
+    return _start(group, "all_reduce", [request], finish, async_op, (staged.buffer,), (tensor,))
 
 
 def broadcast(tensor, src=0, group=None, async_op=False):
@@ -323,7 +330,8 @@ def broadcast(tensor, src=0, group=None, async_op=False):
     agree(group, "broadcast", array, root=src if error is None else -1, local_error=error)
     staged = _Staged(array)
     request = group.comm.Ibcast(staged.buffer, root=src)
-    return _start(group, "broadcast", [request], staged.write_back, async_op, (staged.buffer,))
+    written = (tensor,) if group.rank != src else ()
+    return _start(group, "broadcast", [request], staged.write_back, async_op, (staged.buffer,), written)
 
 
 def all_gather(tensor_list, tensor, group=None, async_op=False):
@@ -353,7 +361,7 @@ def all_gather(tensor_list, tensor, group=None, async_op=False):
         for output, part in zip(outputs, received):
             output[...] = part
 
-    return _start(group, "all_gather", [request], finish, async_op, (send, received))
+    return _start(group, "all_gather", [request], finish, async_op, (send, received), tuple(tensor_list))
 
 
 def reduce(tensor, dst=0, op=ReduceOp.SUM, group=None, async_op=False):
@@ -388,7 +396,8 @@ def reduce(tensor, dst=0, op=ReduceOp.SUM, group=None, async_op=False):
                 staged.buffer /= group.size
             staged.write_back()
 
-    return _start(group, "reduce", [request], finish, async_op, (staged.buffer,))
+    written = (tensor,) if group.rank == dst else ()
+    return _start(group, "reduce", [request], finish, async_op, (staged.buffer,), written)
 
 
 def gather(tensor, gather_list=None, dst=0, group=None, async_op=False):
@@ -425,7 +434,8 @@ def gather(tensor, gather_list=None, dst=0, group=None, async_op=False):
             for output, part in zip(outputs, received):
                 output[...] = part
 
-    return _start(group, "gather", [request], finish, async_op, (send, received))
+    written = tuple(gather_list) if outputs is not None else ()
+    return _start(group, "gather", [request], finish, async_op, (send, received), written)
 
 
 def scatter(tensor, scatter_list=None, src=0, group=None, async_op=False):
@@ -456,7 +466,7 @@ def scatter(tensor, scatter_list=None, src=0, group=None, async_op=False):
     send = np.stack(inputs).reshape(-1) if inputs is not None else None
     staged = _Staged(array)
     request = group.comm.Iscatter(send, staged.buffer, root=src)
-    return _start(group, "scatter", [request], staged.write_back, async_op, (send, staged.buffer))
+    return _start(group, "scatter", [request], staged.write_back, async_op, (send, staged.buffer), (tensor,))
 
 
 def start_sum_unchecked(group, buffer, name):
