@@ -85,7 +85,7 @@ def compute_gradient(tape, targets, sources, output_gradients=None, release=Fals
             # Skip the gradients nobody needs: inputs that lead to no source (or leaf) on the tape.
             needs = tuple(map(wanted.__contains__, entry.input_ids))
             if entry.hooks is None and not switches.check_anomalies:
-                in_grads = entry.backward_function(needs, out_grads)
+                in_grads = entry.backward_function(needs, out_grads, release)
             else:
                 in_grads = _run_backward_function(entry, needs, out_grads)
             if switches.tracing:

@@ -73,7 +73,7 @@ class BackwardFunction:
         self.op_def = op_def
         self.attrs = attrs
         self.input_info = input_info
-        self.needs_input_grad = (True,) * len(input_info)  # never changed: see __call__
+        self.needs_input_grad = (True,) * len(input_info)  # changed only by an exclusive call: see __call__
         self._inputs = inputs
         # The version of each saved value now: an in-place write before the
         # gradient runs makes the gradient refuse (engine/versions.py).
@@ -105,15 +105,16 @@ class BackwardFunction:
     def input_shapes(self):
         return [shape for shape, _ in self.input_info]
 
-    def __call__(self, needs_input_grad, output_grads):
+    def __call__(self, needs_input_grad, output_grads, exclusive=False):
         grad_fn = self.op_def.grad
         if grad_fn is None:
             raise LookupError(f"no gradient is registered for op {self.op_name!r}")
         self._check_versions(needs_input_grad)
         op = self
-        if needs_input_grad != self.needs_input_grad:
-            # A copy, not an update: the entry of a persistent tape can run in several passes at once
-            # (threads), each wanting other inputs' gradients.
+        if exclusive:  # the pass took the entry off its tape: no other pass can run it
+            self.needs_input_grad = needs_input_grad
+        elif needs_input_grad != self.needs_input_grad:
+            # An entry still on its tape may run in several passes at once (threads): a copy, not an update.
             op = object.__new__(BackwardFunction)
             for name in BackwardFunction.__slots__:
                 setattr(op, name, getattr(self, name))
