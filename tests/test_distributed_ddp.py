@@ -243,7 +243,8 @@ def worker_checkpoint_and_buffers(directory):
 
 
 def _post_accumulate_hooks(model):
-    return [fn for p in model.parameters() for fn in (getattr(p, "_hooks", None) or {}).get("post_accumulate", {}).values()]
+    tables = [p._hooks.kinds.get("post_accumulate", {}) for p in model.parameters() if getattr(p, "_hooks", None)]
+    return [fn for table in tables for fn in table.values()]
 
 
 def worker_rewrapping_leaves_no_hooks():

@@ -168,3 +168,23 @@ def test_post_accumulate_hooks_die_with_their_leaf():
     del leaf
     gc.collect()
     assert ref() is None
+
+
+def test_a_hook_on_a_tensor_dropped_before_backward_still_runs_then_goes():
+    # The usual way to look at an activation's gradient: a hook on a local tensor of forward().
+    # PyTorch keeps the hook with the graph, so it runs although the tensor is gone.
+    from minitorch.engine import state
+    x = mt.tensor([1.0, -2.0], requires_grad=True)
+    seen = []
+
+    def forward(x):
+        h = x * 2
+        h.register_hook(lambda grad: seen.append(grad.tolist()))
+        return (h.relu() * 3).sum()
+
+    for _ in range(3):
+        forward(x).backward()
+        gc.collect()
+    assert seen == [[3.0, 0.0]] * 3
+    mt.ones(1, requires_grad=True) * 2  # a later death sweeps the hooks of tensors no tape knows any more
+    assert not state.orphaned_hooks

@@ -27,7 +27,7 @@ from ..tensor import Tensor
 from . import anomaly, hooks, trace
 from .execute import execute
 from .nodes import run_with_hooks
-from .state import enable_grad, pop_tape, push_tape, switches, tape_lock, thread_state
+from .state import enable_grad, orphaned_hooks, pop_tape, push_tape, switches, tape_lock, thread_state
 from .tape import ConsumedPass, Tape
 
 # Early aggregation (imperative_grad.py's _MIN_AGGREGATE_COUNT/BYTES): with this many pending gradients for one
@@ -236,7 +236,7 @@ def vjp_of(fn, inputs, output_gradients):
 def _complete(pending, tensor_id):
     """The gradient of one tensor, summed and passed through its hooks."""
     grad = pending[0] if len(pending) == 1 else _aggregate(pending, tensor_id)
-    if hooks.tensor_hooks or hooks.retaining:
+    if hooks.tensor_hooks or hooks.retaining or orphaned_hooks:
         grad = hooks.apply(tensor_id, grad)
     return grad
 

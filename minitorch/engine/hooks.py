@@ -4,10 +4,13 @@
 is complete, before it flows on to the op that made `t` (or, for a leaf,
 before it is accumulated into `.grad`). `t.retain_grad()` is such a hook: it
 keeps a non-leaf's gradient in `.grad`. The hook functions live on the tensor
-(`tensor._hooks`); the tables here map tensor ids to weak references, so a
-hook that refers back to its tensor forms a cycle the collector can free,
-not one held forever by this module. A hook thus dies with its tensor.
-compute_gradient looks here only when some hook exists.
+(`tensor._hooks`, a TensorHooks); the tables here map tensor ids to weak
+references, so a hook that refers back to its tensor forms a cycle the
+collector can free, not one held forever by this module. A tensor dropped
+while a tape still holds the op that made it leaves its hooks in
+`state.orphaned_hooks` (its tracker rescues them at its death), so they still
+run when its gradient comes, as in PyTorch. compute_gradient looks here only
+when some hook exists.
 
 `leaf.register_post_accumulate_grad_hook(fn)` runs `fn(leaf)` right after
 backward() has accumulated into `leaf.grad`, during the pass, as soon as that
@@ -21,7 +24,7 @@ import itertools
 import threading
 import weakref
 
-from .state import tape_lock
+from .state import orphaned_hooks, tape_lock, track
 
 tensor_hooks = {}  # tensor id -> weakref to a tensor with gradient hooks
 retaining = {}  # tensor id -> weakref: non-leaf tensors whose gradient is kept in .grad
@@ -71,22 +74,33 @@ def register_hook(tensor, fn):
         return add_hook(_hooks_of(tensor, "grad", tensor_hooks), fn)
 
 
+class TensorHooks:
+    """One tensor's hook functions: kind ("grad", "post_accumulate") -> {handle id: fn}."""
+
+    __slots__ = ("kinds", "__weakref__")
+
+    def __init__(self):
+        self.kinds = {}
+
+
 def _hooks_of(tensor, kind, registry):
     """The dict {handle id: fn} of `tensor`'s hooks of `kind`, made on first use and listed in `registry`."""
     _forget_dead(registry)
     registry[tensor._id] = weakref.ref(tensor)
-    kinds = getattr(tensor, "_hooks", None)
-    if kinds is None:
-        kinds = tensor._hooks = {}
-    return kinds.setdefault(kind, {})
+    hooks = getattr(tensor, "_hooks", None)
+    if hooks is None:
+        hooks = tensor._hooks = TensorHooks()
+        track(tensor)
+        tensor._tracker.hooks = weakref.ref(hooks)
+    return hooks.kinds.setdefault(kind, {})
 
 
 def _hooks_for(tensor_id, kind, registry):
-    """The hook functions of the tensor `tensor_id` of `kind` (none if it died)."""
+    """The hook functions of kind `kind` of the tensor `tensor_id`, alive or dropped with its op still taped."""
     ref = registry.get(tensor_id)
     tensor = ref() if ref is not None else None
-    kinds = getattr(tensor, "_hooks", None)
-    return list(kinds.get(kind, {}).values()) if kinds else []
+    hooks = getattr(tensor, "_hooks", None) if tensor is not None else orphaned_hooks.get(tensor_id)
+    return list(hooks.kinds.get(kind, {}).values()) if hooks is not None else []
 
 
 def add_hook(hooks, fn):

@@ -71,9 +71,10 @@ def is_recording():
 
 
 class _Tracker(weakref.ref):
-    """The weak reference a tracked tensor holds to itself: its callback reports the tensor's death, by id."""
+    """The weak reference a tracked tensor holds to itself: its callback reports the tensor's death, by id.
+    For a tensor with hooks, `hooks` is a weak reference to them (engine/hooks.py)."""
 
-    __slots__ = ("tensor_id",)
+    __slots__ = ("tensor_id", "hooks")
 
 
 def track(tensor):
@@ -101,9 +102,29 @@ def _tensor_died(tracker):
     _trackers.discard(tracker)
     if active_tapes or active_accumulators:
         delete_trace(tracker.tensor_id)
+        if orphaned_hooks or getattr(tracker, "hooks", None) is not None:
+            _keep_orphaned_hooks(tracker)
 
 
 _trackers = set()
+# tensor id -> the hooks (engine/hooks.py) of a tensor that died while a tape still holds the op that made it:
+# they run when its gradient comes, as PyTorch's hooks on a dropped tensor do, and go when no active tape
+# knows the id any more.
+orphaned_hooks = {}
+
+
+def _keep_orphaned_hooks(tracker):
+    """At a tensor's death (the dying tensor's slots still hold its hooks, which the tracker sees weakly)."""
+    def known(tensor_id):
+        return any(tensor_id in tape.tensor_tape for tape in active_tapes)
+
+    with tape_lock:
+        ref = getattr(tracker, "hooks", None)
+        hooks = ref() if ref is not None else None
+        if hooks is not None and known(tracker.tensor_id):
+            orphaned_hooks[tracker.tensor_id] = hooks
+        for tensor_id in [tensor_id for tensor_id in orphaned_hooks if not known(tensor_id)]:
+            del orphaned_hooks[tensor_id]
 
 
 def delete_trace(tensor_id):
