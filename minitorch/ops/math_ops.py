@@ -769,10 +769,15 @@ def where(condition, x, y):
     >>> x = mt.tensor([-1.0, 2.0, -3.0])
     >>> mt.where(x > 0, x, mt.zeros(3))
     tensor([0., 2., 0.])
+    >>> mt.where(x > 0, 1.0, 0.0)
+    tensor([0., 1., 0.])
     """
     condition = as_operand(condition)
     if condition._data.dtype != np.bool_:
         condition = cast(condition, dtypes.bool_)
+    if not isinstance(x, Tensor) and not isinstance(y, Tensor):
+        # Two Python numbers: the result dtype is theirs (float -> the default float), as in PyTorch.
+        x = as_operand(x)
     x, y = _coerce_pair(x, y)
     return execute("SelectV2", (condition, x, y))
 
