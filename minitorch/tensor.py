@@ -37,7 +37,26 @@ class Tensor:
     """
     __slots__ = ("_data", "_id", "_requires_grad", "grad", "_tracker", "_version", "_view_of", "__weakref__")
 
-    def __new__(cls, data, dtype=None, requires_grad=False):
+    def __new__(cls, *data, dtype=None, requires_grad=False):
+        """`mt.Tensor(...)` as PyTorch's legacy constructor: sizes give a tensor of that shape
+        (zeros here; PyTorch leaves it uninitialized), data gives a copy in the default float dtype.
+
+        >>> mt.Tensor(2, 3).shape, mt.Tensor([1, 2])
+        (minitorch.Size([2, 3]), tensor([1., 2.]))
+        """
+        if dtype is not None or requires_grad or (len(data) == 1 and isinstance(data[0], Tensor)):
+            return cls._from_data(*data, dtype=dtype, requires_grad=requires_grad)
+        if len(data) == 1 and isinstance(data[0], Size):
+            data = tuple(data[0])
+        if all(isinstance(size, int) and not isinstance(size, bool) for size in data):  # sizes (none: empty)
+            return cls._make(np.zeros(data if data else (0,), dtype=dtypes.default_float.numpy))
+        if len(data) != 1:
+            raise TypeError(f"Tensor(): expected sizes (ints) or one sequence of data, got {data!r}")
+        return cls._make(to_array(data[0], dtypes.default_float))
+
+    @classmethod
+    def _from_data(cls, data, dtype=None, requires_grad=False):
+        """A new tensor holding a copy of `data`, in `dtype` or the dtype of the data (what `mt.tensor` makes)."""
         t = cls._make(to_array(data, dtype))
         if requires_grad:
             t.requires_grad_(True)
@@ -47,7 +66,7 @@ class Tensor:
     def _make(cls, array, tensor_id=None):
         """The one constructor: wraps a numpy array without copying or checking.
 
-        `Tensor(data)` converts `data` and comes here; execute wraps every op
+        `Tensor._from_data(data)` converts `data` and comes here; execute wraps every op
         result with it; saved outputs are rebuilt with their original
         `tensor_id`; Parameter makes itself with it."""
         t = _new(cls)
@@ -295,8 +314,8 @@ class Tensor:
 
     def __deepcopy__(self, memo):
         """A new tensor with a copy of the data and a new id (tapes tell tensors apart by id)."""
-        copy = Tensor(self._data, requires_grad=self._requires_grad and self.is_leaf)  # Tensor() copies
-        copy.grad = None if self.grad is None else Tensor(self.grad._data)
+        copy = Tensor._from_data(self._data, requires_grad=self._requires_grad and self.is_leaf)  # a copy
+        copy.grad = None if self.grad is None else Tensor._from_data(self.grad._data)
         memo[id(self)] = copy
         return copy
 

@@ -158,7 +158,7 @@ def _div_grad(op, grad):
 @jvp("RealDiv")
 def _div_jvp(inputs, outputs, attrs, tangents):
     """d(x / y) = (dx - (x / y) dy) / y."""
-    (x, y), (tx, ty) = inputs, tangents
+    (_, y), (tx, ty) = inputs, tangents
     numerator = sum_terms([tx, -(outputs[0] * ty) if ty is not None else None], outputs[0])
     return numerator / y
 

@@ -127,15 +127,9 @@ def fit_with_custom_function(initial=None, steps=2000, learning_rate=5e-6):
         loss.backward()
 
         with torch.no_grad():
-            a -= learning_rate * a.grad
-            b -= learning_rate * b.grad
-            c -= learning_rate * c.grad
-            d -= learning_rate * d.grad
-
-            a.grad = None
-            b.grad = None
-            c.grad = None
-            d.grad = None
+            for param in (a, b, c, d):
+                param -= learning_rate * param.grad
+                param.grad = None
 
     print(f'Result: y = {a.item()} + {b.item()} * P3({c.item()} + {d.item()} x)')
     return losses, [a.item(), b.item(), c.item(), d.item()]
