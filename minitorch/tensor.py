@@ -15,7 +15,6 @@ import numpy as np
 from . import dtypes
 from .engine import autograd_tape, hooks
 from .engine.nodes import node_of
-
 from .printing import format_tensor
 
 _next_id = itertools.count(1).__next__
@@ -38,37 +37,25 @@ class Tensor:
     __slots__ = ("_data", "_id", "_requires_grad", "grad", "_tracker", "_version", "_view_of", "__weakref__")
 
     def __new__(cls, *data, dtype=None, requires_grad=False):
-        """`mt.Tensor(...)` as PyTorch's legacy constructor: sizes give a tensor of that shape
-        (zeros here; PyTorch leaves it uninitialized), data gives a copy in the default float dtype.
-
-        >>> mt.Tensor(2, 3).shape, mt.Tensor([1, 2])
-        (minitorch.Size([2, 3]), tensor([1., 2.]))
-        """
+        """PyTorch's legacy constructor: `mt.Tensor(2, 3)` has that shape (zeros), `mt.Tensor([1, 2])` is float32."""
         if dtype is not None or requires_grad or (len(data) == 1 and isinstance(data[0], Tensor)):
             return cls._from_data(*data, dtype=dtype, requires_grad=requires_grad)
-        if len(data) == 1 and isinstance(data[0], Size):
-            data = tuple(data[0])
-        if all(isinstance(size, int) and not isinstance(size, bool) for size in data):  # sizes (none: empty)
-            return cls._make(np.zeros(data if data else (0,), dtype=dtypes.default_float.numpy))
+        sizes = tuple(data[0]) if len(data) == 1 and isinstance(data[0], Size) else data
+        if all(isinstance(size, int) and not isinstance(size, bool) for size in sizes):  # none: empty
+            return cls._make(np.zeros(sizes or (0,), dtype=dtypes.default_float.numpy))
         if len(data) != 1:
             raise TypeError(f"Tensor(): expected sizes (ints) or one sequence of data, got {data!r}")
         return cls._make(to_array(data[0], dtypes.default_float))
 
     @classmethod
     def _from_data(cls, data, dtype=None, requires_grad=False):
-        """A new tensor holding a copy of `data`, in `dtype` or the dtype of the data (what `mt.tensor` makes)."""
-        t = cls._make(to_array(data, dtype))
-        if requires_grad:
-            t.requires_grad_(True)
-        return t
+        """A copy of `data` in `dtype` or the data's own (what `mt.tensor` makes)."""
+        return cls._make(to_array(data, dtype)).requires_grad_(requires_grad)
 
     @classmethod
     def _make(cls, array, tensor_id=None):
-        """The one constructor: wraps a numpy array without copying or checking.
-
-        `Tensor._from_data(data)` converts `data` and comes here; execute wraps every op
-        result with it; saved outputs are rebuilt with their original
-        `tensor_id`; Parameter makes itself with it."""
+        """The one constructor: wraps a numpy array without copying or checking. `_from_data` converts data and comes
+        here; execute wraps op results with it; saved outputs keep their `tensor_id`; Parameter makes itself with it."""
         t = _new(cls)
         t._data = array
         t._id = _next_id() if tensor_id is None else tensor_id
