@@ -31,7 +31,7 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
     tensor([1., 2.], requires_grad=True)
     """
     _check_placement(device, None, pin_memory)
-    return Tensor(data, dtype=dtype, requires_grad=requires_grad)
+    return Tensor._from_data(data, dtype=dtype, requires_grad=requires_grad)
 
 
 def as_tensor(data, dtype=None, device=None):
@@ -46,7 +46,7 @@ def as_tensor(data, dtype=None, device=None):
     devices.cpu_device(device)
     if isinstance(data, Tensor) and dtype is None:
         return data
-    return Tensor(data, dtype=dtype)
+    return Tensor._from_data(data, dtype=dtype)
 
 
 def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
@@ -78,7 +78,7 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
     else:
         if copy is False:
             raise ValueError("can't alias arbitrary sequence into a tensor.")
-        result = Tensor(obj, dtype=dtype)
+        result = Tensor._from_data(obj, dtype=dtype)
     return result.requires_grad_(True) if requires_grad else result
 
 
@@ -433,4 +433,4 @@ def as_operand(value, like=None, dtype=None):
         return t
     if isinstance(value, np.ndarray) and dtype is None:
         return Tensor._make(value)
-    return Tensor(value, dtype=dtype)
+    return Tensor._from_data(value, dtype=dtype)

@@ -15,7 +15,6 @@ import numpy as np
 from . import dtypes
 from .engine import autograd_tape, hooks
 from .engine.nodes import node_of
-
 from .printing import format_tensor
 
 _next_id = itertools.count(1).__next__
@@ -38,19 +37,26 @@ class Tensor:
     # _hooks (engine/hooks.py) is set only on tensors that get a hook, so _make does not write it
     __slots__ = ("_data", "_id", "_requires_grad", "grad", "_tracker", "_version", "_view_of", "_hooks", "__weakref__")
 
-    def __new__(cls, data, dtype=None, requires_grad=False):
-        t = cls._make(to_array(data, dtype))
-        if requires_grad:
-            t.requires_grad_(True)
-        return t
+    def __new__(cls, *data, dtype=None, requires_grad=False):
+        """PyTorch's legacy constructor: `mt.Tensor(2, 3)` has that shape (zeros), `mt.Tensor([1, 2])` is float32."""
+        if dtype is not None or requires_grad or (len(data) == 1 and isinstance(data[0], Tensor)):
+            return cls._from_data(*data, dtype=dtype, requires_grad=requires_grad)
+        sizes = tuple(data[0]) if len(data) == 1 and isinstance(data[0], Size) else data
+        if all(isinstance(size, int) and not isinstance(size, bool) for size in sizes):  # none: empty
+            return cls._make(np.zeros(sizes or (0,), dtype=dtypes.default_float.numpy))
+        if len(data) != 1:
+            raise TypeError(f"Tensor(): expected sizes (ints) or one sequence of data, got {data!r}")
+        return cls._make(to_array(data[0], dtypes.default_float))
+
+    @classmethod
+    def _from_data(cls, data, dtype=None, requires_grad=False):
+        """A copy of `data` in `dtype` or the data's own (what `mt.tensor` makes)."""
+        return cls._make(to_array(data, dtype)).requires_grad_(requires_grad)
 
     @classmethod
     def _make(cls, array, tensor_id=None):
-        """The one constructor: wraps a numpy array without copying or checking.
-
-        `Tensor(data)` converts `data` and comes here; execute wraps every op
-        result with it; saved outputs are rebuilt with their original
-        `tensor_id`; Parameter makes itself with it."""
+        """The one constructor: wraps a numpy array without copying or checking. `_from_data` converts data and comes
+        here; execute wraps op results with it; saved outputs keep their `tensor_id`; Parameter makes itself with it."""
         t = _new(cls)
         t._data = array
         t._id = _next_id() if tensor_id is None else tensor_id
@@ -298,8 +304,8 @@ class Tensor:
 
     def __deepcopy__(self, memo):
         """A new tensor with a copy of the data and a new id (tapes tell tensors apart by id)."""
-        copy = Tensor(self._data, requires_grad=self._requires_grad and self.is_leaf)  # Tensor() copies
-        copy.grad = None if self.grad is None else Tensor(self.grad._data)
+        copy = Tensor._from_data(self._data, requires_grad=self._requires_grad and self.is_leaf)  # a copy
+        copy.grad = None if self.grad is None else Tensor._from_data(self.grad._data)
         memo[id(self)] = copy
         return copy
 

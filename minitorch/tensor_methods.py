@@ -46,12 +46,34 @@ def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=
     backward_of(self, gradient, retain_graph, create_graph, inputs)
 
 
-def type_(self, dtype):
-    """This tensor converted to `dtype` (same as `.to(dtype)`).
+# PyTorch's legacy tensor type names ("torch.FloatTensor"), which `Tensor.type()` speaks.
+_TYPE_NAMES = {dtypes.float32: "FloatTensor", dtypes.float64: "DoubleTensor", dtypes.float16: "HalfTensor",
+               dtypes.int64: "LongTensor", dtypes.int32: "IntTensor", dtypes.int16: "ShortTensor",
+               dtypes.int8: "CharTensor", dtypes.uint8: "ByteTensor", dtypes.bool_: "BoolTensor"}
+_TYPES_BY_NAME = {name: dtype for dtype, name in _TYPE_NAMES.items()}
 
+
+def type_(self, dtype=None, non_blocking=False):
+    """Without `dtype`, the type name ("minitorch.FloatTensor"); with one, this tensor converted to it.
+
+    `dtype` is a dtype or a type name, "torch.LongTensor" or "minitorch.LongTensor"
+    (non_blocking is accepted and means nothing on the CPU).
+
+    >>> mt.tensor([1.0]).type()
+    'minitorch.FloatTensor'
     >>> mt.tensor([1, 2]).type(mt.float64)
     tensor([1., 2.], dtype=minitorch.float64)
+    >>> mt.tensor([1.5]).type('torch.LongTensor')
+    tensor([1])
     """
+    if dtype is None:
+        return f"minitorch.{_TYPE_NAMES[self.dtype]}"
+    if isinstance(dtype, str):
+        module, _, name = dtype.rpartition(".")
+        if module not in ("torch", "minitorch") or name not in _TYPES_BY_NAME:
+            raise ValueError(f"type: invalid type {dtype!r}; expected one of "
+                             f"{', '.join('minitorch.' + n for n in _TYPES_BY_NAME)} (or torch.*)")
+        dtype = _TYPES_BY_NAME[name]
     return math_ops.cast(self, dtype)
 
 

@@ -235,6 +235,26 @@ def test_repr_is_pytorch_like():
     )
 
 
+
+def test_module_list_repr_folds_runs_of_equal_children_as_pytorch():
+    layers = nn.ModuleList([nn.Linear(2, 2), nn.Linear(2, 2), nn.Linear(2, 3), nn.ReLU(),
+                            nn.Sequential(nn.Tanh()), nn.Sequential(nn.Tanh()), nn.ReLU()])
+    assert repr(layers) == (
+        "ModuleList(\n"
+        "  (0-1): 2 x Linear(in_features=2, out_features=2, bias=True)\n"
+        "  (2): Linear(in_features=2, out_features=3, bias=True)\n"
+        "  (3): ReLU()\n"
+        "  (4-5): 2 x Sequential(\n"
+        "    (0): Tanh()\n"
+        "  )\n"
+        "  (6): ReLU()\n"
+        ")"
+    )
+    assert repr(nn.ModuleList()) == "ModuleList()"
+    # only ModuleList folds: Sequential prints every child
+    assert repr(nn.Sequential(nn.ReLU(), nn.ReLU())) == "Sequential(\n  (0): ReLU()\n  (1): ReLU()\n)"
+
+
 # ----- containers -----
 
 def test_sequential_indexing_and_ordered_dict():

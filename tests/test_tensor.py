@@ -26,6 +26,62 @@ def test_conversions():
     assert t.bool().dtype == mt.bool and t.int().float().dtype == mt.float32
 
 
+
+def test_the_tensor_class_called_directly_is_pytorchs_legacy_constructor():
+    # sizes give that shape (old PyTorch layers write nn.Parameter(torch.Tensor(out, in)))
+    assert mt.Tensor(2, 3).shape == (2, 3) and mt.Tensor(2, 3).dtype == mt.float32
+    assert mt.Tensor(5).shape == (5,) and mt.Tensor(mt.Size([4, 1])).shape == (4, 1)
+    assert mt.Tensor().shape == (0,)
+    assert mt.nn.Parameter(mt.Tensor(3, 2)).shape == (3, 2)
+    # data is copied into the default float dtype, whatever its own dtype
+    assert mt.Tensor([1, 2]).dtype == mt.float32 and mt.Tensor([1, 2]).tolist() == [1.0, 2.0]
+    assert mt.Tensor(np.array([1.5], dtype=np.float64)).dtype == mt.float32
+    mt.set_default_dtype(mt.float64)
+    try:
+        assert mt.Tensor([1]).dtype == mt.float64 and mt.Tensor(2).dtype == mt.float64
+    finally:
+        mt.set_default_dtype(mt.float32)
+    # Karpathy's micrograd lecture
+    x = mt.Tensor([2.0]).double()
+    x.requires_grad = True
+    (x * x).backward()
+    assert x.grad.tolist() == [4.0] and x.dtype == mt.float64
+    # mt.tensor keeps the data's dtype and makes 0-d tensors from numbers
+    assert mt.tensor(3).shape == () and mt.tensor([1, 2]).dtype == mt.int64
+    with pytest.raises(TypeError, match=r"Tensor\(\): expected sizes"):
+        mt.Tensor(2, "a")
+
+
+def test_type_without_a_dtype_names_the_type_and_with_one_converts():
+    assert mt.tensor([1.0]).type() == "minitorch.FloatTensor"
+    assert mt.tensor([1]).type() == "minitorch.LongTensor" and mt.tensor([True]).type() == "minitorch.BoolTensor"
+    assert mt.tensor([1.0], dtype=mt.float64).type() == "minitorch.DoubleTensor"
+    assert mt.tensor([1.7]).type(mt.int64).tolist() == [1]
+    # PyTorch code names types as strings; a script run on minitorch still says "torch."
+    assert mt.tensor([1.7]).type("torch.DoubleTensor").dtype == mt.float64
+    assert mt.tensor([1]).type("minitorch.FloatTensor").dtype == mt.float32
+    assert mt.tensor([1.0]).type(dtype=mt.float16, non_blocking=True).dtype == mt.float16
+    with pytest.raises(ValueError, match="invalid type 'torch.cuda.FloatTensor'"):
+        mt.tensor([1.0]).type("torch.cuda.FloatTensor")
+
+
+@pytest.mark.parametrize("x, y, expected, dtype", [
+    (1.0, 0.0, [1.0, 0.0], mt.float32),
+    (1, 0, [1, 0], mt.int64),
+    (1, 0.5, [1.0, 0.5], mt.float32),
+    (True, False, [True, False], mt.bool),
+    (True, 2, [1, 2], mt.int64),
+])
+def test_where_with_two_python_numbers_takes_their_dtype(x, y, expected, dtype):
+    result = mt.where(mt.tensor([True, False]), x, y)
+    assert result.dtype == dtype and result.tolist() == expected
+    mt.set_default_dtype(mt.float64)
+    try:
+        assert mt.where(mt.tensor([True]), x, y).dtype == (mt.float64 if dtype.is_floating_point else dtype)
+    finally:
+        mt.set_default_dtype(mt.float32)
+
+
 def test_promotion_rules():
     f32, f64, i64 = mt.ones(2), mt.ones(2, dtype=mt.float64), mt.tensor([1, 2])
     assert (f32 + f64).dtype == mt.float64

@@ -8,7 +8,7 @@ from collections import OrderedDict
 from collections.abc import Mapping
 
 from ..tensor import Tensor
-from .module import Module
+from .module import Module, _indent
 from .parameter import Parameter
 
 
@@ -134,6 +134,28 @@ class ModuleList(_NumberedModules):
 
     def __iadd__(self, modules):
         return self.extend(modules)
+
+    def __repr__(self):
+        """As PyTorch prints it: a run of children that print alike is shown once, as "(i-j): n x Child(...)".
+
+        >>> print(mt.nn.ModuleList([mt.nn.ReLU(), mt.nn.ReLU(), mt.nn.Tanh()]))
+        ModuleList(
+          (0-1): 2 x ReLU()
+          (2): Tanh()
+        )
+        """
+        runs = []  # [first index, last index, repr] of each run of equal reprs
+        for index, module in enumerate(self):
+            text = repr(module)
+            if runs and runs[-1][2] == text:
+                runs[-1][1] = index
+            else:
+                runs.append([index, index, text])
+        if not runs:
+            return self._get_name() + "()"
+        lines = [_indent(f"({first}): {text}" if first == last else f"({first}-{last}): {last - first + 1} x {text}", 2)
+                 for first, last, text in runs]
+        return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
 
     def forward(self, *args, **kwargs):
         raise NotImplementedError("ModuleList has no forward(); iterate over it and call its modules")

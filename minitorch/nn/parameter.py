@@ -25,7 +25,7 @@ class Parameter(Tensor):
         if data is None:
             array = np.empty(0, dtype=np.float32)
         else:
-            array = np.asarray(data if isinstance(data, Tensor) else Tensor(data))
+            array = np.asarray(data if isinstance(data, Tensor) else Tensor._from_data(data))
         param = cls._make(array)
         if requires_grad:
             param.requires_grad_(True)

@@ -158,7 +158,7 @@ def _div_grad(op, grad):
 @jvp("RealDiv")
 def _div_jvp(inputs, outputs, attrs, tangents):
     """d(x / y) = (dx - (x / y) dy) / y."""
-    (x, y), (tx, ty) = inputs, tangents
+    (_, y), (tx, ty) = inputs, tangents
     numerator = sum_terms([tx, -(outputs[0] * ty) if ty is not None else None], outputs[0])
     return numerator / y
 
@@ -769,10 +769,15 @@ def where(condition, x, y):
     >>> x = mt.tensor([-1.0, 2.0, -3.0])
     >>> mt.where(x > 0, x, mt.zeros(3))
     tensor([0., 2., 0.])
+    >>> mt.where(x > 0, 1.0, 0.0)
+    tensor([0., 1., 0.])
     """
     condition = as_operand(condition)
     if condition._data.dtype != np.bool_:
         condition = cast(condition, dtypes.bool_)
+    if not isinstance(x, Tensor) and not isinstance(y, Tensor):
+        # Two Python numbers: the result dtype is theirs (float -> the default float), as in PyTorch.
+        x = as_operand(x)
     x, y = _coerce_pair(x, y)
     return execute("SelectV2", (condition, x, y))
 
