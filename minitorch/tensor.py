@@ -34,7 +34,6 @@ class Tensor:
     tensor([[2., 4.],
             [6., 8.]])
     """
-    # _hooks (engine/hooks.py) is set only on tensors that get a hook, so _make does not write it
     __slots__ = ("_data", "_id", "_requires_grad", "grad", "_tracker", "_version", "_view_of", "_hooks", "__weakref__")
 
     def __new__(cls, *data, dtype=None, requires_grad=False):

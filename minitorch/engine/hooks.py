@@ -75,7 +75,8 @@ def register_hook(tensor, fn):
 
 
 class TensorHooks:
-    """One tensor's hook functions: kind ("grad", "post_accumulate") -> {handle id: fn}."""
+    """One tensor's hook functions: kind ("grad", "post_accumulate") -> {handle id: fn}.
+    In the tensor's `_hooks` slot, which only tensors with hooks ever set (Tensor._make does not)."""
 
     __slots__ = ("kinds", "__weakref__")
 
