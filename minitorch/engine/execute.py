@@ -12,7 +12,7 @@ from ..tensor import Tensor
 from . import anomaly
 from .record import record_gradient
 from .registry import OPS, VIEW
-from .state import active_accumulators, active_tapes, switches
+from .state import active_accumulators, active_tapes, switches, thread_state
 from .versions import mark_view, share_storage
 
 _NO_ATTRS = {}
@@ -31,7 +31,7 @@ def execute(op_name, inputs, attrs=_NO_ATTRS):
         results = tuple(_make(r if type(r) is np.ndarray else np.asarray(r)) for r in result)
         if switches.check_anomalies:
             anomaly.check_forward(op_name, results)
-        if active_tapes or active_accumulators:
+        if (active_tapes or active_accumulators) and thread_state.recording:
             record_gradient(op_name, inputs, attrs, results)
         return results
     output = _make(result if type(result) is np.ndarray else np.asarray(result))
@@ -42,7 +42,7 @@ def execute(op_name, inputs, attrs=_NO_ATTRS):
             share_storage(output, inputs[0])
     if switches.check_anomalies:
         anomaly.check_forward(op_name, (output,))
-    if active_tapes or active_accumulators:  # record_gradient's first early exit, without a call
+    if (active_tapes or active_accumulators) and thread_state.recording:  # record_gradient's early exit, without a call
         record_gradient(op_name, inputs, attrs, (output,))
     return output
 

@@ -26,7 +26,7 @@ active_accumulators = []  # forward-mode accumulators, on the same recording pat
 # is, so per-tape locks could be taken in any order and deadlock. Re-entrant,
 # because that point may be inside a locked section of the same thread.
 tape_lock = threading.RLock()
-# The hot paths (record_gradient, delete_trace, Tape.release) call these in a
+# The hot paths (record_gradient, _tensor_died, Tape.release) call these in a
 # try/finally: half the cost of `with tape_lock:` (CPython 3.11).
 lock_tapes, unlock_tapes = tape_lock.acquire, tape_lock.release
 if hasattr(os, "register_at_fork"):
@@ -98,17 +98,13 @@ def untrack(tensor):
 
 
 def _tensor_died(tracker):
+    """A tracked Tensor died: the tapes free what only it needed and the
+    accumulators drop its tangent (tape.h: DeleteTrace). This runs once per
+    recorded op, so it does its work itself instead of calling a helper."""
     _trackers.discard(tracker)
-    if active_tapes or active_accumulators:
-        delete_trace(tracker.tensor_id)
-
-
-_trackers = set()
-
-
-def delete_trace(tensor_id):
-    """Called when a Tensor dies, so the tapes can free what only it needed
-    and the accumulators can drop its tangent."""
+    if not (active_tapes or active_accumulators):
+        return
+    tensor_id = tracker.tensor_id
     lock_tapes()
     try:
         if len(active_tapes) == 1:  # the common case, and the lock's cost paid back
@@ -121,6 +117,9 @@ def delete_trace(tensor_id):
                 accumulator.delete_trace(tensor_id)
     finally:
         unlock_tapes()
+
+
+_trackers = set()
 
 
 class _RecordingSwitch:
