@@ -111,7 +111,10 @@ class BackwardFunction:
         recording the backward pass links them to the op that made them."""
         if self._saved_outputs is None:
             raise RuntimeError(f"the gradient of {self.op_name} reads its outputs, but is registered with needs that exclude them")
-        return [SavedTensor._restore(data, tid) for data, tid, _, _ in self._saved_outputs]
+        outputs = []  # a loop, not a comprehension (a call of its own in CPython 3.11): this runs in every pass
+        for data, tid, _, _ in self._saved_outputs:
+            outputs.append(SavedTensor._restore(data, tid))
+        return outputs
 
     @property
     def input_shapes(self):
@@ -121,8 +124,17 @@ class BackwardFunction:
         grad_fn = self.op_def.grad
         if grad_fn is None:
             raise LookupError(f"no gradient is registered for op {self.op_name!r}")
-        if self._inputs is not None or self._saved_outputs is not None:
-            self._check_versions(needs_input_grad)
+        # PyTorch's check that no value the gradient reads was written in place since the op ran,
+        # inline (it runs for most ops of every pass); _check_versions says which value and why.
+        if self._inputs is not None:
+            for t, saved in zip(self._inputs, self._input_versions):
+                if t._version is not None and t._version.value != saved:
+                    self._check_versions(needs_input_grad)
+                    break
+        if self._saved_outputs is not None:
+            for _, _, counter, saved in self._saved_outputs:
+                if counter.value != saved:
+                    self._check_versions(needs_input_grad)
         op = self
         if exclusive:  # the pass took the entry off its tape: no other pass can run it
             self.needs_input_grad = needs_input_grad
