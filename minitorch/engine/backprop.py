@@ -71,17 +71,27 @@ def compute_gradient(tape, targets, sources, output_gradients=None, release=Fals
             missing[op_id] = missing.get(op_id, 0) + 1
     ready = [op_id for op_id in entries if op_id not in missing]
     gradients = _initial_gradients(targets, output_gradients)
+    tensor_hooks, retaining = hooks.tensor_hooks, hooks.retaining  # filled and emptied in place, never replaced
 
     try:
         gradient_sizes = {}
         while ready:
             op_id = ready.pop()
             entry = entries[op_id]
+            output_ids = entry.output_ids
             if op_id in source_ops:  # outputs that reached no target stay None, not the zeros filled in below
-                reached = {tid for tid in entry.output_ids if tid in source_ids and gradients.get(tid)}
-            out_grads = _output_gradients(entry, gradients)
-            if op_id in source_ops:
-                source_grads.update((tid, g) for tid, g in zip(entry.output_ids, out_grads) if tid in reached)
+                reached = {tid for tid in output_ids if tid in source_ids and gradients.get(tid)}
+                out_grads = _output_gradients(entry, gradients)
+                source_grads.update((tid, g) for tid, g in zip(output_ids, out_grads) if tid in reached)
+            elif len(output_ids) == 1 and not (tensor_hooks or retaining):
+                # The common case without calls: one output, no tensor hook to run on its gradient.
+                out_grads = gradients.pop(output_ids[0], None)
+                if out_grads is None:
+                    out_grads = _output_gradients(entry, gradients)  # zeros, or None where accepted
+                elif len(out_grads) > 1:
+                    out_grads = [_aggregate(out_grads, output_ids[0])]
+            else:
+                out_grads = _output_gradients(entry, gradients)
             # Skip the gradients nobody needs: inputs that lead to no source (or leaf) on the tape.
             needs = tuple(map(wanted.__contains__, entry.input_ids))
             if entry.hooks is None and not switches.check_anomalies:

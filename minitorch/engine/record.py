@@ -38,9 +38,15 @@ def record_gradient(op_name, inputs, attrs, results):
         op_inputs = inputs if op_def.needs_inputs else None
         op_outputs = results if op_def.needs_outputs else None
 
-        # 4. The backward function, from the op's row.
-        input_info = [(t._data.shape, t._data.dtype) for t in inputs]
-        backward_function = BackwardFunction(op_def, attrs, input_info, op_inputs, op_outputs)
+        # 4. The backward function, from the op's row, with each input's shape and dtype
+        #    (un-broadcasting, casting back) and version now (see BackwardFunction).
+        #    One loop, not two comprehensions: each of those is a call in CPython 3.11.
+        input_info, input_versions = [], []
+        for t in inputs:
+            data, counter = t._data, t._version
+            input_info.append((data.shape, data.dtype))
+            input_versions.append(0 if counter is None else counter.value)
+        backward_function = BackwardFunction(op_def, attrs, input_info, op_inputs, input_versions, op_outputs)
         if switches.check_anomalies:
             backward_function.created_at = anomaly.user_stack()
 
@@ -69,7 +75,7 @@ class BackwardFunction:
     __slots__ = ("op_def", "attrs", "input_info", "needs_input_grad", "_inputs", "_input_versions", "_saved_outputs",
                  "created_at")
 
-    def __init__(self, op_def, attrs, input_info, inputs, outputs):
+    def __init__(self, op_def, attrs, input_info, inputs, input_versions, outputs):
         self.op_def = op_def
         self.attrs = attrs
         self.input_info = input_info
@@ -77,10 +83,16 @@ class BackwardFunction:
         self._inputs = inputs
         # The version of each saved value now: an in-place write before the
         # gradient runs makes the gradient refuse (engine/versions.py).
-        self._input_versions = None if inputs is None else [0 if t._version is None else t._version.value for t in inputs]
+        self._input_versions = None if inputs is None else input_versions
         # Outputs are kept as (array, id, version counter, version), not as Tensors:
         # a Tensor kept by its own entry would never die, and its trace would never be deleted.
-        self._saved_outputs = None if outputs is None else [_saved_output(o) for o in outputs]
+        if outputs is None:
+            self._saved_outputs = None
+        else:
+            self._saved_outputs = saved = []
+            for o in outputs:
+                counter = counter_of(o)
+                saved.append((o._data, o._id, counter, counter.value))
         self.created_at = None  # the user's stack, kept while anomaly detection is on
 
     @property
@@ -99,7 +111,10 @@ class BackwardFunction:
         recording the backward pass links them to the op that made them."""
         if self._saved_outputs is None:
             raise RuntimeError(f"the gradient of {self.op_name} reads its outputs, but is registered with needs that exclude them")
-        return [SavedTensor._restore(data, tid) for data, tid, _, _ in self._saved_outputs]
+        outputs = []  # a loop, not a comprehension (a call of its own in CPython 3.11): this runs in every pass
+        for data, tid, _, _ in self._saved_outputs:
+            outputs.append(SavedTensor._restore(data, tid))
+        return outputs
 
     @property
     def input_shapes(self):
@@ -109,7 +124,17 @@ class BackwardFunction:
         grad_fn = self.op_def.grad
         if grad_fn is None:
             raise LookupError(f"no gradient is registered for op {self.op_name!r}")
-        self._check_versions(needs_input_grad)
+        # PyTorch's check that no value the gradient reads was written in place since the op ran,
+        # inline (it runs for most ops of every pass); _check_versions says which value and why.
+        if self._inputs is not None:
+            for t, saved in zip(self._inputs, self._input_versions):
+                if t._version is not None and t._version.value != saved:
+                    self._check_versions(needs_input_grad)
+                    break
+        if self._saved_outputs is not None:
+            for _, _, counter, saved in self._saved_outputs:
+                if counter.value != saved:
+                    self._check_versions(needs_input_grad)
         op = self
         if exclusive:  # the pass took the entry off its tape: no other pass can run it
             self.needs_input_grad = needs_input_grad
@@ -131,11 +156,11 @@ class BackwardFunction:
     def _check_versions(self, needs_input_grad):
         """PyTorch's check: no value the gradient reads was written in place since the op ran."""
         if self._inputs is not None:
-            cross = self.op_def.cross_inputs
             for i, (t, saved) in enumerate(zip(self._inputs, self._input_versions)):
-                now = 0 if t._version is None else t._version.value
-                if now != saved and not (cross and not any(n for j, n in enumerate(needs_input_grad) if j != i)):
-                    self._modified(f"input {i}", t._data, now, saved)
+                counter = t._version
+                if counter is not None and counter.value != saved and not (
+                        self.op_def.cross_inputs and not any(n for j, n in enumerate(needs_input_grad) if j != i)):
+                    self._modified(f"input {i}", t._data, counter.value, saved)
         if self._saved_outputs is not None:
             for i, (data, _, counter, saved) in enumerate(self._saved_outputs):
                 if counter.value != saved:
@@ -149,8 +174,3 @@ class BackwardFunction:
             "its gradient saved this value; make the in-place update out of place (x = x + 1, not x += 1), "
             "or clone() the value before changing it."
         )
-
-
-def _saved_output(output):
-    counter = counter_of(output)
-    return output._data, output._id, counter, counter.value

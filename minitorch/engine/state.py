@@ -26,7 +26,7 @@ active_accumulators = []  # forward-mode accumulators, on the same recording pat
 # is, so per-tape locks could be taken in any order and deadlock. Re-entrant,
 # because that point may be inside a locked section of the same thread.
 tape_lock = threading.RLock()
-# The hot paths (record_gradient, delete_trace, Tape.release) call these in a
+# The hot paths (record_gradient, _tensor_died, Tape.release) call these in a
 # try/finally: half the cost of `with tape_lock:` (CPython 3.11).
 lock_tapes, unlock_tapes = tape_lock.acquire, tape_lock.release
 if hasattr(os, "register_at_fork"):
@@ -87,6 +87,7 @@ def track(tensor):
     if tensor._tracker is None:
         tracker = tensor._tracker = _Tracker(tensor, _tensor_died)
         tracker.tensor_id = tensor._id
+        tracker.hooks = None
         # Held here too: a tensor that dies in a reference cycle takes the trackers
         # it alone holds with it, and the collector drops those without calling back.
         _trackers.add(tracker)
@@ -99,11 +100,27 @@ def untrack(tensor):
 
 
 def _tensor_died(tracker):
+    """A tracked Tensor died: the tapes free what only it needed and the
+    accumulators drop its tangent (tape.h: DeleteTrace). This runs once per
+    recorded op, so it does its work itself instead of calling a helper."""
     _trackers.discard(tracker)
-    if active_tapes or active_accumulators:
-        delete_trace(tracker.tensor_id)
-        if orphaned_hooks or getattr(tracker, "hooks", None) is not None:
-            _keep_orphaned_hooks(tracker)
+    if not (active_tapes or active_accumulators):
+        return
+    tensor_id = tracker.tensor_id
+    lock_tapes()
+    try:
+        if len(active_tapes) == 1:  # the common case, and the lock's cost paid back
+            active_tapes[0].tensor_died(tensor_id)
+        else:
+            for tape in tuple(active_tapes):  # a tape may leave the set on the way
+                tape.tensor_died(tensor_id)
+        if active_accumulators:
+            for accumulator in active_accumulators:
+                accumulator.delete_trace(tensor_id)
+    finally:
+        unlock_tapes()
+    if orphaned_hooks or tracker.hooks is not None:
+        _keep_orphaned_hooks(tracker)
 
 
 _trackers = set()
@@ -119,29 +136,11 @@ def _keep_orphaned_hooks(tracker):
         return any(tensor_id in tape.tensor_tape for tape in active_tapes)
 
     with tape_lock:
-        ref = getattr(tracker, "hooks", None)
-        hooks = ref() if ref is not None else None
+        hooks = tracker.hooks() if tracker.hooks is not None else None
         if hooks is not None and known(tracker.tensor_id):
             orphaned_hooks[tracker.tensor_id] = hooks
         for tensor_id in [tensor_id for tensor_id in orphaned_hooks if not known(tensor_id)]:
             del orphaned_hooks[tensor_id]
-
-
-def delete_trace(tensor_id):
-    """Called when a Tensor dies, so the tapes can free what only it needed
-    and the accumulators can drop its tangent."""
-    lock_tapes()
-    try:
-        if len(active_tapes) == 1:  # the common case, and the lock's cost paid back
-            active_tapes[0].tensor_died(tensor_id)
-        else:
-            for tape in tuple(active_tapes):  # a tape may leave the set on the way
-                tape.tensor_died(tensor_id)
-        if active_accumulators:
-            for accumulator in active_accumulators:
-                accumulator.delete_trace(tensor_id)
-    finally:
-        unlock_tapes()
 
 
 class _RecordingSwitch:

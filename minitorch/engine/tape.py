@@ -18,7 +18,7 @@ its producing op is dropped, and so on up the graph. Finished work is thus
 freed during training, not when the tape goes away.
 
 A tape changes only under the engine lock (state.tape_lock): record_gradient
-holds it while it records, state.delete_trace while a dead tensor's trace is
+holds it while it records, state._tensor_died while a dead tensor's trace is
 deleted, and `watch` and `release` take it themselves.
 """
 import itertools
@@ -155,6 +155,11 @@ class Tape:
         if op_id == -1:
             del tensor_tape[tensor_id]
             self.watched.pop(tensor_id, None)
+        else:
+            count = self.tensor_usage.get(tensor_id, 0)
+            if count > 1:  # recorded ops still read it: only its own use ends (delete_trace's first case, inline)
+                self.tensor_usage[tensor_id] = count - 1
+                return
         self.delete_trace(tensor_id)
         if self.leaves_when_empty and not tensor_tape:
             self.leave()
