@@ -50,7 +50,8 @@ class Tensor:
     @classmethod
     def _from_data(cls, data, dtype=None, requires_grad=False):
         """A copy of `data` in `dtype` or the data's own (what `mt.tensor` makes)."""
-        return cls._make(to_array(data, dtype)).requires_grad_(requires_grad)
+        t = cls._make(to_array(data, dtype))
+        return t.requires_grad_() if requires_grad else t
 
     @classmethod
     def _make(cls, array, tensor_id=None):
@@ -157,10 +158,7 @@ class Tensor:
         if not requires_grad and not self.is_leaf:
             raise RuntimeError("you can only change requires_grad flags of leaf variables.")
         self._requires_grad = bool(requires_grad)
-        if requires_grad:
-            autograd_tape.watch(self)
-        else:
-            autograd_tape.unwatch(self)
+        (autograd_tape.watch if requires_grad else autograd_tape.unwatch)(self)
         return self
 
     @property
