@@ -227,8 +227,10 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
     """Deprecated name of interpolate (PyTorch warns; so does this).
 
-    >>> import warnings; warnings.simplefilter("ignore")
-    >>> F.upsample(mt.tensor([[[1.0, 2.0]]]), scale_factor=2)
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     F.upsample(mt.tensor([[[1.0, 2.0]]]), scale_factor=2)
     tensor([[[1., 1., 2., 2.]]])
     """
     warnings.warn("nn.functional.upsample is deprecated. Use nn.functional.interpolate instead.", stacklevel=2)
@@ -238,8 +240,10 @@ def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=
 def upsample_nearest(input, size=None, scale_factor=None):
     """Deprecated: interpolate(..., mode='nearest').
 
-    >>> import warnings; warnings.simplefilter("ignore")
-    >>> F.upsample_nearest(mt.ones(1, 1, 1, 2), scale_factor=2).shape
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     F.upsample_nearest(mt.ones(1, 1, 1, 2), scale_factor=2).shape
     minitorch.Size([1, 1, 2, 4])
     """
     warnings.warn("nn.functional.upsample_nearest is deprecated. Use nn.functional.interpolate instead.", stacklevel=2)
@@ -249,8 +253,10 @@ def upsample_nearest(input, size=None, scale_factor=None):
 def upsample_bilinear(input, size=None, scale_factor=None):
     """Deprecated: interpolate(..., mode='bilinear', align_corners=True).
 
-    >>> import warnings; warnings.simplefilter("ignore")
-    >>> F.upsample_bilinear(mt.tensor([[[[0.0, 3.0]]]]), size=(1, 4))
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     F.upsample_bilinear(mt.tensor([[[[0.0, 3.0]]]]), size=(1, 4))
     tensor([[[[0., 1., 2., 3.]]]])
     """
     warnings.warn("nn.functional.upsample_bilinear is deprecated. Use nn.functional.interpolate instead.", stacklevel=2)
