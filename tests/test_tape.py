@@ -266,3 +266,26 @@ def test_early_aggregation_gives_the_same_sum(monkeypatch):
         tape.watch(x)
         y = sum(x * float(k) for k in range(1, 9))
     assert close(tape.gradient(y, x), [36.0, 36.0])
+
+
+def test_a_tape_leaving_the_set_while_an_op_is_recorded_does_not_hide_the_op_from_the_next_tape(monkeypatch):
+    # A garbage collection inside record_gradient can end the last tensor the autograd tape
+    # tracks, and the autograd tape then leaves the set, on the same thread, in the middle of
+    # record_gradient's loop over the set. Here that departure is made to happen at that moment.
+    from minitorch.engine.autograd_tape import AUTOGRAD_TAPE
+    leaf = mt.ones(1, requires_grad=True)  # the autograd tape is in the set, first
+    x = mt.tensor(3.0)
+    with mt.GradientTape() as tape:
+        tape.watch(x)
+        assert tape_set.active_tapes.index(AUTOGRAD_TAPE) < tape_set.active_tapes.index(tape._tape)
+
+        def leave_then_answer(inputs):
+            tape_set.pop_tape(AUTOGRAD_TAPE)
+            return False
+
+        monkeypatch.setattr(AUTOGRAD_TAPE, "should_record", leave_then_answer)
+        y = x * x
+        monkeypatch.undo()
+    assert close(tape.gradient(y, x), 6.0)
+    AUTOGRAD_TAPE.active = False
+    leaf.requires_grad_(True)  # back in the set for what follows

@@ -220,7 +220,8 @@ def _would_record(t):
     if not thread_state.recording or t._data.dtype.kind != "f":
         return False
     with tape_lock:
-        return any(tape.should_record((t,)) for tape in active_tapes) or any(acc.should_record((t,)) for acc in active_accumulators)
+        return any(tape.should_record((t,)) for tape in tuple(active_tapes)) or any(
+            acc.should_record((t,)) for acc in active_accumulators)
 
 
 class Function:

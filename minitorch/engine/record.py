@@ -25,9 +25,11 @@ def record_gradient(op_name, inputs, attrs, results):
     # tape set or the tapes between asking a tape and recording on it.
     lock_tapes()
     try:
-        # 2. Which active tapes watch one of the inputs?
+        # 2. Which active tapes watch one of the inputs? Over a copy of the set: the lock is
+        #    re-entrant, and a garbage collection run here can end a tensor whose death makes
+        #    the autograd tape leave the set (on this very thread), which would skip the next tape.
         tapes = []
-        for tape in active_tapes:
+        for tape in tuple(active_tapes):
             if tape.should_record(inputs):
                 tapes.append(tape)
         accumulators = [acc for acc in active_accumulators if acc.should_record(inputs)] if active_accumulators else ()

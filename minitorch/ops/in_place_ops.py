@@ -60,7 +60,7 @@ def would_record(tensors):
     floating = tuple(t for t in tensors if isinstance(t, Tensor) and t._data.dtype.kind == "f")
     if not floating:
         return False
-    return any(tape.should_record(floating) for tape in active_tapes) or any(
+    return any(tape.should_record(floating) for tape in tuple(active_tapes)) or any(
         acc.should_record(floating) for acc in active_accumulators)
 
 
