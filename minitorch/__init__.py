@@ -119,6 +119,8 @@ from .threads import get_num_interop_threads, get_num_threads, set_num_interop_t
 
 from . import tensor_methods  # noqa: F401  (binds Tensor's operators and methods)
 from . import autograd, datasets, distributed, nn, optim, utils, viz
+from . import amp
+from .amp import autocast
 from .serialization import CheckpointError, load, save
 from .aten_forms import (
     adaptive_max_pool1d, alpha_dropout, batch_norm, binary_cross_entropy_with_logits, constant_pad_nd, convolution,
