@@ -41,12 +41,13 @@ import os
 import statistics
 import sys
 
-import numpy as np
-
 # --minitorch-path: another checkout's package (the driver's --baseline, for before/after in one run).
 sys.path.insert(0, harness.argument_value(sys.argv, "--minitorch-path") or os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
+# minitorch before numpy, as a user's `python -m minitorch.examples...` loads them: minitorch sets
+# OpenBLAS's spin time before OpenBLAS loads (minitorch/threads.py). Every numpy-based worker gets it.
 import minitorch as mt  # noqa: E402
+import numpy as np  # noqa: E402
 
 # A worker imports only its own framework (another's libraries would count in its memory).
 WORKER = harness.argument_value(sys.argv, "--worker")

@@ -6,6 +6,7 @@ eager's tape autodiff. See docs/ARCHITECTURE.md for the map of the engine.
     (x * x).sum().backward()
     x.grad          # tensor([2., 4.])
 """
+from . import threads  # first, before numpy loads OpenBLAS (threads.OPENBLAS_THREAD_TIMEOUT)
 from . import nest
 from .tensor import Tensor
 from .dtypes import bool_ as bool, double, float, float16, float32, float64, half, int8, int16, int32, int64, long, uint8
