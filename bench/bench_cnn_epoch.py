@@ -31,6 +31,7 @@ sys.path.insert(0, harness.argument_value(sys.argv, "--minitorch-path") or os.pa
 
 import minitorch as mt  # noqa: E402
 from minitorch.examples import cnn, training  # noqa: E402
+from minitorch.examples.cli import DATASETS, parse_training_args, training_parser  # noqa: E402
 
 WORKER = harness.argument_value(sys.argv, "--worker")
 # The minitorch worker must not load torch's libraries (their threads and memory would count).
@@ -41,8 +42,9 @@ FRAMEWORKS = ("minitorch", "torch")
 
 def minitorch_epochs(args):
     """The example's own loop: its DataLoader, model, Adam and OneCycleLR (training.run's set-up)."""
-    options = training.parse_args("", cnn.RECIPE, ["--dataset", args.dataset, "--epochs", str(args.epochs),
-                                                   *(["--limit", str(args.limit)] if args.limit else [])])
+    parser = training_parser("examples.cnn", "", cnn.RECIPE)
+    options = parse_training_args(parser, cnn.RECIPE, ["--dataset", args.dataset, "--epochs", str(args.epochs),
+                                                       *(["--limit", str(args.limit)] if args.limit else [])])
     mt.manual_seed(options.seed)
     train_loader, _, _, _ = training.make_loaders(options)
     model = cnn.CNN()
@@ -110,7 +112,7 @@ def _rounded(values, digits=2):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     harness.add_driver_arguments(parser, FRAMEWORKS, rounds=2)
-    parser.add_argument("--dataset", choices=training.DATASETS, default="embedded")
+    parser.add_argument("--dataset", choices=DATASETS, default="embedded")
     parser.add_argument("--limit", type=int, default=None, help="train on the first N training images only")
     parser.add_argument("--epochs", type=int, default=2, help="epochs per process")
     harness.run_driver_or_worker(parser, drive, worker)

@@ -35,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import minitorch as mt  # noqa: E402
 from minitorch.examples import cnn, mlp, training  # noqa: E402
+from minitorch.examples.cli import DATASETS  # noqa: E402
 from minitorch.utils.data import DataLoader, TensorDataset  # noqa: E402
 
 
@@ -132,7 +133,7 @@ def evaluate(model, images, labels, batch=1000):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("example", choices=sorted(EXAMPLES))
-    parser.add_argument("--dataset", choices=training.DATASETS, default="embedded")
+    parser.add_argument("--dataset", choices=DATASETS, default="embedded")
     parser.add_argument("--data-dir", default=None)
     parser.add_argument("--epochs", type=int, default=None)
     parser.add_argument("--batch-size", type=int, default=None)
