@@ -7,6 +7,7 @@ eager's tape autodiff. See docs/ARCHITECTURE.md for the map of the engine.
     x.grad          # tensor([2., 4.])
 """
 from . import threads  # first, before numpy loads OpenBLAS (threads.OPENBLAS_THREAD_TIMEOUT)
+from . import allocator  # glibc keeps freed array memory for the next training step
 from . import nest
 from .tensor import Tensor
 from .dtypes import bool_ as bool, double, float, float16, float32, float64, half, int8, int16, int32, int64, long, uint8
