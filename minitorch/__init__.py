@@ -97,7 +97,7 @@ from .ops.scatter_ops import (
 )
 
 # ----- surface: devices, generators, random sampling, misc -----
-from . import accelerator, backends, cpu, cuda, layouts, printing, random, threads
+from . import accelerator, backends, cpu, cuda, layouts, printing, random
 from .core_methods import detach_, get_device
 from .creation import asarray, fill, logspace, randint_like, range, scalar_tensor
 from .devices import DeviceError, device, get_default_device, set_default_device
