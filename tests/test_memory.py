@@ -188,3 +188,22 @@ def test_a_hook_on_a_tensor_dropped_before_backward_still_runs_then_goes():
     assert seen == [[3.0, 0.0]] * 3
     mt.ones(1, requires_grad=True) * 2  # a later death sweeps the hooks of tensors no tape knows any more
     assert not state.orphaned_hooks
+
+
+def test_the_hooks_of_a_dropped_tensor_run_once_its_table_entry_is_gone():
+    # Registering another hook forgets the dropped tensor's weak table entry; only state.orphaned_hooks
+    # holds its hooks then, and the reverse pass must still look there.
+    x = mt.tensor([1.0, 2.0], requires_grad=True)
+    seen = []
+    h = x * 2
+    h.register_hook(lambda grad: seen.append(grad.tolist()))
+    y = (h * 3).sum()
+    del h
+    gc.collect()
+    other = x * 5
+    handle = other.register_hook(lambda grad: None)
+    handle.remove()
+    del other
+    mt.engine.hooks.tensor_hooks.clear()  # as if every weak entry had been forgotten: only the orphan table is left
+    y.backward()
+    assert seen == [[3.0, 3.0]]

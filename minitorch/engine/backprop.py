@@ -83,7 +83,7 @@ def compute_gradient(tape, targets, sources, output_gradients=None, release=Fals
                 reached = {tid for tid in output_ids if tid in source_ids and gradients.get(tid)}
                 out_grads = _output_gradients(entry, gradients)
                 source_grads.update((tid, g) for tid, g in zip(output_ids, out_grads) if tid in reached)
-            elif len(output_ids) == 1 and not (tensor_hooks or retaining):
+            elif len(output_ids) == 1 and not (tensor_hooks or retaining or orphaned_hooks):
                 # The common case without calls: one output, no tensor hook to run on its gradient.
                 out_grads = gradients.pop(output_ids[0], None)
                 if out_grads is None:
