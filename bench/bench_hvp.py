@@ -1,23 +1,47 @@
-"""Hessian-vector products of an MLP's cross-entropy loss, minitorch vs PyTorch.
+"""Hessian-vector products of an MLP's cross-entropy loss: minitorch vs PyTorch vs HIPS autograd.
 
-MLP 784-256-128-10 (ReLU), batch 128, HVP with respect to all parameters:
-reverse-over-reverse (nested GradientTapes) and forward-over-reverse
-(a ForwardAccumulator around a GradientTape), against PyTorch's double
-backward on the same data when torch is installed. Prints median ms per
-HVP and the minitorch/PyTorch ratios.
+    python bench/bench_hvp.py                                # 1 and 2 threads, 3 rounds
+    python bench/bench_hvp.py --threads 2 --rounds 5 --repeats 40
 
-    python bench/bench_hvp.py [--repeats 20]
+MLP 784-256-128-10 (ReLU), batch 128, the HVP with respect to all six
+parameter tensors for one fixed vector:
+- minitorch reverse-over-reverse (nested GradientTapes) and
+  forward-over-reverse (a ForwardAccumulator around a GradientTape);
+- PyTorch: double backward (`autograd.grad(..., create_graph=True)`, then
+  `autograd.grad` of the gradients against the vector);
+- HIPS autograd (`pip install autograd`): `grad` of the inner product of
+  `grad(loss)` with the vector (reverse-over-reverse, its documented way).
+Every contender gets the same parameters, batch and vector; the driver
+checks that the HVPs agree (each worker prints a checksum).
+
+Method (bench/harness.py, as bench_train_step.py): one process per
+(contender, thread count) with every thread pool pinned before import;
+each times --repeats HVPs after --warmup and reports the median; the driver
+rotates the order of the processes each round and prints the median over
+rounds, with ratios to PyTorch.
 """
+import harness  # first: before numpy, so that the pinned thread counts apply  # noqa: I001
+
 import argparse
+import importlib.util
+import json
+import os
 import statistics
-import time
+import sys
 
-import numpy as np
+sys.path.insert(0, harness.argument_value(sys.argv, "--minitorch-path") or os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-import minitorch as mt
+import numpy as np  # noqa: E402
+
+WORKER = harness.argument_value(sys.argv, "--worker")
+# Each worker imports only its own framework: another's thread pools and memory would count.
+mt = importlib.import_module("minitorch") if WORKER in ("minitorch-rr", "minitorch-fr") else None
+torch = importlib.import_module("torch") if WORKER == "torch" else None
 
 SIZES = (784, 256, 128, 10)
 BATCH = 128
+CONTENDERS = ("minitorch-rr", "minitorch-fr", "torch", "hips")
+PACKAGES = {"torch": "torch", "hips": "autograd"}
 
 
 def make_problem(seed=0):
@@ -33,97 +57,141 @@ def make_problem(seed=0):
     return params, x, labels, vector
 
 
-def mt_loss(params, x, labels):
+def mlp_loss(params, x, labels, lib, relu, log_softmax):
+    """Mean cross-entropy of the MLP, written once for every framework."""
     h = x
     for i in range(0, len(params), 2):
         h = h @ params[i] + params[i + 1]
         if i + 2 < len(params):
-            h = mt.relu(h)
-    log_probs = h.log_softmax(dim=1)
-    return -log_probs[mt.arange(BATCH), labels].mean()
+            h = relu(h)
+    return -log_softmax(h)[lib.arange(BATCH), labels].mean()
 
 
-def hvp_reverse_over_reverse(params, x, labels, vector):
-    with mt.GradientTape() as outer:
-        outer.watch(params)
-        with mt.GradientTape() as inner:
-            inner.watch(params)
-            loss = mt_loss(params, x, labels)
-        grads = inner.gradient(loss, params)
-    return outer.gradient(grads, params, output_gradients=vector)
+def minitorch_hvp(forward_over_reverse):
+    params, x, labels, vector = make_problem()
+    params, vector = [mt.from_numpy(p) for p in params], [mt.from_numpy(v) for v in vector]
+    x, labels = mt.from_numpy(x), mt.from_numpy(labels)
+
+    def loss():
+        return mlp_loss(params, x, labels, mt, mt.relu, lambda h: h.log_softmax(dim=1))
+
+    def reverse_over_reverse():
+        with mt.GradientTape() as outer:
+            outer.watch(params)
+            with mt.GradientTape() as inner:
+                inner.watch(params)
+                value = loss()
+            grads = inner.gradient(value, params)
+        return outer.gradient(grads, params, output_gradients=vector)
+
+    def forward_over_reverse_hvp():
+        with mt.ForwardAccumulator(params, vector) as accumulator:
+            with mt.GradientTape() as tape:
+                tape.watch(params)
+                value = loss()
+            grads = tape.gradient(value, params)
+        return accumulator.jvp(grads)
+
+    hvp = forward_over_reverse_hvp if forward_over_reverse else reverse_over_reverse
+    return lambda: [np.asarray(h) for h in hvp()]
 
 
-def hvp_forward_over_reverse(params, x, labels, vector):
-    with mt.ForwardAccumulator(params, vector) as acc:
-        with mt.GradientTape() as tape:
-            tape.watch(params)
-            loss = mt_loss(params, x, labels)
-        grads = tape.gradient(loss, params)
-    return acc.jvp(grads)
+def torch_hvp():
+    params, x, labels, vector = make_problem()
+    params = [torch.tensor(p, requires_grad=True) for p in params]
+    x, labels, vector = torch.tensor(x), torch.tensor(labels), [torch.tensor(v) for v in vector]
+
+    def hvp():
+        value = mlp_loss(params, x, labels, torch, torch.relu, lambda h: h.log_softmax(dim=1))
+        grads = torch.autograd.grad(value, params, create_graph=True)
+        return [h.numpy() for h in torch.autograd.grad(grads, params, grad_outputs=vector)]
+
+    return hvp
 
 
-def median_ms(fns, repeats):
-    """Median ms per call of each function; the functions take turns, so a busy
-    machine slows them alike and the ratios stay meaningful."""
-    for fn in fns.values():
-        fn()  # warm up
-    times = {name: [] for name in fns}
-    for _ in range(repeats):
-        for name, fn in fns.items():
-            start = time.perf_counter()
-            fn()
-            times[name].append((time.perf_counter() - start) * 1000)
-    return {name: statistics.median(t) for name, t in times.items()}
+def hips_hvp():
+    autograd = importlib.import_module("autograd")
+    anp = importlib.import_module("autograd.numpy")
+    logsumexp = importlib.import_module("autograd.scipy.special").logsumexp
+    params, x, labels, vector = make_problem()
+
+    def loss(params):
+        return mlp_loss(params, x, labels, anp, lambda h: anp.maximum(h, 0),
+                        lambda h: h - logsumexp(h, axis=1, keepdims=True))
+
+    gradient = autograd.grad(loss)
+
+    def gradient_dot_vector(params):
+        return sum(anp.sum(g * v) for g, v in zip(gradient(params), vector))
+
+    hvp = autograd.grad(gradient_dot_vector)
+    return lambda: hvp(params)
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=20)
-    args = parser.parse_args(argv)
-    params_np, x_np, labels_np, vector_np = make_problem()
-    params = [mt.from_numpy(p) for p in params_np]
-    x, labels = mt.from_numpy(x_np), mt.from_numpy(labels_np)
-    vector = [mt.from_numpy(v) for v in vector_np]
+def make_hvp(contender):
+    if contender.startswith("minitorch"):
+        return minitorch_hvp(forward_over_reverse=contender == "minitorch-fr")
+    return torch_hvp() if contender == "torch" else hips_hvp()
 
-    ror = hvp_reverse_over_reverse(params, x, labels, vector)
-    for_ = hvp_forward_over_reverse(params, x, labels, vector)
-    worst = max(float(np.max(np.abs(a._data - b._data)) / (np.max(np.abs(a._data)) + 1e-12)) for a, b in zip(ror, for_))
-    print(f"MLP {'-'.join(map(str, SIZES))}, batch {BATCH}, HVP w.r.t. {sum(p.size for p in params_np)} parameters")
-    print(f"forward-over-reverse vs reverse-over-reverse: max relative difference {worst:.2e}")
 
-    fns = {
-        "minitorch reverse-over-reverse": lambda: hvp_reverse_over_reverse(params, x, labels, vector),
-        "minitorch forward-over-reverse": lambda: hvp_forward_over_reverse(params, x, labels, vector),
-    }
-    try:
-        import torch
-    except ImportError:
-        torch = None
+def available(contender):
+    package = PACKAGES.get(contender)
+    return package is None or importlib.util.find_spec(package) is not None
+
+
+def worker(args):
     if torch is not None:
-        torch.set_num_threads(2)
-        tparams = [torch.tensor(p, requires_grad=True) for p in params_np]
-        tx, tlabels = torch.tensor(x_np), torch.tensor(labels_np)
-        tvector = [torch.tensor(v) for v in vector_np]
+        torch.set_num_threads(args.threads)
+    hvp = make_hvp(args.worker)
+    first = hvp()
+    wall, cpu = harness.time_steps(hvp, args.repeats, args.warmup)
+    print(json.dumps({"threads": harness.thread_report(torch), "ms": 1000 * statistics.median(wall),
+                      "cpu_ms": 1000 * statistics.median(cpu), "hvp": [h.ravel()[:64].tolist() for h in first]}))
 
-        def torch_hvp():
-            h = tx
-            for i in range(0, len(tparams), 2):
-                h = h @ tparams[i] + tparams[i + 1]
-                if i + 2 < len(tparams):
-                    h = torch.relu(h)
-            loss = torch.nn.functional.cross_entropy(h, tlabels)
-            grads = torch.autograd.grad(loss, tparams, create_graph=True)
-            return torch.autograd.grad(grads, tparams, grad_outputs=tvector)
 
-        check = torch_hvp()
-        worst = max(float(np.max(np.abs(a._data - b.numpy())) / (np.max(np.abs(b.numpy())) + 1e-12)) for a, b in zip(ror, check))
-        print(f"minitorch vs torch HVP: max relative difference {worst:.2e}")
-        fns["torch double backward"] = torch_hvp
-    results = median_ms(fns, args.repeats)
-    torch_ms = results.get("torch double backward")
-    for name, ms in results.items():
-        ratio = f"  ({ms / torch_ms:.2f}x torch)" if torch_ms and not name.startswith("torch") else ""
-        print(f"{name:34s} {ms:8.2f} ms per HVP{ratio}")
+def drive(args):
+    workers = harness.worker_arguments([c for c in args.contenders if available(c)], args.baseline)
+    if "before" in workers:  # the baseline checkout's reverse-over-reverse
+        workers["before"][1] = "minitorch-rr"
+    contenders = list(workers)
+    script = os.path.abspath(__file__)
+    common = ["--repeats", str(args.repeats), "--warmup", str(args.warmup)]
+    print(f"HVP of the MLP {'-'.join(map(str, SIZES))} loss, batch {BATCH}, ms: median over {args.rounds} rotating "
+          f"rounds of one process per contender, each the median of {args.repeats} HVPs after {args.warmup + 1} "
+          "warm-up ones; all thread pools pinned alike")
+    missing = [c for c in args.contenders if not available(c)]
+    if missing:
+        print(f"  (not installed: {', '.join(missing)})")
+    for threads in args.threads:
+        times = {c: [] for c in contenders}
+        cpu_times = {c: [] for c in contenders}
+        hvps, pools = {}, {}
+        for order in harness.rotations(contenders, args.rounds):
+            for contender in order:
+                report = harness.run_worker(script, [*workers[contender], *common], threads, args.env)
+                times[contender].append(report["ms"])
+                cpu_times[contender].append(report["cpu_ms"])
+                hvps[contender], pools[contender] = report["hvp"], report["threads"]
+        print(f"\n{threads} thread(s); thread pools as the workers saw them: {pools}")
+        reference = hvps.get("torch", hvps[contenders[0]])
+        for label, samples in (("wall", times), ("cpu", cpu_times)):
+            medians = {c: statistics.median(samples[c]) for c in contenders}
+            cells = [f"{c} {medians[c]:6.2f} ({harness.ratio(medians[c], medians.get('torch'))})" for c in contenders]
+            print(f"{label:5s}" + " | ".join(cells))
+        worst = max(float(np.max(np.abs(np.subtract(a, b))) / (np.max(np.abs(b)) + 1e-12))
+                    for c in contenders for a, b in zip(hvps[c], reference))
+        print(f"largest relative difference between the contenders' HVPs (first 64 entries of each): {worst:.1e}")
+        if worst > 1e-3:
+            raise SystemExit("the contenders' HVPs disagree: they are not doing the same work")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    harness.add_driver_arguments(parser, CONTENDERS, rounds=3)
+    parser.add_argument("--repeats", type=int, default=30)
+    parser.add_argument("--warmup", type=int, default=5)
+    parser.add_argument("--contenders", nargs="+", choices=CONTENDERS, default=list(CONTENDERS))
+    harness.run_driver_or_worker(parser, drive, worker)
 
 
 if __name__ == "__main__":
