@@ -48,7 +48,7 @@ def record_gradient(op_name, inputs, attrs, results):
             data, counter = t._data, t._version
             input_info.append((data.shape, data.dtype))
             input_versions.append(0 if counter is None else counter.value)
-        backward_function = BackwardFunction(op_def, attrs, input_info, op_inputs, input_versions, op_outputs)
+        backward_function = BackwardFunction(op_def, attrs, tuple(input_info), op_inputs, tuple(input_versions), op_outputs)
         if switches.check_anomalies:
             backward_function.created_at = anomaly.user_stack()
 
@@ -91,10 +91,11 @@ class BackwardFunction:
         if outputs is None:
             self._saved_outputs = None
         else:
-            self._saved_outputs = saved = []
+            saved = []
             for o in outputs:
                 counter = counter_of(o)
                 saved.append((o._data, o._id, counter, counter.value))
+            self._saved_outputs = tuple(saved)
         self.created_at = None  # the user's stack, kept while anomaly detection is on
 
     @property
