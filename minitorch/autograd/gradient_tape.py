@@ -11,6 +11,7 @@ record_gradient; gradient() runs compute_gradient (engine/backprop.py). Tapes ne
 outer tape records is recorded on that tape, which gives higher derivatives.
 """
 import contextlib
+import math
 
 import numpy as np
 
@@ -287,7 +288,7 @@ class GradientTape:
 
 def _one_hot_rows(shape, dtype):
     """The one-hot arrays e_0, e_1, ... of `shape`, one per element."""
-    size = int(np.prod(shape))
+    size = int(math.prod(shape))
     for k in range(size):
         seed = np.zeros(size, dtype)
         seed[k] = 1

@@ -9,6 +9,8 @@ masks) is "GatherNd", whose gradient "ScatterNd" adds it (repeated indices
 add up). Each gradient op is the other's gradient, so indexing stays
 differentiable to any order.
 """
+import math
+
 import numpy as np
 
 from .. import dtypes
@@ -214,7 +216,7 @@ def reshape(x, *shape):
     shape = shape_arg(shape)
     if shape == x._data.shape:
         return execute("Reshape", (x,), {"shape": shape})
-    known = int(np.prod([n for n in shape if n != -1]))
+    known = int(math.prod([n for n in shape if n != -1]))
     if shape.count(-1) > 1 or (
         (x.numel() != known) if -1 not in shape else (known == 0 or x.numel() % known)
     ):
@@ -235,7 +237,7 @@ def flatten(x, start_dim=0, end_dim=-1):
     start, end = start_dim % x.ndim, end_dim % x.ndim
     shape = x.shape[:start] + (-1,) + x.shape[end + 1 :] if start <= end else x.shape
     if x.numel() == 0:
-        shape = x.shape[:start] + (int(np.prod(x.shape[start : end + 1])),) + x.shape[end + 1 :]
+        shape = x.shape[:start] + (int(math.prod(x.shape[start : end + 1])),) + x.shape[end + 1 :]
     return reshape(x, shape)
 
 

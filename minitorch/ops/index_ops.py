@@ -9,6 +9,8 @@ positions and are not differentiable.
 Indices are checked before numpy sees them, with PyTorch's messages: numpy
 would read a negative index from the end where PyTorch's gather refuses it.
 """
+import math
+
 import numpy as np
 
 from ..engine.execute import execute
@@ -230,7 +232,7 @@ def unravel_index(indices, shape):
     shape = (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(int(n) for n in shape)
     if any(n < 0 for n in shape):
         raise ValueError(f"unravel_index: 'shape' cannot have negative values, but got {shape}")
-    total = int(np.prod(shape))
+    total = int(math.prod(shape))
     bad = (flat >= total) | (flat < -total)
     if bad.any():
         raise ValueError(f"unravel_index: target index {flat[bad].flat[0]} is out of bounds for shape {shape}")

@@ -7,6 +7,7 @@ respect to each operand is another einsum of the incoming gradient with the
 other operands (a repeated index, a diagonal, is written back through an
 identity matrix; an index summed away is broadcast back with a vector of ones).
 """
+import math
 import string
 
 import numpy as np
@@ -153,9 +154,9 @@ def tensordot(a, b, dims=2):
                                            f"{a.shape[i]} in dim {i} and second has size {b.shape[j]} in dim {j}")
     free_a = [d for d in range(a.ndim) if d not in dims_a]
     free_b = [d for d in range(b.ndim) if d not in dims_b]
-    size = int(np.prod([a.shape[d] for d in dims_a]))
-    left = a.permute(*free_a, *dims_a).reshape(int(np.prod([a.shape[d] for d in free_a])), size)
-    right = b.permute(*dims_b, *free_b).reshape(size, int(np.prod([b.shape[d] for d in free_b])))
+    size = int(math.prod([a.shape[d] for d in dims_a]))
+    left = a.permute(*free_a, *dims_a).reshape(int(math.prod([a.shape[d] for d in free_a])), size)
+    right = b.permute(*dims_b, *free_b).reshape(size, int(math.prod([b.shape[d] for d in free_b])))
     return matmul(left, right).reshape(tuple(a.shape[d] for d in free_a) + tuple(b.shape[d] for d in free_b))
 
 

@@ -5,6 +5,7 @@ takes them. A reduced gradient is reshaped to the kept-dims shape and
 broadcast back over the reduced dimensions.
 """
 import builtins
+import math
 import warnings
 
 import numpy as np
@@ -33,7 +34,7 @@ def _unreduce(grad, op):
     """Reshapes a reduction's gradient so it broadcasts against the input."""
     if op.attrs["keepdims"]:
         return grad
-    return grad.reshape(_kept_shape(op.input_shapes[0], op.attrs["axis"]))
+    return execute("Reshape", (grad,), {"shape": _kept_shape(op.input_shapes[0], op.attrs["axis"])})
 
 
 def _broadcast_back(grad, op):
@@ -63,7 +64,7 @@ jvp("Sum")(linear("Sum"))
 def _mean(x, axis, keepdims):
     """np.mean's arithmetic (float16 summed in float32, integers in float64); the mean of
     nothing is nan, without np.mean's "Mean of empty slice" warning."""
-    count = x.size if axis is None else int(np.prod([x.shape[i] for i in axis]))
+    count = x.size if axis is None else int(math.prod([x.shape[i] for i in axis]))
     accumulate = np.float32 if x.dtype == np.float16 else np.float64 if x.dtype.kind in "biu" else None
     mean = np.true_divide(np.add.reduce(x, axis=axis, dtype=accumulate, keepdims=keepdims), count)
     return mean.astype(np.float16) if x.dtype == np.float16 else mean
@@ -73,7 +74,7 @@ def _mean(x, axis, keepdims):
 def _mean_grad(op, grad):
     """d mean(x) = mean(dx): the gradient is broadcast back and divided by the count."""
     shape, axis = op.input_shapes[0], op.attrs["axis"]
-    count = int(np.prod([shape[i] for i in axis] if axis is not None else shape))
+    count = int(math.prod([shape[i] for i in axis] if axis is not None else shape))
     return _broadcast_back(grad, op) / builtins.max(count, 1)
 
 
@@ -96,7 +97,7 @@ def _prod_grad(op, grad):
     reduced = tuple(range(x.ndim)) if axis is None else axis
     perm = [d for d in range(x.ndim) if d not in reduced] + list(reduced)
     moved = x.permute(*perm)
-    count = int(np.prod([x.shape[d] for d in reduced]))
+    count = int(math.prod([x.shape[d] for d in reduced]))
     rows = moved.reshape(moved.shape[: x.ndim - len(reduced)] + (count,))
     return _unreduce(grad, op) * products_of_others(rows).reshape(moved.shape).permute(*np.argsort(perm))
 
@@ -445,7 +446,7 @@ def var(x, dim=None, unbiased=None, keepdim=False, correction=None, *, axis=None
     if isinstance(dim, (tuple, list)) and len(dim) == 0:
         dim = None
     axis = normalize_dims(dim, x.ndim, "Var")
-    count = x.numel() if axis is None else int(np.prod([x.shape[i] for i in axis]))
+    count = x.numel() if axis is None else int(math.prod([x.shape[i] for i in axis]))
     if count - correction <= 0:
         warnings.warn("var(): degrees of freedom is <= 0. Correction should be strictly less than the reduction "
                       "factor (input numel divided by output numel).", UserWarning, stacklevel=2)

@@ -8,6 +8,8 @@ copy as in PyTorch), "Roll", and "Unfold" (overlapping sliding windows, a
 read-only view of the input, whose gradient "UnfoldGrad" adds each window's
 gradient back where the window was taken).
 """
+import math
+
 import numpy as np
 
 from ..engine.execute import execute
@@ -453,7 +455,7 @@ def unflatten(x, dim, sizes):
     sizes = tuple(int(n) for n in sizes)
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
-    known = int(np.prod([n for n in sizes if n != -1]))
+    known = int(math.prod([n for n in sizes if n != -1]))
     size = x.shape[dim] if x.ndim else 1
     if sizes.count(-1) > 1 or (size != known if -1 not in sizes else known == 0 or size % known):
         raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim {dim} "
