@@ -1,26 +1,42 @@
-"""Per-op overhead: a chain of 200 elementwise ops (mul/add/tanh) on an 8-element tensor.
+"""Per-op overhead: a chain of 198 elementwise ops (mul/add/tanh) on an 8-element tensor.
 
-Prints microseconds per op for forward+backward (input requires grad) and for
+    python bench/bench_per_op.py                      # 1 and 2 threads, 3 rounds
+    python bench/bench_per_op.py --threads 1 --rounds 5
+
+Microseconds per op for forward+backward (input requires grad) and for
 forward with no tape active, for minitorch and, when installed, PyTorch and
 HIPS autograd (`pip install autograd`, a pure-Python tape over numpy like
-ours) on the same work in the same interleaved run, with the ratios. Medians
-over repeats. HIPS's forward without gradients is the chain on plain numpy
-arrays through autograd.numpy, which traces nothing.
+ours), and plain numpy's forward, with the ratios. HIPS's forward without
+gradients is the chain on plain numpy arrays through autograd.numpy, which
+traces nothing.
+
+Method (bench/harness.py): one process per framework and thread count, all
+thread pools pinned alike (on 8 floats nobody splits work over threads, so
+the two counts should agree); each process runs its workloads in turns,
+--repeats times, and reports each one's median run and its mean run -- the
+mean counts the garbage collector, whose collections the median hides (a
+full collection comes once every tens of runs) -- and the driver rotates
+the order of the processes each round and prints the median over rounds.
 """
+import harness  # first: before numpy, so that the pinned thread counts apply  # noqa: I001
+
+import argparse
+import importlib
+import importlib.util
+import json
+import os
 import statistics
 import sys
 import time
 
 import numpy as np
 
-try:
-    import autograd
-    import autograd.numpy as anp
-except ImportError:
-    autograd = anp = None
+WORKER = harness.argument_value(sys.argv, "--worker")
+torch = importlib.import_module("torch") if WORKER == "torch" else None
 
 N_OPS = 200
-REPEATS = 60
+FRAMEWORKS = ("minitorch", "torch", "hips", "numpy")
+LABELS = {"minitorch": "minitorch", "torch": "PyTorch", "hips": "HIPS autograd", "numpy": "numpy"}
 
 
 def chain(x, c, tanh=None):
@@ -31,26 +47,22 @@ def chain(x, c, tanh=None):
     return x
 
 
-def time_once(fn):
-    start = time.perf_counter()
-    fn()
-    return time.perf_counter() - start
-
-
-def interleaved_medians(fns, repeats=REPEATS):
-    """Median seconds of each function, run in turns so that machine noise hits all alike."""
+def per_op_figures(fns, repeats):
+    """(median, mean) microseconds per op of each function, run in turns after one warm-up call each."""
     for fn in fns:
-        fn()  # warm up
+        fn()
     samples = [[] for _ in fns]
     for _ in range(repeats):
         for fn, times in zip(fns, samples):
-            times.append(time_once(fn))
-    return [statistics.median(times) / (N_OPS // 3 * 3) * 1e6 for times in samples]
+            start = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - start)
+    ops = N_OPS // 3 * 3
+    return [(statistics.median(times) / ops * 1e6, statistics.fmean(times) / ops * 1e6) for times in samples]
 
 
-def minitorch_work():
-    import minitorch as mt
-
+def minitorch_work(mt):
+    """(forward+backward, forward with no tape) on minitorch (the module `mt`, any checkout's)."""
     c = mt.tensor(np.full(8, 0.5, np.float32))
 
     def with_grad():
@@ -65,11 +77,6 @@ def minitorch_work():
 
 
 def torch_work():
-    try:
-        import torch
-    except ImportError:
-        return None
-    torch.set_num_threads(1)
     c = torch.full((8,), 0.5)
 
     def with_grad():
@@ -84,8 +91,8 @@ def torch_work():
 
 
 def hips_work():
-    if autograd is None:
-        return None
+    autograd = importlib.import_module("autograd")
+    anp = importlib.import_module("autograd.numpy")
     c = np.full(8, 0.5, np.float32)
     gradient = autograd.grad(lambda x: anp.sum(chain(x, c, anp.tanh)))
 
@@ -106,28 +113,65 @@ def numpy_work():
         for _ in range(N_OPS // 3):
             x = np.tanh(x * c + c)
 
-    return forward_only
+    return (forward_only,)
+
+
+def available(framework):
+    module = {"torch": "torch", "hips": "autograd"}.get(framework)
+    return module is None or importlib.util.find_spec(module) is not None
+
+
+def worker(args):
+    if torch is not None:
+        torch.set_num_threads(args.threads)
+    if args.worker == "minitorch":
+        fns = minitorch_work(importlib.import_module("minitorch"))
+    else:
+        fns = {"torch": torch_work, "hips": hips_work, "numpy": numpy_work}[args.worker]()
+    figures = per_op_figures(fns, args.repeats)
+    print(json.dumps({"figures": figures, "threads": harness.thread_report(torch)}))
+
+
+def drive(args):
+    workers = harness.worker_arguments([f for f in FRAMEWORKS if available(f)], args.baseline)
+    frameworks = list(workers)
+    script = os.path.abspath(__file__)
+    print(f"chain of {N_OPS // 3 * 3} elementwise ops on 8 floats, us per op: median over {args.rounds} rotating rounds "
+          f"of one process per framework, each process's median (and mean) of {args.repeats} runs")
+    missing = [LABELS[f] for f in FRAMEWORKS if not available(f)]
+    if missing:
+        print(f"  (not installed: {', '.join(missing)})")
+    for threads in args.threads:
+        samples = {f: [] for f in frameworks}
+        for order in harness.rotations(frameworks, args.rounds):
+            for framework in order:
+                report = harness.run_worker(script, [*workers[framework], "--repeats", str(args.repeats)], threads, args.env)
+                samples[framework].append(report["figures"])
+        # figures[f][workload][0 median, 1 mean], each the median over rounds
+        figures = {f: [[statistics.median(r[w][k] for r in samples[f]) for k in (0, 1)] for w in range(len(samples[f][0]))]
+                   for f in frameworks}
+        print(f"\n{threads} thread(s)")
+        for f in frameworks:
+            if f == "numpy":
+                print(f"{'numpy:':15s}{'':38s}{figures[f][0][0]:6.2f} forward")
+                continue
+            (grad_median, grad_mean), (forward_median, _) = figures[f]
+            print(f"{LABELS.get(f, f) + ':':15s}{grad_median:6.2f} forward+backward (mean {grad_mean:6.2f})   "
+                  f"{forward_median:6.2f} forward, no tape/grad")
+        ours = figures["minitorch"]
+        for f in ("torch", "hips", "before"):
+            if f in figures:
+                theirs = figures[f]
+                print(f"ratio minitorch/{LABELS.get(f, f)}: {ours[0][0] / theirs[0][0]:.2f}x with gradients "
+                      f"(means {ours[0][1] / theirs[0][1]:.2f}x), {ours[1][0] / theirs[1][0]:.2f}x forward only")
 
 
 def main():
-    workloads = {"minitorch": minitorch_work(), "PyTorch": torch_work(), "HIPS autograd": hips_work()}
-    workloads = {name: fns for name, fns in workloads.items() if fns is not None}
-    fns = [numpy_work()] + [fn for pair in workloads.values() for fn in pair]
-    figures = interleaved_medians(fns)
-    numpy_figure, figures = figures[0], dict(zip(workloads, zip(figures[1::2], figures[2::2])))
-    print(f"chain of {N_OPS // 3 * 3} elementwise ops on 8 floats, median of {REPEATS} interleaved runs, us per op")
-    for name, (with_grad, forward) in figures.items():
-        print(f"{name + ':':15s}{with_grad:6.2f} forward+backward   {forward:6.2f} forward, no tape/grad")
-    print(f"{'numpy:':15s}                         {numpy_figure:6.2f} forward")
-    ours = figures["minitorch"]
-    for name in ("PyTorch", "HIPS autograd"):
-        if name not in figures:
-            print(f"{name} not installed: no ratio")
-            continue
-        theirs = figures[name]
-        print(f"ratio minitorch/{name}: {ours[0] / theirs[0]:.2f}x with gradients, {ours[1] / theirs[1]:.2f}x forward only")
-    return 0
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    harness.add_driver_arguments(parser, FRAMEWORKS, rounds=3)
+    parser.add_argument("--repeats", type=int, default=200)
+    harness.run_driver_or_worker(parser, drive, worker)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

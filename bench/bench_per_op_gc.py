@@ -24,13 +24,14 @@ import subprocess
 import sys
 import time
 
-from bench_per_op import N_OPS, minitorch_work  # minitorch_work imports the tree PYTHONPATH chose
+import minitorch  # the tree PYTHONPATH chose (the driver's workers set it)
+from bench_per_op import N_OPS, minitorch_work
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def worker(runs):
-    with_grad, _ = minitorch_work()
+    with_grad, _ = minitorch_work(minitorch)
     for _ in range(50):
         with_grad()
     before = [s["collections"] for s in gc.get_stats()]
