@@ -33,6 +33,7 @@ import os
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
+from .. import parallel
 from ..engine.execute import execute
 from ..engine.registry import TRANSPOSE, gradient, kernel
 from ..errors import ShapeError
@@ -52,6 +53,9 @@ def _blas_threads_at_start():
 # the scheduler: there, fewer and larger GEMMs (measured: 2 MiB blocks cost 1.3x the step
 # time of 8 MiB ones at 2 threads on a loaded 2-core machine, 0.9x at 1 thread).
 _BLOCK_BYTES = (2 << 20) if _blas_threads_at_start() == 1 else (8 << 20)
+# A block when the batch is split over minitorch's intra-op threads (parallel.py): the BLAS runs
+# 1 thread per block then, so the 1-thread size, which keeps a block's columns in cache.
+_SPLIT_BLOCK_BYTES = 2 << 20
 _MIN_ROW_RUN = 8  # shorter contiguous runs per window row: copy the columns transposed
 
 # ----- shared window helpers (pool_ops.py uses them too) -----
@@ -120,16 +124,23 @@ class _Geometry:
         self.pixels = self.out_size[0] * self.out_size[1]
         self.group_channels = self.c // groups
         self.depth = kernel_size[0] * kernel_size[1] * self.group_channels  # K of the GEMMs: (kH, kW, C / G)
-        self.block = max(1, _BLOCK_BYTES // (self.pixels * self.depth * groups * itemsize))
+        self.sample_bytes = self.pixels * self.depth * groups * itemsize  # one sample's im2col columns
+        self.block = max(1, _BLOCK_BYTES // self.sample_bytes)
+        self.split_block = max(1, _SPLIT_BLOCK_BYTES // self.sample_bytes)
         # With few channels a window row is a short run in memory; the columns are then
         # copied transposed, (K, pixels), whose runs are image rows.
         self.rows_layout = self.group_channels * (kernel_size[1] if dilation[1] == 1 else 1) >= _MIN_ROW_RUN
 
-    def blocks(self):
-        """(first sample, stop sample, slice of output rows) of each block."""
-        for start in range(0, self.n, self.block):
-            stop = min(self.n, start + self.block)
+    def blocks(self, first, last):
+        """(first sample, stop sample, slice of output rows) of each block of the samples first:last."""
+        block = self.block if last - first == self.n else self.split_block  # the whole batch: the serial loop
+        for start in range(first, last, block):
+            stop = min(last, start + block)
             yield start, stop, slice(start * self.pixels, stop * self.pixels)
+
+    def split(self, op_name, part):
+        """[part(first, last)]: once over the whole batch, or over each intra-op thread's samples (parallel.py)."""
+        return parallel.split(op_name, part, self.n, self.n * self.sample_bytes)
 
     def window_view(self, padded):
         """(N, Ho, Wo, kH, kW, G, C / G) view of every window of the padded channels-last input."""
@@ -170,10 +181,14 @@ def _conv2d(x, w, *bias, stride, padding, dilation, groups):
     view = geometry.window_view(_padded_channels_last(x, padding))
     weights = geometry.weight_matrix(w)
     out = np.empty((geometry.n * geometry.pixels, w.shape[0]), dtype=np.result_type(x, w))
-    for start, stop, rows in geometry.blocks():
-        np.matmul(geometry.columns(view, start, stop), weights, out=geometry.grouped(out[rows]))
-        if bias:
-            out[rows] += bias[0]
+
+    def samples(first, last):  # each block writes its own rows of out
+        for start, stop, rows in geometry.blocks(first, last):
+            np.matmul(geometry.columns(view, start, stop), weights, out=geometry.grouped(out[rows]))
+            if bias:
+                out[rows] += bias[0]
+
+    geometry.split("Conv2D", samples)
     return _from_rows(out, geometry.n, geometry.out_size)
 
 
@@ -240,12 +255,16 @@ def _backprop_input_col2im(w, dy, input_shape, stride, padding, dilation, groups
     padded = np.zeros((n, h + top + bottom, width + left + right, c), dtype=np.result_type(w, dy))
     dy_rows = geometry.grouped(channel_rows(dy))
     weights = geometry.weight_matrix(w).transpose(0, 2, 1)  # (G, Og, K)
-    for start, stop, rows in geometry.blocks():
-        if geometry.rows_layout:
-            columns = np.matmul(dy_rows[:, rows], weights)  # (G, rows, K)
-        else:
-            columns = np.matmul(weights.transpose(0, 2, 1), dy_rows[:, rows].transpose(0, 2, 1)).transpose(0, 2, 1)
-        _col2im(columns, padded[start:stop], geometry)
+
+    def samples(first, last):  # each block adds into its own samples of padded
+        for start, stop, rows in geometry.blocks(first, last):
+            if geometry.rows_layout:
+                columns = np.matmul(dy_rows[:, rows], weights)  # (G, rows, K)
+            else:
+                columns = np.matmul(weights.transpose(0, 2, 1), dy_rows[:, rows].transpose(0, 2, 1)).transpose(0, 2, 1)
+            _col2im(columns, padded[start:stop], geometry)
+
+    geometry.split("Conv2DBackpropInput", samples)
     return padded[:, top:top + h, left:left + width].transpose(0, 3, 1, 2)
 
 
@@ -283,9 +302,16 @@ def _conv2d_backprop_filter(x, dy, filter_shape, stride, padding, dilation, grou
     view = geometry.window_view(_padded_channels_last(x, padding))
     dy_rows = geometry.grouped(channel_rows(dy)).transpose(0, 2, 1)  # (G, Og, N Ho Wo)
     o, group_channels, k_h, k_w = filter_shape
-    total = np.zeros((groups, o // groups, geometry.depth), dtype=np.result_type(x, dy))  # stays zero for an empty batch
-    for start, stop, rows in geometry.blocks():
-        total += np.matmul(dy_rows[:, :, rows], geometry.columns(view, start, stop))  # (G, Og, K)
+
+    def samples(first, last):  # a partial sum over these samples
+        total = np.zeros((groups, o // groups, geometry.depth), dtype=np.result_type(x, dy))  # stays zero for an empty batch
+        for start, stop, rows in geometry.blocks(first, last):
+            total += np.matmul(dy_rows[:, :, rows], geometry.columns(view, start, stop))  # (G, Og, K)
+        return total
+
+    total, *others = geometry.split("Conv2DBackpropFilter", samples)
+    for partial in others:
+        total += partial
     return np.ascontiguousarray(total.reshape(o, k_h, k_w, group_channels).transpose(0, 3, 1, 2))
 
 
