@@ -100,18 +100,25 @@ def _from_rows(rows, n, out_size):
 
 
 def _padded_channels_last(x, padding):
-    """x (N, C, H, W) as a contiguous (N, Hp, Wp, C) array with zero borders (x itself if it already is)."""
+    """x (N, C, H, W) as a contiguous (N, Hp, Wp, C) array with zero borders (x itself if it already is),
+    and fill(first, last), which writes samples first:last of it: each block pads its own samples,
+    on the thread that reads them, while they are in cache."""
     (top, bottom), (left, right) = padding
     n, c, h, w = x.shape
-    if not (top or bottom or left or right):
-        return np.ascontiguousarray(x.transpose(0, 2, 3, 1))
+    channels_last = x.transpose(0, 2, 3, 1)
+    if not (top or bottom or left or right) and channels_last.flags.c_contiguous:
+        return channels_last, lambda first, last: None
     padded = np.empty((n, h + top + bottom, w + left + right, c), dtype=x.dtype)
-    padded[:, :top] = 0
-    padded[:, top + h:] = 0
-    padded[:, top:top + h, :left] = 0
-    padded[:, top:top + h, left + w:] = 0
-    padded[:, top:top + h, left:left + w] = x.transpose(0, 2, 3, 1)
-    return padded
+
+    def fill(first, last):
+        samples = padded[first:last]
+        samples[:, :top] = 0
+        samples[:, top + h:] = 0
+        samples[:, top:top + h, :left] = 0
+        samples[:, top:top + h, left + w:] = 0
+        samples[:, top:top + h, left:left + w] = channels_last[first:last]
+
+    return padded, fill
 
 
 class _Geometry:
@@ -178,12 +185,14 @@ class _Geometry:
 @kernel("Conv2D")
 def _conv2d(x, w, *bias, stride, padding, dilation, groups):
     geometry = _Geometry(x.shape, w.shape[2:], stride, padding, dilation, groups, x.itemsize)
-    view = geometry.window_view(_padded_channels_last(x, padding))
+    padded, fill = _padded_channels_last(x, padding)
+    view = geometry.window_view(padded)
     weights = geometry.weight_matrix(w)
     out = np.empty((geometry.n * geometry.pixels, w.shape[0]), dtype=np.result_type(x, w))
 
     def samples(first, last):  # each block writes its own rows of out
         for start, stop, rows in geometry.blocks(first, last):
+            fill(start, stop)
             np.matmul(geometry.columns(view, start, stop), weights, out=geometry.grouped(out[rows]))
             if bias:
                 out[rows] += bias[0]
@@ -299,13 +308,15 @@ def _conv2d_backprop_input_grad(op, grad):
 @kernel("Conv2DBackpropFilter")
 def _conv2d_backprop_filter(x, dy, filter_shape, stride, padding, dilation, groups):
     geometry = _Geometry(x.shape, filter_shape[2:], stride, padding, dilation, groups, x.itemsize)
-    view = geometry.window_view(_padded_channels_last(x, padding))
+    padded, fill = _padded_channels_last(x, padding)
+    view = geometry.window_view(padded)
     dy_rows = geometry.grouped(channel_rows(dy)).transpose(0, 2, 1)  # (G, Og, N Ho Wo)
     o, group_channels, k_h, k_w = filter_shape
 
     def samples(first, last):  # a partial sum over these samples
         total = np.zeros((groups, o // groups, geometry.depth), dtype=np.result_type(x, dy))  # stays zero for an empty batch
         for start, stop, rows in geometry.blocks(first, last):
+            fill(start, stop)
             total += np.matmul(dy_rows[:, :, rows], geometry.columns(view, start, stop))  # (G, Og, K)
         return total
 
