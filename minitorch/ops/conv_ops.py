@@ -23,6 +23,11 @@ with stride 1 is the 'full' convolution of dy with the flipped kernel (the
 same blocked im2col + GEMM); with a larger stride, one GEMM per block, then
 col2im: one strided add per kernel offset.
 
+At 2 or more threads a big enough batch is split into one range of samples
+per thread (minitorch/parallel.py): each range runs its own blocks -- padding,
+im2col, GEMM, col2im -- with the BLAS held at 1 thread, writing its own rows
+of the output; Conv2DBackpropFilter adds the ranges' partial sums.
+
 Attrs: stride (sh, sw), padding ((top, bottom), (left, right)) of zeros --
 pairs so that padding="same" with an even kernel can pad one more on the
 bottom/right, as PyTorch does -- dilation (dh, dw), groups.
