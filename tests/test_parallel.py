@@ -10,7 +10,7 @@ import pytest
 
 import minitorch as mt
 from minitorch import parallel, threads
-from minitorch.ops import conv_ops
+from minitorch.ops import conv_ops, pool_ops
 
 
 @pytest.fixture
@@ -84,6 +84,31 @@ def test_a_split_convolution_gives_the_serial_results(monkeypatch, splits, case,
         assert mine.dtype == np.float32 and mine.shape == reference.shape
         np.testing.assert_allclose(mine, reference, rtol=1e-6, atol=1e-6 * np.abs(reference).max())
     assert split[0].transpose(0, 2, 3, 1).flags.c_contiguous  # still written channels-last
+
+
+@pytest.mark.parametrize("layout", ["channels last", "contiguous"])
+@pytest.mark.parametrize("nan_at", [None, 5], ids=["finite", "NaN in the second thread's samples"])
+def test_split_max_pooling_and_its_gradient_give_the_serial_results_exactly(monkeypatch, splits, layout, nan_at):
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((7, 3, 8, 6)).astype(np.float32)
+    x[0, 0, :2, :2] = 1.0  # ties: the first maximum wins on both paths
+    if nan_at is not None:
+        x[nan_at, 1, 3, 2] = np.nan
+    x = _channels_last(x) if layout == "channels last" else x
+    attrs = {"kernel_size": (2, 2), "stride": (2, 2), "padding": (0, 0), "dilation": (1, 1), "ceil_mode": False}
+    results = {}
+    for enabled in (False, True):
+        monkeypatch.setattr(parallel, "ENABLED", enabled)
+        values, argmax = pool_ops._max_pool(x, **attrs)
+        dy = np.arange(values.size, dtype=np.float32).reshape(values.shape)
+        dx = pool_ops._max_pool_grad_kernel(argmax, dy, x.shape, disjoint=True, channels_last=layout == "channels last")
+        results[enabled] = values, argmax, dx
+    assert {name for name, _ in splits} == {"MaxPool", "MaxPoolGrad"}
+    for mine, reference in zip(results[True], results[False]):
+        np.testing.assert_array_equal(mine, reference)
+        assert mine.strides == reference.strides  # the same memory layout
+    if nan_at is not None:
+        assert np.isnan(results[True][0][nan_at, 1, 1, 1])
 
 
 def test_a_split_convolution_trains_like_the_serial_one(monkeypatch, splits):
