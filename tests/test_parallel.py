@@ -10,7 +10,7 @@ import pytest
 
 import minitorch as mt
 from minitorch import parallel, threads
-from minitorch.ops import conv_ops, pool_ops
+from minitorch.ops import conv_ops, math_ops, pool_ops
 
 
 @pytest.fixture
@@ -109,6 +109,31 @@ def test_split_max_pooling_and_its_gradient_give_the_serial_results_exactly(monk
         assert mine.strides == reference.strides  # the same memory layout
     if nan_at is not None:
         assert np.isnan(results[True][0][nan_at, 1, 1, 1])
+
+
+@pytest.mark.parametrize("layout", ["channels last", "contiguous"])
+def test_split_relu_and_its_gradient_give_the_serial_results_exactly(monkeypatch, splits, layout):
+    rng = np.random.default_rng(3)
+    x, g = (rng.standard_normal((5, 3, 4, 6)).astype(np.float32) for _ in range(2))
+    x, g = (_channels_last(x), _channels_last(g)) if layout == "channels last" else (x, g)
+    results = {}
+    for enabled in (False, True):
+        monkeypatch.setattr(parallel, "ENABLED", enabled)
+        y = math_ops._relu(x)
+        results[enabled] = y, math_ops._relu_grad_kernel(g, y)
+    assert [name for name, _ in splits] == ["Relu", "ReluGrad"]
+    for mine, reference in zip(results[True], results[False]):
+        np.testing.assert_array_equal(mine, reference)
+        assert mine.dtype == np.float32 and mine.strides == reference.strides
+
+
+def test_relu_of_integers_is_not_split_and_a_broadcast_gradient_splits_correctly(splits):
+    assert math_ops._relu(np.arange(-3, 3)).tolist() == [0, 0, 0, 0, 1, 2]
+    assert splits == []
+    g = np.broadcast_to(np.float32(2), (4, 3))  # a stride-0 gradient, as a sum's backward hands it
+    dx = math_ops._relu_grad_kernel(g, np.array([[1, -1, 0]] * 4, np.float32))
+    np.testing.assert_array_equal(dx, [[2, 0, 0]] * 4)
+    assert dx.dtype == np.float32 and dx.flags.writeable and splits == [("ReluGrad", 2)]
 
 
 def test_a_split_convolution_trains_like_the_serial_one(monkeypatch, splits):
