@@ -26,6 +26,10 @@ It splits only when all of these hold, else runs the serial loop:
   or the caller), and a second user thread running a split op while the
   first one does, run that op serially. One split at a time also means the
   BLAS pool sizes are saved and restored by one owner.
+
+os.fork waits for a running split to end, and the child starts with no
+pool: the parent's worker threads do not exist in it, and work handed to
+them would never run.
 """
 import concurrent.futures
 import os
@@ -90,6 +94,23 @@ def _workers(count):
         _pool = concurrent.futures.ThreadPoolExecutor(count, thread_name_prefix="minitorch-intraop")
         _pool_size = count
     return _pool
+
+
+def _before_fork():
+    _busy.acquire()
+
+
+def _after_fork_in_parent():
+    _busy.release()
+
+
+def _after_fork_in_child():
+    global _busy, _pool, _pool_size
+    _busy, _pool, _pool_size = threading.Lock(), None, 0
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(before=_before_fork, after_in_parent=_after_fork_in_parent, after_in_child=_after_fork_in_child)
 
 
 def _run_on_pool(op_name, part, item_ranges):

@@ -1,9 +1,12 @@
 """minitorch's intra-op threads (minitorch/parallel.py): a split convolution gives the serial
 loop's results, a part's exception reaches the caller, a split inside a split and a second
 user thread's split run serially, and the BLAS pools get their sizes back."""
+import os
+import signal
 import subprocess
 import sys
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -244,3 +247,24 @@ def test_minitorch_intraop_0_switches_splitting_off():
                                                                  "OPENBLAS_NUM_THREADS": "2", "PATH": ""},
                             capture_output=True, text=True, timeout=120)
     assert result.stdout.split() == ["False", "1"], result.stderr
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_a_forked_child_splits_on_a_pool_of_its_own(splits):
+    parallel.split("Warm", lambda first, last: None, 4, 0)  # the parent's pool has started
+    child = os.fork()
+    if child == 0:  # the child: a split must run on new threads, not hang on the parent's
+        try:
+            ok = parallel.split("Child", lambda first, last: (first, last), 4, 0) == [(0, 2), (2, 4)]
+        finally:
+            os._exit(0 if ok else 1)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        pid, status = os.waitpid(child, os.WNOHANG)
+        if pid:
+            assert os.waitstatus_to_exitcode(status) == 0
+            return
+        time.sleep(0.05)
+    os.kill(child, signal.SIGKILL)
+    os.waitpid(child, 0)
+    pytest.fail("the forked child hangs in a split")
