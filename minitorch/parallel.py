@@ -1,4 +1,5 @@
-"""minitorch's intra-op threads: one big op's independent parts run on several threads at once.
+"""minitorch's intra-op threads: one big op's independent parts run on several threads at once
+(PyTorch's counterpart: at::parallel_for, aten/src/ATen/Parallel.h).
 
 `split(op_name, part, n_items, work_bytes)` runs `part(start, stop)` over the
 items 0..n_items, either once on the calling thread -- `part(0, n_items)`,
