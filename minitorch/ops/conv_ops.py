@@ -195,13 +195,17 @@ def _conv2d(x, w, *bias, stride, padding, dilation, groups):
     view = geometry.window_view(padded)
     weights = geometry.weight_matrix(w)
     out = np.empty((geometry.n * geometry.pixels, w.shape[0]), dtype=np.result_type(x, w))
+    # The bias repeated for every pixel of a sample: added to a block's (samples, pixels * O) view,
+    # numpy's inner loop runs along a whole sample instead of along O values (measured 2-3x faster).
+    sample_bias = np.tile(bias[0], geometry.pixels) if bias else None
 
     def samples(first, last):  # each block writes its own rows of out
         for start, stop, rows in geometry.blocks(first, last):
             fill(start, stop)
             np.matmul(geometry.columns(view, start, stop), weights, out=geometry.grouped(out[rows]))
             if bias:
-                out[rows] += bias[0]
+                per_sample = out[rows].reshape(stop - start, -1)  # a view: out is C-contiguous
+                per_sample += sample_bias
 
     geometry.split("Conv2D", samples)
     return _from_rows(out, geometry.n, geometry.out_size)
