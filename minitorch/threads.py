@@ -3,7 +3,8 @@
 minitorch's ops are numpy calls on the calling thread. Two things use more
 threads, both sized by this one number: the BLAS routines under matmul and
 convolution, and minitorch's own intra-op threads (minitorch/parallel.py),
-which split a big convolution's samples across threads and, while they do,
+which split a big convolution's, max pooling's or ReLU's samples across
+threads and, while they do,
 hold every OpenBLAS pool at 1 thread (`blas_threads`) so that the two never
 compete for the cores. `set_num_threads(n)` sets
 the pool of every OpenBLAS library loaded in the process (numpy's and
