@@ -1,7 +1,12 @@
 """How many threads minitorch computes with: the BLAS thread pool numpy (and scipy) call into.
 
-minitorch's ops are numpy calls on the calling thread; only the BLAS routines
-under matmul and convolution run several threads. `set_num_threads(n)` sets
+minitorch's ops are numpy calls on the calling thread. Two things use more
+threads, both sized by this one number: the BLAS routines under matmul and
+convolution, and minitorch's own intra-op threads (minitorch/parallel.py),
+which split a big convolution's, max pooling's or ReLU's samples across
+threads and, while they do,
+hold every OpenBLAS pool at 1 thread (`blas_threads`) so that the two never
+compete for the cores. `set_num_threads(n)` sets
 the pool of every OpenBLAS library loaded in the process (numpy's and
 scipy's, found in /proc/self/maps and called through ctypes, the way
 threadpoolctl does), and records `n` in OMP_NUM_THREADS / OPENBLAS_NUM_THREADS
@@ -9,15 +14,17 @@ for libraries loaded later. Where no OpenBLAS can be found (another BLAS,
 another operating system), the environment variables are all it can set;
 `get_num_threads` then reports the recorded number or the CPU count.
 
-There is no inter-op pool (ops never run side by side):
-`get_num_interop_threads()` is 1 and `set_num_interop_threads` only checks its argument.
+There is no inter-op pool (two ops never run side by side; only one op's
+parts do): `get_num_interop_threads()` is 1 and `set_num_interop_threads` only checks its argument.
 
 Importing this module shortens how long OpenBLAS's idle worker threads spin
 (see OPENBLAS_THREAD_TIMEOUT below); minitorch/__init__.py imports it first.
 """
+import contextlib
 import ctypes
 import os
 import re
+import threading
 
 # OpenBLAS keeps each idle worker thread spinning for 2^28 cycles (about 0.1 s) after every BLAS
 # call (its THREAD_TIMEOUT default). A training step calls a GEMM every few milliseconds, so at 2
@@ -58,6 +65,55 @@ def _openblas_pools():
     return pools
 
 
+# The pools found once, for the hot path (blas_threads, blas_pool_size); set_num_threads looks
+# again, so a library loaded later (scipy's OpenBLAS) joins the next time the count is set.
+_cached_pools = None
+# Held while a pool's size is changed and restored: set_num_threads waits for a blas_threads
+# block to end instead of being undone by its restore.
+_pool_lock = threading.RLock()
+
+
+def _pools():
+    global _cached_pools
+    if _cached_pools is None:
+        _cached_pools = _openblas_pools()
+    return _cached_pools
+
+
+def blas_pool_size():
+    """The size of numpy's OpenBLAS pool now, read cheaply (a found pool, else get_num_threads()).
+
+    >>> mt.threads.blas_pool_size() >= 1
+    True
+    """
+    pools = _pools()
+    return int(pools[0][1]()) if pools else get_num_threads()
+
+
+@contextlib.contextmanager
+def blas_threads(n):
+    """Holds every loaded OpenBLAS pool at `n` threads inside the block; each gets its size back after.
+
+    >>> before = mt.get_num_threads()
+    >>> with mt.threads.blas_threads(1):
+    ...     mt.get_num_threads()
+    1
+    >>> mt.get_num_threads() == before
+    True
+    """
+    _positive("blas_threads", n)
+    with _pool_lock:
+        pools = _pools()
+        sizes = [int(getter()) for _, getter in pools]
+        for setter, _ in pools:
+            setter(n)
+        try:
+            yield
+        finally:
+            for (setter, _), size in zip(pools, sizes):
+                setter(size)
+
+
 def _positive(name, n):
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise RuntimeError(f"{name}: Expected a positive number of threads, got {n!r}")
@@ -71,11 +127,14 @@ def set_num_threads(n):
     1
     >>> mt.set_num_threads(before)
     """
+    global _cached_pools
     _positive("set_num_threads", n)
-    for name in _ENVIRONMENT:
-        os.environ[name] = str(n)
-    for setter, _ in _openblas_pools():
-        setter(n)
+    with _pool_lock:
+        for name in _ENVIRONMENT:
+            os.environ[name] = str(n)
+        _cached_pools = _openblas_pools()
+        for setter, _ in _cached_pools:
+            setter(n)
 
 
 def get_num_threads():

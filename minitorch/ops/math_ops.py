@@ -13,7 +13,7 @@ import builtins
 import numpy as np
 from scipy.special import expit
 
-from .. import dtypes
+from .. import dtypes, parallel
 from ..creation import as_operand, ones_like, zeros_like
 from ..engine.execute import execute
 from ..engine.registry import TRANSPOSE, gradient, jvp, kernel, not_differentiable
@@ -363,9 +363,20 @@ def _sigmoid_grad_grad(op, grad):
     return (grad * g * (1 - y * 2) if need_y else None), (execute("SigmoidGrad", (y, grad)) if need_g else None)
 
 
+def _split_rows(op_name, like, rows):
+    """An array like `like` whose rows are filled by rows(first, last, out_rows), split over the
+    intra-op threads (parallel.py) when `like` is a big floating-point array; None when not split."""
+    if like.dtype.kind != "f" or like.ndim == 0 or parallel.split_threads(len(like), like.nbytes) == 1:
+        return None
+    out = np.empty_like(like)
+    parallel.split(op_name, lambda first, last: rows(first, last, out[first:last]), len(like), like.nbytes)
+    return out
+
+
 @kernel("Relu")
 def _relu(x):
-    return np.maximum(x, 0)
+    split = _split_rows("Relu", x, lambda first, last, out: np.maximum(x[first:last], 0, out=out))
+    return np.maximum(x, 0) if split is None else split
 
 
 @gradient("Relu", needs="outputs")
@@ -382,7 +393,10 @@ def _relu_jvp(inputs, outputs, attrs, tangents):
 
 @kernel("ReluGrad")
 def _relu_grad_kernel(g, y):
-    return g * (y > 0)
+    split = None
+    if g.shape == y.shape and g.dtype == y.dtype:
+        split = _split_rows("ReluGrad", g, lambda first, last, out: np.multiply(g[first:last], y[first:last] > 0, out=out))
+    return g * (y > 0) if split is None else split
 
 
 @gradient("ReluGrad", needs="inputs")

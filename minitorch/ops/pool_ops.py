@@ -18,6 +18,7 @@ over batch, channels or pixels; the gradients loop only over kernel offsets.
 """
 import numpy as np
 
+from .. import parallel
 from ..engine.execute import execute
 from ..engine.registry import TRANSPOSE, gradient, kernel
 from ..errors import ShapeError
@@ -113,12 +114,34 @@ def _max_pool_tiles(x, kernel_size, out_size):
     return values, index
 
 
+def _max_pool_tiles_split(x, kernel_size, out_size):
+    """_max_pool_tiles over the samples split across minitorch's intra-op threads (parallel.py),
+    each writing its samples of the outputs; one call over the whole batch when not split."""
+    n = x.shape[0]
+    if parallel.split_threads(n, x.nbytes) == 1:
+        return _max_pool_tiles(x, kernel_size, out_size)
+    template = x[:, :, :out_size[0], :out_size[1]]  # outputs in x's memory layout, as the serial path gives
+    values, index = np.empty_like(template), np.empty_like(template, dtype=np.int64)
+
+    def samples(first, last):
+        pooled = _max_pool_tiles(x[first:last], kernel_size, out_size)
+        if pooled is None or last - first == n:
+            return pooled
+        values[first:last], index[first:last] = pooled
+        return True
+
+    parts = parallel.split("MaxPool", samples, n, x.nbytes)
+    if len(parts) == 1 or not all(parts):
+        return parts[0] if len(parts) == 1 else None
+    return values, index
+
+
 @kernel("MaxPool")
 def _max_pool(x, kernel_size, stride, padding, dilation, ceil_mode):
     n, c, h, w = x.shape
     out_h, out_w = out_size = _out_size(x.shape, kernel_size, stride, padding, dilation, ceil_mode)
     if _tiles_input(x.shape, out_size, kernel_size, stride, padding, dilation):
-        pooled = _max_pool_tiles(x, kernel_size, out_size)
+        pooled = _max_pool_tiles_split(x, kernel_size, out_size)
         if pooled is not None:
             return pooled
     padded, _ = _pad_for_windows(x, out_size, kernel_size, stride, padding, dilation, -np.inf)
@@ -155,26 +178,33 @@ def _max_pool_grad(op, grad, _grad_argmax):
                    {"input_shape": op.input_shapes[0], "disjoint": disjoint, "channels_last": channels_last})
 
 
-def _scatter_positions(argmax, input_shape, channels_last):
-    """Where each window's maximum lies in the flat memory of dx: NCHW or channels-last (N, H, W, C)."""
-    n, c, h, w = input_shape
+def _scatter_positions(argmax, input_shape, channels_last, first=0):
+    """Where each window's maximum lies in the flat memory of dx: NCHW or channels-last (N, H, W, C).
+    `argmax` holds samples first:first + len(argmax) of the batch."""
+    _, c, h, w = input_shape
+    n = argmax.shape[0]
     if channels_last:
-        positions = argmax + (np.arange(n, dtype=np.int64) * (h * w)).reshape(n, 1, 1, 1)
+        positions = argmax + (np.arange(first, first + n, dtype=np.int64) * (h * w)).reshape(n, 1, 1, 1)
         positions *= c
         positions += np.arange(c, dtype=np.int64).reshape(1, c, 1, 1)
         return positions
-    return argmax + (np.arange(n * c, dtype=np.int64) * (h * w)).reshape(n, c, 1, 1)
+    return argmax + (np.arange(first * c, (first + n) * c, dtype=np.int64) * (h * w)).reshape(n, c, 1, 1)
 
 
 @kernel("MaxPoolGrad")
 def _max_pool_grad_kernel(argmax, grad, input_shape, disjoint=False, channels_last=False):
     """Scatter-add of dy at the argmax; a plain scatter when no two windows share an element."""
     n, c, h, w = input_shape
-    positions = _scatter_positions(argmax, input_shape, channels_last)
     if disjoint:
         dx = np.zeros(n * c * h * w, dtype=grad.dtype)
-        dx[positions] = grad  # index and values pair up elementwise, whatever their layouts
+
+        def samples(first, last):  # a sample's windows lie in its own part of dx
+            positions = _scatter_positions(argmax[first:last], input_shape, channels_last, first)
+            dx[positions] = grad[first:last]  # index and values pair up elementwise, whatever their layouts
+
+        parallel.split("MaxPoolGrad", samples, n, dx.nbytes)
     else:
+        positions = _scatter_positions(argmax, input_shape, channels_last)
         dx = np.bincount(positions.ravel(), weights=grad.ravel(), minlength=n * c * h * w).astype(grad.dtype, copy=False)
     if channels_last:
         return dx.reshape(n, h, w, c).transpose(0, 3, 1, 2)
