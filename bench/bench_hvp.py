@@ -41,7 +41,6 @@ torch = importlib.import_module("torch") if WORKER == "torch" else None
 SIZES = (784, 256, 128, 10)
 BATCH = 128
 CONTENDERS = ("minitorch-rr", "minitorch-fr", "torch", "hips")
-PACKAGES = {"torch": "torch", "hips": "autograd"}
 
 
 def make_problem(seed=0):
@@ -134,11 +133,6 @@ def make_hvp(contender):
     return torch_hvp() if contender == "torch" else hips_hvp()
 
 
-def available(contender):
-    package = PACKAGES.get(contender)
-    return package is None or importlib.util.find_spec(package) is not None
-
-
 def worker(args):
     if torch is not None:
         torch.set_num_threads(args.threads)
@@ -150,7 +144,7 @@ def worker(args):
 
 
 def drive(args):
-    workers = harness.worker_arguments([c for c in args.contenders if available(c)], args.baseline)
+    workers = harness.worker_arguments([c for c in args.contenders if harness.available(c)], args.baseline)
     if "before" in workers:  # the baseline checkout's reverse-over-reverse
         workers["before"][1] = "minitorch-rr"
     contenders = list(workers)
@@ -159,7 +153,7 @@ def drive(args):
     print(f"HVP of the MLP {'-'.join(map(str, SIZES))} loss, batch {BATCH}, ms: median over {args.rounds} rotating "
           f"rounds of one process per contender, each the median of {args.repeats} HVPs after {args.warmup + 1} "
           "warm-up ones; all thread pools pinned alike")
-    missing = [c for c in args.contenders if not available(c)]
+    missing = [c for c in args.contenders if not harness.available(c)]
     if missing:
         print(f"  (not installed: {', '.join(missing)})")
     for threads in args.threads:

@@ -116,11 +116,6 @@ def numpy_work():
     return (forward_only,)
 
 
-def available(framework):
-    module = {"torch": "torch", "hips": "autograd"}.get(framework)
-    return module is None or importlib.util.find_spec(module) is not None
-
-
 def worker(args):
     if torch is not None:
         torch.set_num_threads(args.threads)
@@ -133,12 +128,12 @@ def worker(args):
 
 
 def drive(args):
-    workers = harness.worker_arguments([f for f in FRAMEWORKS if available(f)], args.baseline)
+    workers = harness.worker_arguments([f for f in FRAMEWORKS if harness.available(f)], args.baseline)
     frameworks = list(workers)
     script = os.path.abspath(__file__)
     print(f"chain of {N_OPS // 3 * 3} elementwise ops on 8 floats, us per op: median over {args.rounds} rotating rounds "
           f"of one process per framework, each process's median (and mean) of {args.repeats} runs")
-    missing = [LABELS[f] for f in FRAMEWORKS if not available(f)]
+    missing = [LABELS[f] for f in FRAMEWORKS if not harness.available(f)]
     if missing:
         print(f"  (not installed: {', '.join(missing)})")
     for threads in args.threads:

@@ -231,11 +231,6 @@ def make_step(framework, workload):
     return numpy_floor(workload)
 
 
-def available(framework):
-    module = {"torch": "torch", "hips": "autograd"}.get(framework)
-    return module is None or importlib.util.find_spec(module) is not None
-
-
 # ----- worker and driver -----
 
 def worker(args):
@@ -256,15 +251,15 @@ def worker(args):
 
 
 def drive(args):
-    workers = harness.worker_arguments([f for f in args.frameworks if available(f)], args.baseline)
+    workers = harness.worker_arguments([f for f in args.frameworks if harness.available(f)], args.baseline)
     frameworks = list(workers)
     script = os.path.abspath(__file__)
     common = ["--only", *args.only, "--repeats", str(args.repeats), "--warmup", str(args.warmup)]
     print(f"training step, ms: median over {args.rounds} rotating rounds of one process per framework, each the median "
           f"of {args.repeats} steps after {args.warmup + 1} warm-up steps; all thread pools pinned alike; "
           f"'cpu' rows: the process's CPU time per step")
-    if not available("torch") or not available("hips"):
-        print("  (not installed: " + ", ".join(f for f in ("torch", "hips") if not available(f)) + ")")
+    if not harness.available("torch") or not harness.available("hips"):
+        print("  (not installed: " + ", ".join(f for f in ("torch", "hips") if not harness.available(f)) + ")")
     if args.env:
         print(f"  every worker's environment also has: {' '.join(args.env)}")
     for threads in args.threads:

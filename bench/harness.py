@@ -18,6 +18,7 @@ Import this module before numpy (it imports nothing heavy itself).
 [2.0, 5.0]
 """
 import argparse
+import importlib.util
 import json
 import os
 import statistics
@@ -130,6 +131,20 @@ def worker_arguments(frameworks, baseline=None):
 def rotations(names, rounds):
     """Each round's order: the list rotated by one more each round, so no one always runs first."""
     return [names[r % len(names):] + names[:r % len(names)] for r in range(rounds)]
+
+
+# The contenders that need a package of their own (the others are minitorch or plain numpy).
+PACKAGES = {"torch": "torch", "hips": "autograd"}
+
+
+def available(contender):
+    """Is the package `contender` needs installed? (PyTorch and HIPS autograd are optional.)
+
+    >>> available("numpy")
+    True
+    """
+    package = PACKAGES.get(contender)
+    return package is None or importlib.util.find_spec(package) is not None
 
 
 def ratio(value, reference):
