@@ -93,7 +93,13 @@ def compute_gradient(tape, targets, sources, output_gradients=None, release=Fals
             else:
                 out_grads = _output_gradients(entry, gradients)
             # Skip the gradients nobody needs: inputs that lead to no source (or leaf) on the tape.
-            needs = tuple(map(wanted.__contains__, entry.input_ids))
+            input_ids = entry.input_ids
+            if len(input_ids) == 1:  # most ops read one or two tensors: no map() for them (a call and an iterator)
+                needs = (input_ids[0] in wanted,)
+            elif len(input_ids) == 2:
+                needs = (input_ids[0] in wanted, input_ids[1] in wanted)
+            else:
+                needs = tuple(map(wanted.__contains__, input_ids))
             if entry.hooks is None and not switches.check_anomalies:
                 in_grads = entry.backward_function(needs, out_grads, release)
             else:
@@ -103,10 +109,11 @@ def compute_gradient(tape, targets, sources, output_gradients=None, release=Fals
             del entries[op_id]
             if release:
                 tape.release(entry, op_id, consumed)
-            for tid, grad, needed, (shape, dtype) in zip(entry.input_ids, in_grads, needs, entry.input_info):
+            for tid, grad, needed, info in zip(input_ids, in_grads, needs, entry.input_info):
                 if grad is not None and needed:
-                    if grad._data.shape != shape or grad._data.dtype != dtype:
-                        grad = match_input(grad, shape, dtype, entry.op_type)
+                    data = grad._data
+                    if data.shape != info[0] or data.dtype != info[1]:
+                        grad = match_input(grad, info[0], info[1], entry.op_type)
                     pending = gradients.get(tid)
                     if pending is None:
                         gradients[tid] = [grad]
