@@ -41,14 +41,12 @@ def record_gradient(op_name, inputs, attrs, results):
         op_outputs = results if op_def.needs_outputs else None
 
         # 4. The backward function, from the op's row, with each input's shape and dtype
-        #    (un-broadcasting, casting back) and version now (see BackwardFunction).
-        #    One loop, not two comprehensions: each of those is a call in CPython 3.11.
-        input_info, input_versions = [], []
+        #    (un-broadcasting, casting back). A loop, not a comprehension: that is a call in CPython 3.11.
+        input_info = []
         for t in inputs:
-            data, counter = t._data, t._version
+            data = t._data
             input_info.append((data.shape, data.dtype))
-            input_versions.append(0 if counter is None else counter.value)
-        backward_function = BackwardFunction(op_def, attrs, tuple(input_info), op_inputs, tuple(input_versions), op_outputs)
+        backward_function = BackwardFunction(op_def, attrs, tuple(input_info), op_inputs, op_outputs)
         if switches.check_anomalies:
             backward_function.created_at = anomaly.user_stack()
 
@@ -77,15 +75,21 @@ class BackwardFunction:
     __slots__ = ("op_def", "attrs", "input_info", "needs_input_grad", "_inputs", "_input_versions", "_saved_outputs",
                  "created_at")
 
-    def __init__(self, op_def, attrs, input_info, inputs, input_versions, outputs):
+    def __init__(self, op_def, attrs, input_info, inputs, outputs):
         self.op_def = op_def
         self.attrs = attrs
         self.input_info = input_info
         self.needs_input_grad = (True,) * len(input_info)  # changed only by an exclusive call: see __call__
         self._inputs = inputs
-        # The version of each saved value now: an in-place write before the
-        # gradient runs makes the gradient refuse (engine/versions.py).
-        self._input_versions = None if inputs is None else input_versions
+        # The version of each saved value now (only the saved ones: most ops keep no inputs): an
+        # in-place write before the gradient runs makes the gradient refuse (engine/versions.py).
+        if inputs is None:
+            self._input_versions = None
+        else:
+            versions = []
+            for t in inputs:
+                versions.append(0 if t._version is None else t._version.value)
+            self._input_versions = tuple(versions)
         # Outputs are kept as (array, id, version counter, version), not as Tensors:
         # a Tensor kept by its own entry would never die, and its trace would never be deleted.
         if outputs is None:
