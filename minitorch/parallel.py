@@ -59,7 +59,7 @@ def split_threads(n_items, work_bytes):
     """
     if not ENABLED or n_items < 2 or work_bytes < MIN_SPLIT_BYTES or _busy.locked():
         return 1
-    return max(1, min(threads.blas_pool_size(), n_items))
+    return max(1, min(threads.get_num_threads(), n_items))
 
 
 def ranges(n_items, parts):

@@ -65,8 +65,9 @@ def _openblas_pools():
     return pools
 
 
-# The pools found once, for the hot path (blas_threads, blas_pool_size); set_num_threads looks
-# again, so a library loaded later (scipy's OpenBLAS) joins the next time the count is set.
+# The pools found once, for the hot path (blas_threads, get_num_threads as parallel.py asks it);
+# set_num_threads looks again, so a library loaded later (scipy's OpenBLAS) joins the next time
+# the count is set.
 _cached_pools = None
 # Held while a pool's size is changed and restored: set_num_threads waits for a blas_threads
 # block to end instead of being undone by its restore.
@@ -78,16 +79,6 @@ def _pools():
     if _cached_pools is None:
         _cached_pools = _openblas_pools()
     return _cached_pools
-
-
-def blas_pool_size():
-    """The size of numpy's OpenBLAS pool now, read cheaply (a found pool, else get_num_threads()).
-
-    >>> mt.threads.blas_pool_size() >= 1
-    True
-    """
-    pools = _pools()
-    return int(pools[0][1]()) if pools else get_num_threads()
 
 
 @contextlib.contextmanager
@@ -143,7 +134,7 @@ def get_num_threads():
     >>> mt.get_num_threads() >= 1
     True
     """
-    pools = _openblas_pools()
+    pools = _pools()
     if pools:
         return int(pools[0][1]())
     recorded = os.environ.get("OMP_NUM_THREADS", "")

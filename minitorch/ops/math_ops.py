@@ -363,20 +363,22 @@ def _sigmoid_grad_grad(op, grad):
     return (grad * g * (1 - y * 2) if need_y else None), (execute("SigmoidGrad", (y, grad)) if need_g else None)
 
 
-def _split_rows(op_name, like, rows):
-    """An array like `like` whose rows are filled by rows(first, last, out_rows), split over the
-    intra-op threads (parallel.py) when `like` is a big floating-point array; None when not split."""
-    if like.dtype.kind != "f" or like.ndim == 0 or parallel.split_threads(len(like), like.nbytes) == 1:
-        return None
+def _rowwise(op_name, ufunc_expression, *arrays):
+    """ufunc_expression(*arrays, out=None): split by rows over the intra-op threads (parallel.py)
+    when the first array is a big floating-point one and the others have its shape, else one call."""
+    like = arrays[0]
+    if (like.dtype.kind != "f" or like.ndim == 0 or any(a.shape != like.shape for a in arrays[1:])
+            or parallel.split_threads(len(like), like.nbytes) == 1):
+        return ufunc_expression(*arrays)
     out = np.empty_like(like)
-    parallel.split(op_name, lambda first, last: rows(first, last, out[first:last]), len(like), like.nbytes)
+    parallel.split(op_name, lambda first, last: ufunc_expression(*(a[first:last] for a in arrays), out=out[first:last]),
+                   len(like), like.nbytes)
     return out
 
 
 @kernel("Relu")
 def _relu(x):
-    split = _split_rows("Relu", x, lambda first, last, out: np.maximum(x[first:last], 0, out=out))
-    return np.maximum(x, 0) if split is None else split
+    return _rowwise("Relu", lambda x, out=None: np.maximum(x, 0, out=out), x)
 
 
 @gradient("Relu", needs="outputs")
@@ -393,10 +395,7 @@ def _relu_jvp(inputs, outputs, attrs, tangents):
 
 @kernel("ReluGrad")
 def _relu_grad_kernel(g, y):
-    split = None
-    if g.shape == y.shape and g.dtype == y.dtype:
-        split = _split_rows("ReluGrad", g, lambda first, last, out: np.multiply(g[first:last], y[first:last] > 0, out=out))
-    return g * (y > 0) if split is None else split
+    return _rowwise("ReluGrad", lambda g, y, out=None: np.multiply(g, y > 0, out=out), g, y)
 
 
 @gradient("ReluGrad", needs="inputs")
