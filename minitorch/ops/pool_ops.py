@@ -118,22 +118,20 @@ def _max_pool_tiles_split(x, kernel_size, out_size):
     """_max_pool_tiles over the samples split across minitorch's intra-op threads (parallel.py),
     each writing its samples of the outputs; one call over the whole batch when not split."""
     n = x.shape[0]
-    if parallel.split_threads(n, x.nbytes) == 1:
-        return _max_pool_tiles(x, kernel_size, out_size)
     template = x[:, :, :out_size[0], :out_size[1]]  # outputs in x's memory layout, as the serial path gives
-    values, index = np.empty_like(template), np.empty_like(template, dtype=np.int64)
+    values, index = np.empty_like(template), np.empty_like(template, dtype=np.int64)  # untouched unless split
 
     def samples(first, last):
         pooled = _max_pool_tiles(x[first:last], kernel_size, out_size)
-        if pooled is None or last - first == n:
+        if pooled is None or last - first == n:  # NaN (the general path takes over), or the whole batch at once
             return pooled
         values[first:last], index[first:last] = pooled
         return True
 
     parts = parallel.split("MaxPool", samples, n, x.nbytes)
-    if len(parts) == 1 or not all(parts):
-        return parts[0] if len(parts) == 1 else None
-    return values, index
+    if len(parts) == 1:
+        return parts[0]
+    return (values, index) if all(parts) else None
 
 
 @kernel("MaxPool")
