@@ -10,7 +10,11 @@ parameter tensors for one fixed vector:
 - PyTorch: double backward (`autograd.grad(..., create_graph=True)`, then
   `autograd.grad` of the gradients against the vector);
 - HIPS autograd (`pip install autograd`): `grad` of the inner product of
-  `grad(loss)` with the vector (reverse-over-reverse, its documented way).
+  `grad(loss)` with the vector (reverse-over-reverse, its documented way);
+- the numpy floor: the same HVP written by hand in numpy, with no tape at
+  all: the forward pass, the backward pass, and Pearlmutter's R-operator
+  pushed through both (one forward-over-reverse pass, every product a GEMM
+  or an elementwise ufunc: what any autodiff must at least compute).
 Every contender gets the same parameters, batch and vector; the driver
 checks that the HVPs agree (each worker prints a checksum).
 
@@ -40,7 +44,7 @@ torch = importlib.import_module("torch") if WORKER == "torch" else None
 
 SIZES = (784, 256, 128, 10)
 BATCH = 128
-CONTENDERS = ("minitorch-rr", "minitorch-fr", "torch", "hips")
+CONTENDERS = ("minitorch-rr", "minitorch-fr", "torch", "hips", "numpy")
 
 
 def make_problem(seed=0):
@@ -127,10 +131,46 @@ def hips_hvp():
     return lambda: hvp(params)
 
 
+def numpy_hvp():
+    """The floor: the HVP by hand (Pearlmutter, "Fast exact multiplication by the Hessian", 1994).
+
+    Each value a gets its directional derivative Ra along the vector; R of a
+    product is the product rule, R of the ReLU masks is zero (almost
+    everywhere), and R of softmax(z) is p * (Rz - sum(p * Rz)).
+    """
+    params, x, labels, vector = make_problem()
+    (w1, b1, w2, b2, w3, b3), (v1, c1, v2, c2, v3, c3) = params, vector
+    onehot = np.eye(SIZES[-1], dtype=np.float32)[labels]
+
+    def hvp():
+        z1 = x @ w1 + b1
+        m1 = z1 > 0
+        h1 = z1 * m1
+        z2 = h1 @ w2 + b2
+        m2 = z2 > 0
+        h2 = z2 * m2
+        z3 = h2 @ w3 + b3
+        e = np.exp(z3 - z3.max(axis=1, keepdims=True))
+        p = e / e.sum(axis=1, keepdims=True)
+        g3 = (p - onehot) / BATCH  # d loss / d z3
+        g2 = (g3 @ w3.T) * m2
+        # the R-forward pass
+        rh1 = (x @ v1 + c1) * m1
+        rh2 = (rh1 @ w2 + h1 @ v2 + c2) * m2
+        rz3 = rh2 @ w3 + h2 @ v3 + c3
+        rg3 = p * (rz3 - (p * rz3).sum(axis=1, keepdims=True)) / BATCH
+        # the R-backward pass
+        rg2 = (rg3 @ w3.T + g3 @ v3.T) * m2
+        rg1 = (rg2 @ w2.T + g2 @ v2.T) * m1
+        return [x.T @ rg1, rg1.sum(0), rh1.T @ g2 + h1.T @ rg2, rg2.sum(0), rh2.T @ g3 + h2.T @ rg3, rg3.sum(0)]
+
+    return hvp
+
+
 def make_hvp(contender):
     if contender.startswith("minitorch"):
         return minitorch_hvp(forward_over_reverse=contender == "minitorch-fr")
-    return torch_hvp() if contender == "torch" else hips_hvp()
+    return {"torch": torch_hvp, "hips": hips_hvp, "numpy": numpy_hvp}[contender]()
 
 
 def worker(args):
