@@ -21,6 +21,7 @@ import importlib
 import importlib.util
 import os
 import sys
+import time
 
 INSTALL_HINT = 'pip install mpi4py mpich   (or: pip install "minitorch[distributed]")'
 DEFAULT_TIMEOUT = datetime.timedelta(minutes=30)  # torch.distributed's default_pg_timeout
@@ -48,6 +49,7 @@ class ProcessGroup:
 
 _default_group = None
 _previous_excepthook = None
+ABORT_GRACE_SECONDS = 0.5  # see _abort_job_on_uncaught_exception
 
 
 def is_available():
@@ -162,6 +164,10 @@ def _abort_job_on_uncaught_exception(exc_type, exc, traceback):
         rank = group.rank
         sys.stderr.write(f"minitorch.distributed: rank {rank} raised {exc_type.__name__}; aborting the job\n")
         sys.stderr.flush()
+        # A rank's output reaches the terminal through mpiexec's own processes, which stop forwarding
+        # when the job aborts. Once (in a CI run of the distributed tests) the end of the traceback,
+        # the line that says what went wrong, never arrived; a moment's pause lets it through.
+        time.sleep(ABORT_GRACE_SECONDS)
         group.mpi.COMM_WORLD.Abort(1)
 
 
