@@ -320,20 +320,22 @@ def _conv2d_backprop_filter(x, dy, filter_shape, stride, padding, dilation, grou
     geometry = _Geometry(x.shape, filter_shape[2:], stride, padding, dilation, groups, x.itemsize)
     padded, fill = _padded_channels_last(x, padding)
     view = geometry.window_view(padded)
-    dy_rows = geometry.grouped(channel_rows(dy)).transpose(0, 2, 1)  # (G, Og, N Ho Wo)
+    dy_rows = geometry.grouped(channel_rows(dy))  # (G, N Ho Wo, Og)
     o, group_channels, k_h, k_w = filter_shape
 
     def samples(first, last):  # a partial sum over these samples
-        total = np.zeros((groups, o // groups, geometry.depth), dtype=np.result_type(x, dy))  # stays zero for an empty batch
+        total = np.zeros((groups, geometry.depth, o // groups), dtype=np.result_type(x, dy))  # stays zero for an empty batch
         for start, stop, rows in geometry.blocks(first, last):
             fill(start, stop)
-            total += np.matmul(dy_rows[:, :, rows], geometry.columns(view, start, stop))  # (G, Og, K)
+            # columns^T dy, (G, K, Og): the same sum as dy^T columns, but OpenBLAS runs it up to
+            # 2x faster when K is small (measured: 1 input channel, 3x3 kernel, 1.23 -> 0.66 ms)
+            total += np.matmul(geometry.columns(view, start, stop).transpose(0, 2, 1), dy_rows[:, rows])
         return total
 
     total, *others = geometry.split("Conv2DBackpropFilter", samples)
     for partial in others:
         total += partial
-    return np.ascontiguousarray(total.reshape(o, k_h, k_w, group_channels).transpose(0, 3, 1, 2))
+    return np.ascontiguousarray(total.transpose(0, 2, 1).reshape(o, k_h, k_w, group_channels).transpose(0, 3, 1, 2))
 
 
 @gradient("Conv2DBackpropFilter", needs="inputs", jvp=TRANSPOSE)
