@@ -1,8 +1,8 @@
 """The fast paths of the nn kernels give exactly what their general paths give.
 
 MaxPool/AvgPool over non-overlapping tiles, the plain-scatter MaxPoolGrad,
-the two im2col layouts and the batch blocks of the convolution kernels and the
-fused FusedBatchNormGrad are shortcuts (minitorch/ops/pool_ops.py, conv_ops.py, batch_norm_ops.py); each
+the two im2col layouts and the batch blocks of the convolution kernels, the
+fused FusedBatchNormGrad and the big arrays' loops of Relu and ReluGrad are shortcuts (minitorch/ops/pool_ops.py, conv_ops.py, batch_norm_ops.py, math_ops.py); each
 test runs the shortcut and the general code on the same data, including the
 awkward values (ties, NaN) where a shortcut could pick a different answer.
 """
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import minitorch as mt
-from minitorch.ops import batch_norm_ops, conv_ops, pool_ops
+from minitorch.ops import batch_norm_ops, conv_ops, math_ops, pool_ops
 
 TILE_CASES = [((2, 3, 8, 8), (2, 2)), ((2, 3, 7, 9), (2, 2)), ((1, 2, 6, 6), (3, 2)), ((1, 2, 5, 4), (1, 2))]
 
@@ -224,11 +224,13 @@ def test_max_pool_grad_follows_the_input_layout():
     rng = np.random.default_rng(12)
     x = np.ascontiguousarray(rng.standard_normal((2, 5, 4, 6)).transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2)
     values, argmax = pool_ops._max_pool(x, (2, 2), (2, 2), (0, 0), (1, 1), False)
-    grad = rng.standard_normal(values.shape)
-    for disjoint in (True, False):
-        dx = pool_ops._max_pool_grad_kernel(argmax, grad, x.shape, disjoint=disjoint, channels_last=True)
-        assert conv_ops.is_channels_last(dx)
-        np.testing.assert_array_equal(dx, pool_ops._max_pool_grad_kernel(argmax, grad, x.shape, disjoint=disjoint))
+    nchw_grad = rng.standard_normal(values.shape)  # as from a flatten before a Linear
+    channels_last_grad = np.ascontiguousarray(nchw_grad.transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2)  # as from a conv
+    for grad in (nchw_grad, channels_last_grad):
+        for disjoint in (True, False):
+            dx = pool_ops._max_pool_grad_kernel(argmax, grad, x.shape, disjoint=disjoint, channels_last=True)
+            assert conv_ops.is_channels_last(dx)
+            np.testing.assert_array_equal(dx, pool_ops._max_pool_grad_kernel(argmax, grad, x.shape, disjoint=disjoint))
 
 
 def test_fused_batch_norm_keeps_float32():
@@ -237,3 +239,28 @@ def test_fused_batch_norm_keeps_float32():
     assert all(o.dtype == np.float32 for o in outputs)
     grads = batch_norm_ops._fused_batch_norm_grad_kernel(x, x, np.ones(3, np.float32), outputs[3], outputs[4])
     assert all(g.dtype == np.float32 for g in grads)
+
+
+@pytest.mark.parametrize("size", [math_ops._FAST_LOOP_MIN_SIZE - 1, math_ops._FAST_LOOP_MIN_SIZE], ids=["small", "big"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_relu_and_its_gradient_match_the_plain_ufuncs_on_either_side_of_the_fast_loops(size, dtype):
+    """Relu against np.maximum(x, 0), ReluGrad against g * (y > 0), bit for bit: NaN, infinities, zeros of
+    either sign, in g as well as in y; and the result keeps g's memory layout (channels-last here)."""
+    rng = np.random.default_rng(14)
+    x = rng.standard_normal(size).astype(dtype)
+    x[:6] = [np.nan, np.inf, -np.inf, 0.0, -0.0, 1e-30]
+    y = math_ops._relu(x)
+    np.testing.assert_array_equal(y, np.maximum(x, 0))
+    np.testing.assert_array_equal(np.signbit(y), np.signbit(np.maximum(x, 0)))
+    g = rng.standard_normal(size).astype(dtype)
+    g[6:9] = [np.nan, np.inf, -np.inf]
+    y[6:9] = [1.0, 0.0, 2.0]
+    with np.errstate(invalid="ignore"):  # inf * 0 is NaN, on both sides
+        dg, expected = math_ops._relu_grad_kernel(g, y), np.multiply(g, y > 0)
+    np.testing.assert_array_equal(dg, expected)
+    assert dg.dtype == dtype
+    images = rng.standard_normal((1, 3, 1, size // 3)).astype(dtype)
+    channels_last = np.ascontiguousarray(images.transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2)
+    dx = math_ops._relu_grad_kernel(channels_last, math_ops._relu(channels_last))
+    assert conv_ops.is_channels_last(dx)
+    np.testing.assert_array_equal(dx, np.multiply(channels_last, channels_last > 0))
