@@ -101,6 +101,23 @@ def test_non_persistent_pass_releases_entries_as_it_goes():
     assert len(inner.op_tape) == 0
 
 
+def test_a_releasing_pass_frees_an_entrys_saved_values_once_it_ran_not_at_the_end():
+    """The tape's bookkeeping for consumed entries is done after the pass, their saved arrays go at once:
+    the pass must not hold a step's activations until it ends."""
+    x = mt.tensor([1.0, 2.0], requires_grad=True)
+    a = x * 3
+    b = mt.exp(a)  # keeps its output for its gradient
+    saved_output = weakref.ref(b._data)
+    loss = b.sum()
+    del b
+    alive_when_a_got_its_gradient = []
+    a.register_hook(lambda grad: alive_when_a_got_its_gradient.append(saved_output() is not None))
+    assert saved_output() is not None  # the Exp entry holds it until its gradient has run
+    loss.backward()
+    assert alive_when_a_got_its_gradient == [False]
+    assert np.allclose(x.grad.numpy(), 3 * np.exp(3 * np.array([1.0, 2.0])))
+
+
 def test_dropped_output_of_a_live_multi_output_op_keeps_its_link_for_higher_order():
     """A gradient that reads an output the user dropped must still be linked to
     the op on a recording tape, or second derivatives silently lose a term."""

@@ -72,6 +72,7 @@ def compute_gradient(tape, targets, sources, output_gradients=None, release=Fals
     ready = [op_id for op_id in entries if op_id not in missing]
     gradients = _initial_gradients(targets, output_gradients)
     tensor_hooks, retaining = hooks.tensor_hooks, hooks.retaining  # filled and emptied in place, never replaced
+    ran = []  # (entry, op id) of each entry run, for a releasing pass to take off the tape at the end
 
     try:
         gradient_sizes = {}
@@ -108,7 +109,8 @@ def compute_gradient(tape, targets, sources, output_gradients=None, release=Fals
                 trace.backward_call(entry, out_grads, in_grads, needs)
             del entries[op_id]
             if release:
-                tape.release(entry, op_id, consumed)
+                entry.backward_function = None  # its saved values go now; the tape's bookkeeping at the end
+                ran.append((entry, op_id))
             for tid, grad, needed, info in zip(input_ids, in_grads, needs, entry.input_info):
                 if grad is not None and needed:
                     data = grad._data
@@ -138,9 +140,11 @@ def compute_gradient(tape, targets, sources, output_gradients=None, release=Fals
                                 leaf_ready(tid, _complete(pending, tid))
     except BaseException:
         if release:  # the pass failed: free what it took off the tape and did not run, as if it had
-            for op_id, entry in entries.items():
-                tape.release(entry, op_id)
+            tape.release([(entry, op_id) for op_id, entry in entries.items()])
         raise
+    finally:
+        if release:
+            tape.release(ran, consumed)
 
     if collect_leaves:
         finished = {tid: _complete(gradients[tid], tid) for tid in leaves if gradients.get(tid)}
@@ -201,9 +205,8 @@ def _replaced_pass(reverse_pass, tape, targets, sources, output_gradients, relea
     if release:
         consumed = ConsumedPass(producer)
         with tape_lock:
-            for op_id in sorted(entries, reverse=True):  # consumers first, as the built-in pass releases them
-                if tape.op_tape.pop(op_id, None) is not None:
-                    tape.release(entries[op_id], op_id, consumed)
+            taken = [op_id for op_id in sorted(entries, reverse=True) if tape.op_tape.pop(op_id, None) is not None]
+            tape.release([(entries[op_id], op_id) for op_id in taken], consumed)  # consumers first, as the built-in pass
     if not collect_leaves:
         return grads
     finished = {t._id: g for t, g in zip(wanted, grads) if g is not None and t._id in leaves}
@@ -317,7 +320,7 @@ def _keep_paths_to_sources(entries, producer, source_ids, release_from, consumed
         if op_id not in kept:
             entry = entries.pop(op_id)
             if release_from is not None:
-                release_from.release(entry, op_id, consumed)
+                release_from.release([(entry, op_id)], consumed)
             continue
         wanted.update(entries[op_id].output_ids)
         for tid in entries[op_id].input_ids:

@@ -221,20 +221,22 @@ class Tape:
                     del tensor_tape[output_id]
         return linked
 
-    def release(self, entry, op_id, consumed=None):
-        """Forget a consumed entry (non-persistent reverse pass): its inputs lose one use.
-        Its live outputs keep their link, which marks the graph as freed; `consumed` (the pass's
-        ConsumedPass) keeps the graph's shape for grad_fn."""
+    def release(self, consumed_entries, consumed=None):
+        """Forget entries a non-persistent reverse pass consumed, [(entry, op id), ...]: their inputs
+        lose one use each. Live outputs keep their link, which marks the graph as freed; `consumed`
+        (the pass's ConsumedPass) keeps the graph's shape for grad_fn. One call, under one lock,
+        after the pass (which freed each entry's saved values as it ran it)."""
         lock_tapes()
         try:
-            if self._forget_outputs(entry, op_id):
-                self.released[op_id] = entry
-                entry.consumed = consumed
-            elif consumed is not None:
-                consumed.entries[op_id] = entry
-            entry.backward_function = None  # the saved values go now
-            for input_id in entry.input_ids:
-                self.delete_trace(input_id)
+            for entry, op_id in consumed_entries:
+                if self._forget_outputs(entry, op_id):
+                    self.released[op_id] = entry
+                    entry.consumed = consumed
+                elif consumed is not None:
+                    consumed.entries[op_id] = entry
+                entry.backward_function = None  # the saved values go now, if the pass did not free them
+                for input_id in entry.input_ids:
+                    self.delete_trace(input_id)
         finally:
             unlock_tapes()
 
