@@ -4,6 +4,7 @@ import tracemalloc
 import weakref
 
 import numpy as np
+import pytest
 
 import minitorch as mt
 from minitorch.engine.autograd_tape import AUTOGRAD_TAPE
@@ -116,6 +117,31 @@ def test_a_releasing_pass_frees_an_entrys_saved_values_once_it_ran_not_at_the_en
     loss.backward()
     assert alive_when_a_got_its_gradient == [False]
     assert np.allclose(x.grad.numpy(), 3 * np.exp(3 * np.array([1.0, 2.0])))
+
+
+def test_a_pass_whose_gradient_raises_leaves_nothing_of_its_graph_on_the_tape():
+    """The entries that ran before the failure and those that did not are both taken off the tape."""
+    class Fails(mt.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 1.0
+
+        @staticmethod
+        def backward(ctx, grad):
+            raise ValueError("this gradient fails")
+
+    x = mt.tensor([1.0, 2.0], requires_grad=True)
+    a = mt.exp(x * 2)  # below the failing op: never runs
+    b = Fails.apply(a)
+    loss = (mt.tanh(b) * 3).sum()  # above it: runs first
+    tanh_saved = weakref.ref(next(e for e in AUTOGRAD_TAPE.op_tape.values() if e.op_type == "Tanh").backward_function._saved_outputs[0][0])
+    with pytest.raises(ValueError, match="this gradient fails"):
+        loss.backward()
+    assert tanh_saved() is None
+    assert len(AUTOGRAD_TAPE.op_tape) == 0
+    del a, b, loss
+    gc.collect()
+    assert set(AUTOGRAD_TAPE.tensor_tape) <= {x._id} and AUTOGRAD_TAPE.tensor_usage == {}
 
 
 def test_dropped_output_of_a_live_multi_output_op_keeps_its_link_for_higher_order():
