@@ -264,3 +264,12 @@ def test_relu_and_its_gradient_match_the_plain_ufuncs_on_either_side_of_the_fast
     dx = math_ops._relu_grad_kernel(channels_last, math_ops._relu(channels_last))
     assert conv_ops.is_channels_last(dx)
     np.testing.assert_array_equal(dx, np.multiply(channels_last, channels_last > 0))
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int32, np.int64, np.float16])
+def test_relu_keeps_the_plain_ufuncs_dtype_at_every_size(dtype):
+    for size in (math_ops._FAST_LOOP_MIN_SIZE - 1, math_ops._FAST_LOOP_MIN_SIZE):
+        x = (np.arange(size) % 5 - 2).astype(dtype)
+        assert math_ops._relu(x).dtype == np.maximum(x, 0).dtype
+        np.testing.assert_array_equal(math_ops._relu(x), np.maximum(x, 0))
+        assert math_ops._relu_grad_kernel(x, x).dtype == np.multiply(x, x > 0).dtype
