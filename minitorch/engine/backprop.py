@@ -315,16 +315,16 @@ def _keep_paths_to_sources(entries, producer, source_ids, release_from, consumed
             if op_id not in kept:
                 kept.add(op_id)
                 stack.extend(entries[op_id].output_ids)
-    usage, wanted = {}, set(source_ids)
+    usage, wanted, dropped = {}, set(source_ids), []
     for op_id in list(entries):
         if op_id not in kept:
-            entry = entries.pop(op_id)
-            if release_from is not None:
-                release_from.release([(entry, op_id)], consumed)
+            dropped.append((entries.pop(op_id), op_id))
             continue
         wanted.update(entries[op_id].output_ids)
         for tid in entries[op_id].input_ids:
             usage[tid] = usage.get(tid, 0) + 1
+    if release_from is not None and dropped:
+        release_from.release(dropped, consumed)
     return usage, wanted
 
 
