@@ -11,6 +11,13 @@ noise, which on a shared 2-core machine moves single figures by 3x between
 processes, hits both alike; and it times this thread's CPU time, not wall
 time. Prints medians and new/old.
 
+    python bench/bench_per_op_ab.py hips
+
+runs the same alternation against HIPS autograd (`pip install autograd`) as
+"old": the one-process comparison with the other pure-Python tape over
+numpy, steadier than bench_per_op.py's rotating processes on a busy machine.
+On 2026-12-02, three runs: new/old 1.066, 1.098, 1.094 forward+backward.
+
 Issue 12's engine lock (one RLock taken per recorded op, per dead tensor's
 trace, per released entry), the branch's final tree against the tree before
 it (60568b1), on the 2-core dev machine with other sessions running, medians
@@ -23,6 +30,7 @@ of 600 alternating repeats, eight runs, new/old:
 """
 import argparse
 import importlib
+import importlib.util
 import os
 import shutil
 import statistics
@@ -34,7 +42,7 @@ import numpy as np
 
 import minitorch
 
-from bench_per_op import N_OPS, chain
+from bench_per_op import N_OPS, chain, hips_work
 
 OLD_NAME = "minitorch_before"
 
@@ -77,20 +85,30 @@ def alternate(old_fn, new_fn, repeats):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("old", help="a directory holding the minitorch package to compare with")
+    parser.add_argument("old", help="a directory holding the minitorch package to compare with, or 'hips'")
     parser.add_argument("--repeats", type=int, default=400)
     args = parser.parse_args()
+    if args.old == "hips":
+        if importlib.util.find_spec("autograd") is None:
+            parser.error("HIPS autograd is not installed (pip install autograd)")
+        print("old: HIPS autograd")
+        compare(hips_work(), args.repeats)
+        return 0
     if not os.path.isdir(os.path.join(args.old, "minitorch")):
         parser.error(f"{args.old} holds no minitorch package")
     with tempfile.TemporaryDirectory() as scratch:
         old = import_old(args.old, scratch)
         print(f"old: {os.path.dirname(old.__file__)} (copied from {args.old})")
-        print(f"new: {os.path.dirname(minitorch.__file__)}")
-        print(f"median of {args.repeats} alternating repeats, CPU us per op")
-        for label, old_fn, new_fn in zip(("forward+backward", "forward, no tape"), workloads(old), workloads(minitorch)):
-            before, after = alternate(old_fn, new_fn, args.repeats)
-            print(f"{label:18s} old {before:6.2f}   new {after:6.2f}   new/old {after / before:.3f}")
+        compare(workloads(old), args.repeats)
     return 0
+
+
+def compare(old_workloads, repeats):
+    print(f"new: {os.path.dirname(minitorch.__file__)}")
+    print(f"median of {repeats} alternating repeats, CPU us per op")
+    for label, old_fn, new_fn in zip(("forward+backward", "forward, no tape"), old_workloads, workloads(minitorch)):
+        before, after = alternate(old_fn, new_fn, repeats)
+        print(f"{label:18s} old {before:6.2f}   new {after:6.2f}   new/old {after / before:.3f}")
 
 
 if __name__ == "__main__":
