@@ -27,7 +27,6 @@ import json
 import os
 import statistics
 import sys
-import time
 
 import numpy as np
 
@@ -49,14 +48,7 @@ def chain(x, c, tanh=None):
 
 def per_op_figures(fns, repeats):
     """(median, mean) microseconds per op of each function, run in turns after one warm-up call each."""
-    for fn in fns:
-        fn()
-    samples = [[] for _ in fns]
-    for _ in range(repeats):
-        for fn, times in zip(fns, samples):
-            start = time.perf_counter()
-            fn()
-            times.append(time.perf_counter() - start)
+    samples = harness.times_in_turns(fns, repeats)
     ops = N_OPS // 3 * 3
     return [(statistics.median(times) / ops * 1e6, statistics.fmean(times) / ops * 1e6) for times in samples]
 

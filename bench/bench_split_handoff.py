@@ -25,32 +25,22 @@ import concurrent.futures
 import json
 import os
 import statistics
-import sys
-import time
 
 import numpy as np
+
+from minitorch import parallel
 
 HALT_POLL = "/sys/module/haltpoll/parameters/guest_halt_poll_ns"
 ROWS, COLUMNS = 1792, 896  # 6 MiB of float32: 64 samples x 28 rows, 28 columns x 32 channels
 
 
 def alternating_medians(functions, repeats):
-    """{name: median microseconds} of each function, run in turns after one warm-up call each."""
-    for fn in functions.values():
-        fn()
-    samples = {name: [] for name in functions}
-    for _ in range(repeats):
-        for name, fn in functions.items():
-            start = time.perf_counter()
-            fn()
-            samples[name].append(time.perf_counter() - start)
-    return {name: 1e6 * statistics.median(times) for name, times in samples.items()}
+    """{name: median microseconds} of each function, run in turns (harness.times_in_turns)."""
+    samples = harness.times_in_turns(list(functions.values()), repeats)
+    return {name: 1e6 * statistics.median(times) for name, times in zip(functions, samples)}
 
 
 def worker(args):
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    from minitorch import parallel
-
     rng = np.random.default_rng(0)
     activations = rng.random((ROWS, COLUMNS), dtype=np.float32)
     per_channel = rng.random(COLUMNS, dtype=np.float32)

@@ -72,6 +72,20 @@ def time_steps(step, repeats, warmup):
     return wall, cpu
 
 
+def times_in_turns(functions, repeats):
+    """Wall seconds of each function's `repeats` calls, run in turns after one warm-up call each
+    (so that a shared machine's load drifts over all of them alike): one list per function."""
+    for fn in functions:
+        fn()
+    samples = [[] for _ in functions]
+    for _ in range(repeats):
+        for fn, times in zip(functions, samples):
+            start = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - start)
+    return samples
+
+
 # ----- memory (Linux /proc) -----
 
 def memory_mib():
