@@ -14,7 +14,6 @@ import numpy as np
 
 from . import dtypes
 from .engine import autograd_tape, hooks
-from .engine.nodes import node_of
 from .printing import format_tensor
 
 _next_id = itertools.count(1).__next__
@@ -34,7 +33,7 @@ class Tensor:
     tensor([[2., 4.],
             [6., 8.]])
     """
-    __slots__ = ("_data", "_id", "_requires_grad", "grad", "_tracker", "_version", "_view_of", "_hooks", "__weakref__")
+    __slots__ = ("_data", "_id", "_requires_grad", "grad", "_node", "_tracker", "_version", "_view_of", "_hooks", "__weakref__")
 
     def __new__(cls, *data, dtype=None, requires_grad=False):
         """PyTorch's legacy constructor: `mt.Tensor(2, 3)` has that shape (zeros), `mt.Tensor([1, 2])` is float32."""
@@ -62,7 +61,8 @@ class Tensor:
         t._id = _next_id() if tensor_id is None else tensor_id
         t._requires_grad = False
         t.grad = None
-        t._tracker = None  # the weakref that reports its death, once a tape knows it (engine/state.py, track)
+        t._node = None  # the entry of the recorded op that made it (engine/entry.py): its grad_fn
+        t._tracker = None  # the weakref that reports its death, if its death concerns a tape (engine/state.py, track)
         t._version = None  # the storage's VersionCounter (engine/versions.py), made on first use
         t._view_of = None  # (parent, view op, attrs) when a recorded view op made this tensor
         return t
@@ -169,7 +169,7 @@ class Tensor:
         >>> x.is_leaf, (x * 2).is_leaf
         (True, False)
         """
-        return not self._requires_grad or autograd_tape.AUTOGRAD_TAPE.tensor_tape.get(self._id, -1) == -1
+        return not self._requires_grad or self._node is None or autograd_tape.AUTOGRAD_TAPE not in self._node.tapes
 
     @property
     def grad_fn(self):
@@ -182,7 +182,7 @@ class Tensor:
         >>> y.grad_fn.next_functions[0][0].name()
         'MulBackward0'
         """
-        return node_of(self)
+        return None if self.is_leaf else self._node
 
     def register_hook(self, hook):
         """Calls `hook(grad)` when this tensor's gradient is computed; a returned tensor replaces it.
@@ -345,19 +345,19 @@ class Size(tuple):
 class SavedTensor(Tensor):
     """An op's output rebuilt from its saved array and id for a backward pass.
 
-    Keeps the original's id, so tapes link it to the op that made it, but is
-    not the original: it is never tracked, so its death does not delete the
-    original's trace.
+    Keeps the original's id and links to the entry that made it, so a tape
+    recording the gradient sees where it came from, but is not the original:
+    its death concerns nobody.
     """
 
     __slots__ = ()
 
     @classmethod
-    def _restore(cls, array, tensor_id):
+    def _restore(cls, array, tensor_id, node, requires_grad):
         t = cls._make(array, tensor_id)
-        t._requires_grad = tensor_id in autograd_tape.AUTOGRAD_TAPE.tensor_tape
+        t._node = node
+        t._requires_grad = requires_grad
         return t
-
 
 
 def to_array(data, dtype=None):

@@ -64,7 +64,7 @@ WRONG = {
     "a factor": ("mean", solutions.sum_grad, r"^off by a factor: the gradient of input 0 .* is 4 times the right one"),
     "values": ("log", lambda op, grad: grad * op.inputs[0], r"^wrong values: the gradient of input 0 .* at index"),
     "unkept input": ("exp", lambda op, grad: grad * mt.exp(op.inputs[0]),
-                     r"^raised RuntimeError: the gradient of Exp reads its inputs"),
+                     r"^raised RuntimeError: the gradient of Exp reads op.inputs, but this op keeps its outputs: use op.outputs\[0\]"),
     "one gradient for two inputs": ("mul", lambda op, grad: grad * op.inputs[1],
                                     r"returned 1 gradients for 2 inputs .*: return one gradient per input"),
     "float32": ("relu", lambda op, grad: (grad * (op.outputs[0] > 0).to(grad.dtype)).float(),

@@ -90,7 +90,7 @@ def test_the_accumulator_ignores_the_ops_of_its_own_jvp_computation():
         with mt.GradientTape() as tape:
             tape.watch(x)
             y = mt.sin(x)
-        recorded = sorted(entry.op_type for entry in tape._tape.op_tape.values())
+        recorded = sorted(entry.op_type for entry in tape._tape.live_entries())
         tracked = set(acc._jvps)
     # Tangent of y is cos(x) * t: the tape saw those ops too, the accumulator kept only x and y.
     assert tracked == {x._id, y._id}

@@ -25,9 +25,8 @@ import numpy as np
 from ..engine import trace
 from ..engine.autograd_tape import AUTOGRAD_TAPE
 from ..engine.backprop import broadcast_axes
-from ..engine.nodes import producer_node, consumed_node
 from ..engine.registry import OPS
-from ..engine.state import active_tapes, tape_lock
+from ..engine.state import active_tapes
 from ..engine.tape import Tape
 from ..tensor import Tensor
 
@@ -203,13 +202,12 @@ FREED = " (freed)"
 
 
 def _keeps(entry):
-    """What the entry's backward function keeps; after a releasing pass, what it kept (the op table says)."""
-    function = entry.backward_function
-    if function is None:
-        row = OPS[entry.op_type]
+    """What the entry keeps for its gradient; after a releasing pass, what it kept (the op table says)."""
+    if entry.freed:
+        row = entry.op_def
         kept = [what for what, flag in (("inputs", row.needs_inputs), ("outputs", row.needs_outputs)) if flag]
         return (" and ".join(kept) or "nothing") + FREED
-    kept = [what for what, value in (("inputs", function._inputs), ("outputs", function._saved_outputs)) if value is not None]
+    kept = [what for what, value in (("inputs", entry._inputs), ("outputs", entry._saved_outputs)) if value is not None]
     return " and ".join(kept) or "nothing"
 
 
@@ -217,19 +215,19 @@ def _entry_op(graph, tape, op_id, entry):
     inputs = [(tid, shape, dtype) for tid, (shape, dtype) in zip(entry.input_ids, entry.input_info)]
     outputs = [(tid, shape, dtype) for tid, (shape, dtype) in zip(entry.output_ids, entry.output_info)]
     op = graph._add_op(op_id, entry.op_type, inputs, outputs, _keeps(entry), (tape.serial,))
-    _saved_values(graph, entry.backward_function)
+    _saved_values(graph, entry)
     return op
 
 
-def _saved_values(graph, backward_function):
-    """The values an entry's backward function kept (unchanged since, by their versions)."""
-    if backward_function is None:
+def _saved_values(graph, entry):
+    """The values an entry kept for its gradient (unchanged since, by their versions)."""
+    if entry.freed:
         return
-    if backward_function._inputs is not None:
-        for t, version in zip(backward_function._inputs, backward_function._input_versions):
+    if entry._inputs is not None:
+        for t, version in zip(entry._inputs, entry._input_versions):
             if (0 if t._version is None else t._version.value) == version and t._id in graph.tensors:
                 graph.tensors[t._id].set_value(t._data)
-    for data, tid, counter, version in backward_function._saved_outputs or ():
+    for (data, counter, version), tid in zip(entry._saved_outputs or (), entry.output_ids):
         if counter.value == version and tid in graph.tensors:
             graph.tensors[tid].set_value(data)
 
@@ -248,9 +246,7 @@ def _known_tensors(graph, tape, names):
 
 def from_tape(tape, title, names=None):
     graph = Graph(title)
-    with tape_lock:  # other threads may be recording on it (docs/ARCHITECTURE.md, "Threads")
-        entries = sorted(tape.op_tape.items(), key=lambda item: item[0])
-    for op_id, entry in entries:
+    for op_id, entry in enumerate(tape.live_entries()):
         _entry_op(graph, tape, op_id, entry)
     graph._finish_kinds(tape.watched)
     _known_tensors(graph, tape, names)
@@ -260,7 +256,7 @@ def from_tape(tape, title, names=None):
 
 def _tape_holding(tensor):
     for tape in [AUTOGRAD_TAPE] + list(active_tapes):
-        if tensor._id in tape.tensor_tape:
+        if tape.holds(tensor):
             return tape
     return None
 
@@ -268,36 +264,23 @@ def _tape_holding(tensor):
 FREED_NOTE = ("backward() freed the values this graph saved (its shape is kept while the output lives): "
               "values show for leaves, named tensors and the output only; draw a captured pass "
               "(with mt.viz.capture() as graph: ...) to see every value and gradient")
-LOST_NOTE = ("part of the graph is gone: a backward pass freed it together with the tensors it made "
-             "(use retain_graph=True, or capture the pass with mt.viz.capture())")
 
 
-def _upstream_entries(tape, tensor_id, graph):
-    """op id -> entry for every op upstream of `tensor_id`, live or released (kept by the pass's ConsumedPass)."""
-    entries, seen = {}, set()
-    stack = [(tensor_id, None)]
+def _upstream_entries(tape, tensor, graph):
+    """Every entry of `tape` upstream of `tensor`, live or consumed by a releasing pass (each entry holds
+    the entries that made its inputs), in recording order."""
+    entries, seen = [], set()
+    stack = [tensor._node]
     while stack:
-        tid, consumed = stack.pop()
-        if tid in seen:
+        entry = stack.pop()
+        if entry is None or id(entry) in seen or tape not in entry.tapes:
             continue
-        seen.add(tid)
-        op_id = tape.tensor_tape.get(tid)
-        if op_id == -1:
-            continue
-        node = producer_node(tape, tid)
-        if node is None and consumed is not None:
-            node = consumed_node(tape, consumed, tid)
-        if node is None:
-            if op_id is not None:
-                graph.notes.append(LOST_NOTE)
-            continue
-        entry = node._entry
-        if entry.backward_function is None:
+        seen.add(id(entry))
+        if entry.freed and FREED_NOTE not in graph.notes:
             graph.notes.append(FREED_NOTE)
-        entries[node._op_id] = entry
-        consumed = entry.consumed or node._consumed
-        stack.extend((input_id, consumed) for input_id in entry.input_ids)
-    return entries
+        entries.append(entry)
+        stack.extend(entry.input_nodes)
+    return sorted(entries, key=lambda entry: entry.seq)
 
 
 def from_tensor(tensor, names=None):
@@ -311,10 +294,8 @@ def from_tensor(tensor, names=None):
         graph._finish_names()
         graph.notes.append("no tape recorded how this tensor was made (does anything it came from require grad?)")
         return graph
-    with tape_lock:
-        entries = _upstream_entries(tape, tensor._id, graph)
-    for op_id in sorted(entries):
-        _entry_op(graph, tape, op_id, entries[op_id])
+    for op_id, entry in enumerate(_upstream_entries(tape, tensor, graph)):
+        _entry_op(graph, tape, op_id, entry)
     graph._tensor(tensor._id, tensor._data.shape, tensor._data.dtype).set_value(tensor._data)
     graph._finish_kinds(tape.watched)
     _known_tensors(graph, tape, names)
@@ -452,7 +433,7 @@ class _Recorder:
             node = self.graph._tensor(tensor._id, tensor._data.shape, tensor._data.dtype)
             node.name = trace.name(tensor._id)
             node.set_value(tensor._data)
-            if tensor._requires_grad or any(tape.tensor_tape.get(tensor._id) == -1 for tape in tapes):
+            if tensor._requires_grad or any(tensor._id in tape.watched for tape in tapes):
                 node.kind = "leaf"
         return node
 
@@ -479,7 +460,7 @@ class _Recorder:
                            [(tid, s, d) for tid, (s, d) in zip(entry.input_ids, entry.input_info)],
                            [(tid, s, d) for tid, (s, d) in zip(entry.output_ids, entry.output_info)],
                            _keeps(entry))
-        _saved_values(graph, entry.backward_function)
+        _saved_values(graph, entry)
         for tid in entry.output_ids:
             self.producer[tid] = op.index
         return op.index

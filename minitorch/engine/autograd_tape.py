@@ -2,14 +2,15 @@
 
 There is no second engine behind it. It is one more tape, AUTOGRAD_TAPE:
 persistent, living as long as the program, joining the global tape set the
-first time any tensor requires grad, and watching every tensor with
-`requires_grad=True` that an op reads (`watch_accessed_variables`, as a
-TensorFlow tape watches variables). Outputs it records require grad
-themselves. `backward()` (minitorch/autograd/backward.py) runs
+first time any tensor requires grad. It watches every tensor that is made to
+require grad (`requires_grad_()` calls `watch` below: TensorFlow's tapes
+watch trainable variables the same way), and what it records requires grad
+itself (`marks_outputs`), so "is this tensor on the autograd tape?" is one
+flag, `_requires_grad`. `backward()` (minitorch/autograd/backward.py) runs
 compute_gradient on it and accumulates into the leaves' `.grad`; without
 `retain_graph` the pass consumes the entries it ran, so a second backward
-through them raises. Dropped tensors free their entries through
-delete_trace, like on any tape.
+through them raises. Dropped tensors free their entries by reference
+counting, as on any tape.
 """
 from .state import active_tapes, pop_tape, tape_lock, thread_state
 from .tape import Tape
@@ -20,13 +21,13 @@ class AutogradTape(Tape):
     leaves_when_empty = True
 
     def __init__(self):
-        super().__init__(persistent=True, watch_accessed_variables=True)
+        # Its tensors are watched when they start to require grad, not when an op reads them.
+        super().__init__(persistent=True, watch_accessed_variables=False)
         self.active = False
 
     def should_record(self, inputs):
-        tensor_tape = self.tensor_tape
-        for t in inputs:  # it watches whatever requires grad: one flag to test
-            if t._requires_grad or t._id in tensor_tape:
+        for t in inputs:  # everything on it requires grad: one flag to test
+            if t._requires_grad:
                 # Paused on this thread while a GradientTape computes a gradient: like
                 # PyTorch without create_graph, gradients do not require grad themselves.
                 return not thread_state.autograd_tape_paused
@@ -54,7 +55,6 @@ def watch(tensor):
     with tape_lock:  # not between another thread's last tensor_died and leave()
         AUTOGRAD_TAPE.activate()
         AUTOGRAD_TAPE.watch(tensor)
-
 
 
 def unwatch(tensor):

@@ -1,26 +1,31 @@
 """compute_gradient: the reverse pass over a tape.
 
-TensorFlow's tensorflow/python/eager/imperative_grad.py and tape.h's
-ComputeGradient, step by step:
-  1. filter the tape to the ops the targets depend on, counting how often each
-     tensor is used and how many output gradients each op still waits for;
-  2. start a stack with the ops whose output gradients are all known;
-  3. seed the targets' gradients (ones, or the given output gradients);
-  4. pop an op, sum its output gradients (zeros for missing ones, unless the
-     op accepts None there), call its backward function, hand the input
-     gradients on; an op whose outputs are all done joins the stack.
-Gradients are minitorch Tensors made by minitorch ops, so an outer tape that
-is recording sees the whole reverse pass: that is how higher orders work.
+A tape is a Wengert list: its entries in recording order, which is a
+topological order (an op is recorded after the ops that made its inputs).
+So the pass is one sweep over it, backwards, as in HIPS autograd's
+`backward_pass`, with TensorFlow's rules for what to compute
+(tensorflow/python/eager/imperative_grad.py, tape.h's ComputeGradient):
 
-One seam, for students who write the reverse pass themselves
-(minitorch.exercises): inside `reverse_pass_replaced(fn)`, every
-compute_gradient runs `fn(tape, targets, sources, output_gradients)` instead
-of steps 1 to 4, and does around it what a student's pass need not know
-(the second-backward check, releasing the consumed entries, collecting the
-leaves for `backward()`). Hooks, anomaly checks and tracing are not run then.
+  1. each target's gradient starts as ones, or the given output gradient;
+  2. from the last entry to the first: an entry none of whose outputs has a
+     pending gradient is not on the targets' path, and is skipped; otherwise
+     every op that read its outputs came after it and has run, so its output
+     gradients are complete: sum each (zeros for an output nobody reached,
+     unless the op accepts None there), call its backward function for the
+     inputs that lead to a source, and add what it returns to its inputs'
+     pending gradients, summed back to their shapes;
+  3. what is pending at the sources (or, for `backward()`, at the watched
+     leaves) at the end are their gradients.
+
+Gradients are minitorch Tensors made by minitorch ops, so a tape that is
+recording during the pass records the pass itself: nested tapes,
+`create_graph=True` and persistent tapes give higher derivatives.
+
+A releasing pass (a non-persistent tape, `backward()` without retain_graph)
+frees each entry's saved values as soon as it has run it, and takes what it
+consumed off the tape at the end. A student's own reverse pass can replace
+steps 1 to 3 (student_pass.py).
 """
-import contextlib
-
 import numpy as np
 
 from ..tensor import Tensor
@@ -28,7 +33,8 @@ from . import anomaly, hooks, trace
 from .execute import execute
 from .nodes import run_with_hooks
 from .state import enable_grad, orphaned_hooks, pop_tape, push_tape, switches, tape_lock, thread_state
-from .tape import ConsumedPass, Tape
+from .student_pass import replaced_pass
+from .tape import Tape, freed_error, history, refuse_freed
 
 # Early aggregation (imperative_grad.py's _MIN_AGGREGATE_COUNT/BYTES): with this many pending gradients for one
 # tensor, and this much memory in them, add them up at once to free memory.
@@ -45,176 +51,207 @@ def compute_gradient(tape, targets, sources, output_gradients=None, release=Fals
     With `collect_leaves`, every watched tensor the pass reaches is a source
     too (this is `loss.backward()`), and the result is a dict
     {leaf tensor id: gradient}. With `leaf_ready` as well, each leaf's
-    gradient goes to `leaf_ready(leaf id, gradient)` instead, as soon as the
-    last op that reads the leaf has run (PyTorch accumulates into `.grad` at
-    that moment, which lets DistributedDataParallel communicate while the
-    rest of the pass runs), and the dict is empty.
+    gradient goes to `leaf_ready(leaf id, gradient)` instead, and the dict is
+    empty; while post-accumulate-grad hooks exist, as soon as the last op that
+    reads the leaf has run (PyTorch accumulates into `.grad` at that moment,
+    which lets DistributedDataParallel communicate while the rest of the pass
+    runs), else at the end.
     """
     if switches.reverse_pass is not None:
-        return _replaced_pass(switches.reverse_pass, tape, targets, sources, output_gradients, release,
-                              collect_leaves, leaf_ready)
-    source_ids = {s._id for s in sources}
-    with tape_lock:
-        usage, entries, producer, leaves = _prepare_backprop(tape, targets, release)
-    consumed = ConsumedPass(producer) if release else None
-    if collect_leaves:
-        wanted = producer  # every tensor the pass meets leads to a leaf or a target
-        source_ops = {}
-    else:
-        usage, wanted = _keep_paths_to_sources(entries, producer, source_ids, tape if release else None, consumed)
-        source_ops = {producer[tid] for tid in source_ids if producer.get(tid) in entries}
-    source_grads = {}  # a source some op produced: its gradient, kept when that op runs and takes it
-    missing = {}
-    for tid in usage:
-        op_id = producer.get(tid)
-        if op_id in entries:
-            missing[op_id] = missing.get(op_id, 0) + 1
-    ready = [op_id for op_id in entries if op_id not in missing]
-    gradients = _initial_gradients(targets, output_gradients)
-    tensor_hooks, retaining = hooks.tensor_hooks, hooks.retaining  # filled and emptied in place, never replaced
-    ran = []  # (entry, op id) of each entry run, for a releasing pass to take off the tape at the end
-
+        return replaced_pass(switches.reverse_pass, tape, targets, sources, output_gradients, release,
+                             collect_leaves, leaf_ready)
+    refuse_freed(tape, targets)
+    with tape_lock:  # other threads may be recording on it
+        refs = list(tape.entries)
+    sweep = _Sweep(tape, refs, sources, release, collect_leaves)
+    sweep.start(targets, output_gradients)
+    due = _leaves_due(tape, refs) if leaf_ready is not None and hooks.post_accumulate_hooks else {}
     try:
-        gradient_sizes = {}
-        while ready:
-            op_id = ready.pop()
-            entry = entries[op_id]
-            output_ids = entry.output_ids
-            if op_id in source_ops:  # outputs that reached no target stay None, not the zeros filled in below
-                reached = {tid for tid in output_ids if tid in source_ids and gradients.get(tid)}
-                out_grads = _output_gradients(entry, gradients)
-                source_grads.update((tid, g) for tid, g in zip(output_ids, out_grads) if tid in reached)
-            elif len(output_ids) == 1 and not (tensor_hooks or retaining or orphaned_hooks):
-                # The common case without calls: one output, no tensor hook to run on its gradient.
-                out_grads = gradients.pop(output_ids[0], None)
-                if out_grads is None:
-                    out_grads = _output_gradients(entry, gradients)  # zeros, or None where accepted
-                elif len(out_grads) > 1:
-                    out_grads = [_aggregate(out_grads, output_ids[0])]
-            else:
-                out_grads = _output_gradients(entry, gradients)
-            # Skip the gradients nobody needs: inputs that lead to no source (or leaf) on the tape.
-            input_ids = entry.input_ids
-            if len(input_ids) == 1:  # most ops read one or two tensors: no map() for them (a call and an iterator)
-                needs = (input_ids[0] in wanted,)
-            elif len(input_ids) == 2:
-                needs = (input_ids[0] in wanted, input_ids[1] in wanted)
-            else:
-                needs = tuple(map(wanted.__contains__, input_ids))
-            if entry.hooks is None and not switches.check_anomalies:
-                in_grads = entry.backward_function(needs, out_grads, release)
-            else:
-                in_grads = _run_backward_function(entry, needs, out_grads)
-            if switches.tracing:
-                trace.backward_call(entry, out_grads, in_grads, needs)
-            del entries[op_id]
-            if release:
-                entry.backward_function = None  # its saved values go now; the tape's bookkeeping at the end
-                ran.append((entry, op_id))
-            for tid, grad, needed, info in zip(input_ids, in_grads, needs, entry.input_info):
-                if grad is not None and needed:
-                    data = grad._data
-                    if data.shape != info[0] or data.dtype != info[1]:
-                        grad = match_input(grad, info[0], info[1], entry.op_type)
-                    pending = gradients.get(tid)
-                    if pending is None:
-                        gradients[tid] = [grad]
-                    else:
-                        pending.append(grad)
-                        if len(pending) >= MIN_AGGREGATE_COUNT:
-                            size = gradient_sizes.setdefault(tid, grad._data.nbytes)
-                            if len(pending) * size > MIN_AGGREGATE_BYTES:
-                                pending[:] = [_aggregate(pending, tid)]
-                count = usage.get(tid, 0)
-                if count > 0:
-                    usage[tid] = count - 1
-                    if count == 1:
-                        producer_id = producer.get(tid)
-                        if producer_id in missing:
-                            missing[producer_id] -= 1
-                            if missing[producer_id] == 0:
-                                ready.append(producer_id)
-                        elif leaf_ready is not None and tid in leaves:
-                            pending = gradients.pop(tid, None)
-                            if pending:
-                                leaf_ready(tid, _complete(pending, tid))
+        for index in range(len(refs) - 1, -1, -1):
+            entry = refs[index]()
+            if entry is not None and sweep.reached(entry):
+                sweep.run(entry)
+            if index in due:
+                sweep.hand_over(due[index], leaf_ready)
     except BaseException:
-        if release:  # the pass failed: free what it took off the tape and did not run, as if it had
-            tape.release([(entry, op_id) for op_id, entry in entries.items()])
+        if release:  # the pass failed: free what it did not run of its graph too, as if it had
+            sweep.consumed.extend(entry for entry in history(tape, targets) if tape not in entry.released)
         raise
     finally:
         if release:
-            tape.release(ran, consumed)
-
-    if collect_leaves:
-        finished = {tid: _complete(gradients[tid], tid) for tid in leaves if gradients.get(tid)}
-        if leaf_ready is None:
-            return finished
-        for tid, grad in finished.items():  # leaves that were targets themselves
-            leaf_ready(tid, grad)
-        return {}
-    return [source_grads[s._id] if s._id in source_grads
-            else _complete(gradients[s._id], s._id) if gradients.get(s._id) else None for s in sources]
+            tape.release(sweep.consumed)
+    return sweep.results(collect_leaves, leaf_ready)
 
 
-@contextlib.contextmanager
-def reverse_pass_replaced(reverse_pass):
-    """Runs every reverse pass of the block with `reverse_pass` in place of the built-in one.
+class _Sweep:
+    """One reverse pass: the pending gradients, by tensor id, and what to do with an entry."""
 
-    `reverse_pass(tape, targets, sources, output_gradients)` reads the tape
-    (`tape.tensor_tape`: tensor id -> op id, -1 for a watched leaf;
-    `tape.op_tape`: op id -> entry with op_type, input_ids, input_info,
-    output_ids, output_info, backward_function(needs_input_grad, output_grads))
-    and returns one gradient (or None) per source. `output_gradients` has one
-    Tensor per target. The engine checks the graph was not already freed
-    before, releases what the pass consumed after, and hands leaves to
-    `backward()`. Hooks, anomaly checks and tracing do not run inside.
+    def __init__(self, tape, refs, sources, release, collect_leaves):
+        self.tape = tape
+        self.release = release
+        self.pending = {}  # tensor id -> its gradient, or the list of the gradients to add up
+        self.sources = sources
+        self.source_grads = {}  # a source some op made: its gradient, taken when that op is reached
+        self.source_makers = {s._node for s in sources if s._node is not None and tape.holds(s)}
+        self.wanted = None if collect_leaves else _downstream_of(tape, refs, sources)
+        self.consumed = []  # what a releasing pass ran or reached: it leaves the tape at the end
+        self.with_hooks = hooks.tensor_hooks or hooks.retaining or orphaned_hooks
 
-    >>> from minitorch.engine.backprop import reverse_pass_replaced
-    >>> def constant_pass(tape, targets, sources, output_gradients):
-    ...     return [mt.full(tuple(s.shape), 7.0) for s in sources]
-    >>> x = mt.tensor([1.0, 2.0], requires_grad=True)
-    >>> with reverse_pass_replaced(constant_pass):
-    ...     (x * x).sum().backward()
-    >>> x.grad
-    tensor([7., 7.])
-    """
-    previous = switches.reverse_pass
-    switches.reverse_pass = reverse_pass
-    try:
-        yield
-    finally:
-        switches.reverse_pass = previous
+    def start(self, targets, output_gradients):
+        for i, target in enumerate(targets):
+            grad = None if output_gradients is None else output_gradients[i]
+            if grad is None:
+                grad = Tensor._make(np.ones(target._data.shape, target._data.dtype))
+            self.add(target._id, grad)
 
+    def reached(self, entry):
+        """Did a gradient reach one of the entry's outputs?"""
+        pending = self.pending
+        for tensor_id in entry.output_ids:
+            if tensor_id in pending:
+                return True
+        return False
 
-def _replaced_pass(reverse_pass, tape, targets, sources, output_gradients, release, collect_leaves, leaf_ready):
-    """compute_gradient with `reverse_pass` as its core (see reverse_pass_replaced)."""
-    source_ids = {s._id for s in sources}
-    with tape_lock:
-        _, entries, producer, leaves = _prepare_backprop(tape, targets, release=False)
-    wanted = list(sources)
-    if collect_leaves:
-        refs = [tape.watched.get(tid) for tid in sorted(leaves - source_ids)]
-        wanted += [leaf for leaf in (ref() if ref is not None else None for ref in refs) if leaf is not None]
-    seeds = [Tensor._make(np.ones(t._data.shape, t._data.dtype)) if g is None else g
-             for t, g in zip(targets, output_gradients or [None] * len(targets))]
-    grads = list(reverse_pass(tape, list(targets), wanted, seeds))
-    if len(grads) != len(wanted):
-        raise RuntimeError(f"the reverse pass {getattr(reverse_pass, '__name__', reverse_pass)!r} returned "
-                           f"{len(grads)} gradients for {len(wanted)} sources")
-    if release:
-        consumed = ConsumedPass(producer)
-        with tape_lock:
-            taken = [op_id for op_id in sorted(entries, reverse=True) if tape.op_tape.pop(op_id, None) is not None]
-            tape.release([(entries[op_id], op_id) for op_id in taken], consumed)  # consumers first, as the built-in pass
-    if not collect_leaves:
+    def run(self, entry):
+        """Runs one reached entry: output gradients in, input gradients out to its inputs."""
+        if self.source_makers and entry in self.source_makers:
+            out_grads = self.take_source_gradients(entry)
+        else:
+            out_grads = self.output_gradients(entry)
+        needs = self.needs(entry)
+        if self.release:
+            self.consumed.append(entry)
+        if True not in needs:
+            return  # no source flows into it: its gradients would be thrown away
+        # Exclusive: only this releasing pass can run it, so it may be changed and freed in place.
+        exclusive = self.release and len(entry.tapes) == 1
+        if entry.hooks is None and not switches.check_anomalies:
+            in_grads = entry(needs, out_grads, exclusive)
+        else:
+            in_grads = _run_backward_function(entry, needs, out_grads)
+        if switches.tracing:
+            trace.backward_call(entry, out_grads, in_grads, needs)
+        if exclusive:
+            entry.free()
+        for tensor_id, grad, needed, (shape, dtype) in zip(entry.input_ids, in_grads, needs, entry.input_info):
+            if grad is not None and needed:
+                data = grad._data
+                if data.shape != shape or data.dtype != dtype:
+                    grad = match_input(grad, shape, dtype, entry.op_type)
+                self.add(tensor_id, grad)
+
+    def output_gradients(self, entry):
+        """One complete gradient per output of `entry`: summed, or zeros, or None where the op accepts it."""
+        pending = self.pending
+        if len(entry.output_ids) == 1 and not self.with_hooks:  # the common case, without calls
+            grad = pending.pop(entry.output_ids[0])
+            return [grad if type(grad) is not list else _aggregate(grad, entry.output_ids[0])]
+        accepts_none = entry.op_def.accepts_none
+        grads = []
+        last_info = last_zeros = None  # consecutive outputs often share shape and dtype
+        for i, tensor_id in enumerate(entry.output_ids):
+            if tensor_id in pending:
+                grads.append(_complete(pending.pop(tensor_id), tensor_id))
+            elif i in accepts_none:
+                grads.append(None)
+            else:
+                info = entry.output_info[i]
+                if info != last_info:
+                    last_info, last_zeros = info, Tensor._make(np.zeros(*info))
+                grads.append(last_zeros)
         return grads
-    finished = {t._id: g for t, g in zip(wanted, grads) if g is not None and t._id in leaves}
-    if leaf_ready is None:
-        return finished
-    for tid, grad in finished.items():
-        leaf_ready(tid, grad)
-    return {}
+
+    def needs(self, entry):
+        """One flag per input of `entry`: does its gradient lead to a source (or, for backward(), a leaf)?"""
+        wanted, tape = self.wanted, self.tape
+        needs = []
+        for tensor_id, node in zip(entry.input_ids, entry.input_nodes):
+            if node is not None and node.released and tape in node.released:
+                raise freed_error()  # a gradient would flow into an op an earlier pass consumed
+            if wanted is not None:
+                needs.append(tensor_id in wanted)
+            else:
+                needs.append((node is not None and tape in node.tapes) or tensor_id in tape.watched)
+        return tuple(needs)
+
+    def add(self, tensor_id, grad):
+        """One more gradient for `tensor_id`, added up when it is complete (or early, when they take memory)."""
+        pending = self.pending
+        earlier = pending.get(tensor_id)
+        if earlier is None:
+            pending[tensor_id] = grad
+        elif type(earlier) is not list:
+            pending[tensor_id] = [earlier, grad]
+        else:
+            earlier.append(grad)
+            if len(earlier) >= MIN_AGGREGATE_COUNT and len(earlier) * grad._data.nbytes > MIN_AGGREGATE_BYTES:
+                earlier[:] = [_aggregate(earlier, tensor_id)]
+
+    def take_source_gradients(self, entry):
+        """The output gradients of an entry that made a source: a source that a gradient reached has its
+        complete gradient now (which also flows on through the entry); one nobody reached stays None."""
+        source_ids = {s._id for s in self.sources}
+        reached = [tensor_id in self.pending and tensor_id in source_ids for tensor_id in entry.output_ids]
+        out_grads = self.output_gradients(entry)
+        for tensor_id, grad, is_source in zip(entry.output_ids, out_grads, reached):
+            if is_source:
+                self.source_grads[tensor_id] = grad
+        return out_grads
+
+    def hand_over(self, leaf_ids, leaf_ready):
+        """Leaves whose last reader has run: their gradients are complete."""
+        for tensor_id in leaf_ids:
+            if tensor_id in self.pending:
+                leaf_ready(tensor_id, _complete(self.pending.pop(tensor_id), tensor_id))
+
+    def results(self, collect_leaves, leaf_ready):
+        pending = self.pending
+        if collect_leaves:
+            watched = self.tape.watched
+            finished = {tid: _complete(grad, tid) for tid, grad in pending.items() if tid in watched}
+            if leaf_ready is None:
+                return finished
+            for tid, grad in finished.items():
+                leaf_ready(tid, grad)
+            return {}
+        results = []
+        for s in self.sources:
+            grad = self.source_grads.get(s._id)
+            if grad is None and s._id in pending:
+                grad = _complete(pending[s._id], s._id)
+            results.append(grad)
+        return results
+
+
+def _downstream_of(tape, refs, sources):
+    """The ids of the sources and of every tensor an entry made from them: the tensors whose gradient is
+    wanted (an op no source flows into is skipped; its gradients would be thrown away)."""
+    wanted = {s._id for s in sources if tape.holds(s)}
+    for ref in refs:
+        entry = ref()
+        if entry is not None:
+            for tensor_id in entry.input_ids:
+                if tensor_id in wanted:
+                    wanted.update(entry.output_ids)
+                    break
+    return wanted
+
+
+def _leaves_due(tape, refs):
+    """index in `refs` -> the watched leaves whose first reader it is: once the sweep has passed it,
+    nothing more can add to their gradients."""
+    first = {}
+    watched = tape.watched
+    for index, ref in enumerate(refs):
+        entry = ref()
+        if entry is not None:
+            for tensor_id in entry.input_ids:
+                if tensor_id in watched and tensor_id not in first:
+                    first[tensor_id] = index
+    due = {}
+    for tensor_id, index in first.items():
+        due.setdefault(index, []).append(tensor_id)
+    return due
 
 
 def _run_backward_function(entry, needs, out_grads):
@@ -223,7 +260,7 @@ def _run_backward_function(entry, needs, out_grads):
         def run(needs, out_grads):
             return anomaly.run_backward(entry, needs, out_grads)
     else:
-        run = entry.backward_function
+        run = entry
     if entry.hooks is None:
         return run(needs, out_grads)
     return run_with_hooks(entry, run, needs, out_grads)
@@ -255,111 +292,10 @@ def vjp_of(fn, inputs, output_gradients):
 
 def _complete(pending, tensor_id):
     """The gradient of one tensor, summed and passed through its hooks."""
-    grad = pending[0] if len(pending) == 1 else _aggregate(pending, tensor_id)
+    grad = pending if type(pending) is not list else _aggregate(pending, tensor_id)
     if hooks.tensor_hooks or hooks.retaining or orphaned_hooks:
         grad = hooks.apply(tensor_id, grad)
     return grad
-
-
-def _prepare_backprop(tape, targets, release):
-    """Filters the tape to what the targets need and counts tensor usages.
-
-    The walk goes through sources too: a source may itself depend on another
-    source (the gradient of x must count the path through h = f(x))."""
-    tensor_tape, op_tape = tape.tensor_tape, tape.op_tape
-    usage = {}  # tensor id -> how many filtered ops read it
-    entries = {}  # op id -> entry, every op the targets depend on
-    producer = {}  # tensor id -> op id (-1: watched), for every tensor on the tape the pass meets
-    leaves = set()
-    stack = [t._id for t in targets]
-    while stack:
-        tid = stack.pop()
-        op_id = tensor_tape.get(tid)
-        if op_id is None:
-            continue
-        producer[tid] = op_id
-        if op_id == -1:
-            leaves.add(tid)
-            continue
-        if op_id in entries:
-            continue
-        entry = op_tape.pop(op_id, None) if release else op_tape.get(op_id)
-        if entry is None:
-            raise RuntimeError(
-                "Trying to backward through the graph a second time (or directly access saved tensors "
-                "after they have already been freed). Specify retain_graph=True (or use a persistent "
-                "GradientTape) if you need to backward through the graph a second time."
-            )
-        entries[op_id] = entry
-        for input_id in entry.input_ids:
-            if input_id in usage:
-                usage[input_id] += 1
-            else:
-                usage[input_id] = 1
-                stack.append(input_id)
-    return usage, entries, producer, leaves
-
-
-def _keep_paths_to_sources(entries, producer, source_ids, release_from, consumed):
-    """Drops from `entries` the ops no source flows into (their gradients would be thrown away),
-    releasing them from the tape `release_from` if given. Returns the usage counts of the ops
-    kept and the ids of the tensors whose gradient is wanted: the sources and what the kept ops
-    produce."""
-    readers = {}  # tensor id -> the ops that read it
-    for op_id, entry in entries.items():
-        for tid in entry.input_ids:
-            readers.setdefault(tid, []).append(op_id)
-    kept, stack = set(), [tid for tid in source_ids if tid in producer]
-    while stack:
-        for op_id in readers.get(stack.pop(), ()):
-            if op_id not in kept:
-                kept.add(op_id)
-                stack.extend(entries[op_id].output_ids)
-    usage, wanted, dropped = {}, set(source_ids), []
-    for op_id in list(entries):
-        if op_id not in kept:
-            dropped.append((entries.pop(op_id), op_id))
-            continue
-        wanted.update(entries[op_id].output_ids)
-        for tid in entries[op_id].input_ids:
-            usage[tid] = usage.get(tid, 0) + 1
-    if release_from is not None and dropped:
-        release_from.release(dropped, consumed)
-    return usage, wanted
-
-
-def _initial_gradients(targets, output_gradients):
-    gradients = {}
-    for i, target in enumerate(targets):
-        grad = None if output_gradients is None else output_gradients[i]
-        if grad is None:
-            grad = Tensor._make(np.ones(target._data.shape, target._data.dtype))
-        gradients.setdefault(target._id, []).append(grad)
-    return gradients
-
-
-def _output_gradients(entry, gradients):
-    """One gradient per output of `entry`: summed, or zeros, or None where accepted."""
-    if len(entry.output_ids) == 1:  # the common case
-        tid = entry.output_ids[0]
-        pending = gradients.pop(tid, None)
-        if pending:
-            return [_complete(pending, tid)]
-    accepts_none = entry.backward_function.op_def.accepts_none
-    grads = []
-    last_info = last_zeros = None  # consecutive outputs often share shape and dtype
-    for i, tid in enumerate(entry.output_ids):
-        pending = gradients.pop(tid, None)
-        if pending:
-            grads.append(_complete(pending, tid))
-        elif i in accepts_none:
-            grads.append(None)
-        else:
-            info = entry.output_info[i]
-            if info != last_info:
-                last_info, last_zeros = info, Tensor._make(np.zeros(*info))
-            grads.append(last_zeros)
-    return grads
 
 
 def _aggregate(grads, tensor_id=None):
@@ -403,4 +339,3 @@ def sum_to_shape(grad, shape, op_type):
     if grad._data.shape == shape:
         return grad  # summing the leading axes was enough (a bias, say)
     return execute("Reshape", (grad,), {"shape": shape})
-

@@ -31,7 +31,7 @@ import numpy as np
 
 from ..nest import flatten, map_structure
 from ..tensor import Tensor
-from .state import active_accumulators, active_tapes, tape_lock, track
+from .state import active_accumulators, tape_lock, track
 from .backprop import compute_gradient, match_input
 from .execute import execute
 from .registry import OPS, TRANSPOSE
@@ -161,11 +161,11 @@ class ForwardAccumulator:
                 return True
         return False
 
-    def accumulate(self, op_name, inputs, attrs, results, backward_function):
+    def accumulate(self, op_name, inputs, attrs, results, entry):
         state = self._call_states.stack[-1]
         if state.backward_tape is not None:
             # An op run by our own backward function: the private tape needs it.
-            state.backward_tape.record_operation(op_name, inputs, results, backward_function)
+            state.backward_tape.record_operation(entry, inputs, results)
             return
         tangents = [self._jvps.get(t._id) if t._data.dtype.kind == "f" else None for t in inputs]
         if all(t is None for t in tangents):
@@ -178,7 +178,7 @@ class ForwardAccumulator:
                 if isinstance(out_tangents, Tensor) or out_tangents is None:
                     out_tangents = (out_tangents,)
             else:
-                out_tangents = self._forwardprop_from_tape(op_name, inputs, results, backward_function, tangents)
+                out_tangents = self._forwardprop_from_tape(op_name, inputs, results, entry, tangents)
         finally:
             self._call_states.stack.pop()
         for output, tangent in zip(results, out_tangents):
@@ -217,13 +217,12 @@ class ForwardAccumulator:
         backward_tape.clear()
         return out_tangents
 
-    def delete_trace(self, tensor_id):
-        """The tensor died: drop its tangent (tape.h: DeleteGradient), unless a tape
-        still holds its value for a backward function. A reverse pass run inside
-        this accumulator rebuilds such a tensor under the same id, and needs its
-        tangent (TensorFlow's tapes keep the tensor itself alive for that)."""
-        if tensor_id in self._jvps:
-            for tape in active_tapes:
-                if tensor_id in tape.tensor_tape:
-                    return
-            del self._jvps[tensor_id]
+    def delete_trace(self, tracker):
+        """A tensor with a tangent died: drop its tangent (tape.h: DeleteGradient), unless the entry
+        that made it lives and keeps its value for a backward function. A reverse pass run inside
+        this accumulator rebuilds such a tensor under the same id, and needs its tangent
+        (TensorFlow's tapes keep the tensor itself alive for that)."""
+        if tracker.tensor_id in self._jvps:
+            node = tracker.node() if tracker.node is not None else None
+            if node is None or node._saved_outputs is None:
+                del self._jvps[tracker.tensor_id]

@@ -7,7 +7,7 @@ keeps a non-leaf's gradient in `.grad`. The hook functions live on the tensor
 (`tensor._hooks`, a TensorHooks); the tables here map tensor ids to weak
 references, so a hook that refers back to its tensor forms a cycle the
 collector can free, not one held forever by this module. A tensor dropped
-while a tape still holds the op that made it leaves its hooks in
+while the entry that made it lives leaves its hooks in
 `state.orphaned_hooks` (its tracker rescues them at its death), so they still
 run when its gradient comes, as in PyTorch. compute_gradient looks here only
 when some hook exists.
@@ -100,7 +100,10 @@ def _hooks_for(tensor_id, kind, registry):
     """The hook functions of kind `kind` of the tensor `tensor_id`, alive or dropped with its op still taped."""
     ref = registry.get(tensor_id)
     tensor = ref() if ref is not None else None
-    hooks = getattr(tensor, "_hooks", None) if tensor is not None else orphaned_hooks.get(tensor_id)
+    if tensor is not None:
+        hooks = getattr(tensor, "_hooks", None)
+    else:
+        hooks, _ = orphaned_hooks.get(tensor_id, (None, None))
     return list(hooks.kinds.get(kind, {}).values()) if hooks is not None else []
 
 

@@ -1,8 +1,7 @@
-"""`tensor.grad_fn`: the autograd tape's entries seen as PyTorch's graph nodes.
+"""`tensor.grad_fn`: a recorded op seen as one of PyTorch's graph nodes.
 
-The tape keeps the graph by id (tape.py); a Node is a view of one entry, made
-when asked for, so that a student can walk from a loss to its leaves exactly
-as PyTorch's tutorials do:
+What a tape records of an op (entry.py) is the node itself, so that a
+student can walk from a loss to its leaves exactly as PyTorch's tutorials do:
 
     loss.grad_fn                          <MeanBackward0 object at 0x...>
     loss.grad_fn.next_functions           ((<PowBackward0 ...>, 0),)
@@ -13,25 +12,19 @@ RealDivBackward0): consistent with the op table, close to PyTorch's. A
 `next_functions` item is (node, which output of that node), (AccumulateGrad,
 0) for a leaf that requires grad, and (None, 0) for a constant. After a
 backward pass that released the graph, a node keeps its name, its inputs
-and the nodes upstream of it while its outputs live (the pass's
-ConsumedPass, engine/tape.py, keeps the consumed entries and which op made
-which tensor), so the whole graph can still be walked from the loss, as in
-PyTorch; only the saved values are gone.
+and the nodes upstream of it while an output lives (each node holds the
+nodes that made its inputs), as in PyTorch; only the saved values are gone.
+
+`Node` is the part of an entry that is PyTorch's API; `Entry` (entry.py)
+adds the data and the gradient call.
 """
-from .autograd_tape import AUTOGRAD_TAPE
 from .hooks import add_hook
 
 
 class Node:
-    """One op recorded on the autograd tape (PyTorch's `torch.autograd.graph.Node`)."""
+    """One recorded op, as PyTorch's `torch.autograd.graph.Node` (the methods of an `Entry`)."""
 
-    __slots__ = ("_tape", "_op_id", "_entry", "_consumed")
-
-    def __init__(self, tape, op_id, entry, consumed=None):
-        self._tape = tape
-        self._op_id = op_id
-        self._entry = entry
-        self._consumed = consumed  # the ConsumedPass this node was found through, if any
+    __slots__ = ()
 
     def name(self):
         """The node's name: the op's name + "Backward0".
@@ -40,7 +33,7 @@ class Node:
         >>> (x * 2).grad_fn.name()
         'MulBackward0'
         """
-        return self._entry.op_type + "Backward0"
+        return self.op_def.name + "Backward0"
 
     @property
     def next_functions(self):
@@ -53,8 +46,19 @@ class Node:
         >>> loss.grad_fn.next_functions[0][0].next_functions
         ((<AccumulateGrad object at ...>, 0), (None, 0))
         """
-        consumed = self._entry.consumed or self._consumed
-        return tuple(_edge(self._tape, tid, consumed) for tid in self._entry.input_ids)
+        return tuple(self._edge(i) for i in range(len(self.input_ids)))
+
+    def _edge(self, i):
+        """(node, output index) of the op that made input `i`, or the leaf's AccumulateGrad, or None."""
+        tensor_id, node = self.input_ids[i], self.input_nodes[i]
+        if node is not None and any(tape in node.tapes for tape in self.tapes):
+            return node, node.output_ids.index(tensor_id)
+        for tape in self.tapes:
+            ref = tape.watched.get(tensor_id)
+            leaf = ref() if ref is not None else None
+            if leaf is not None and leaf._requires_grad:
+                return AccumulateGrad(leaf), 0
+        return None, 0
 
     @property
     def metadata(self):
@@ -65,9 +69,9 @@ class Node:
         >>> y.grad_fn.metadata
         {'layer': 'fc1'}
         """
-        if self._entry.metadata is None:
-            self._entry.metadata = {}
-        return self._entry.metadata
+        if self._metadata is None:
+            self._metadata = {}
+        return self._metadata
 
     def register_hook(self, hook):
         """Calls `hook(grad_inputs, grad_outputs)` after this node computed its input gradients;
@@ -96,18 +100,12 @@ class Node:
         return self._add_hook(0, hook)
 
     def _add_hook(self, kind, hook):
-        if self._entry.hooks is None:
-            self._entry.hooks = ({}, {})
-        return add_hook(self._entry.hooks[kind], hook)
-
-    def __eq__(self, other):
-        return isinstance(other, Node) and other._tape is self._tape and other._op_id == self._op_id
-
-    def __hash__(self):
-        return hash((id(self._tape), self._op_id))
+        if self.hooks is None:
+            self.hooks = ({}, {})
+        return add_hook(self.hooks[kind], hook)
 
     def __repr__(self):
-        return f"<{self.name()} object at {hex(id(self._entry))}>"
+        return f"<{self.name()} object at {hex(id(self))}>"
 
 
 class AccumulateGrad:
@@ -131,57 +129,6 @@ class AccumulateGrad:
 
     def __repr__(self):
         return f"<AccumulateGrad object at {hex(id(self.variable))}>"
-
-
-def node_of(tensor):
-    """The Node that made `tensor` on the autograd tape, or None for leaves and constants."""
-    return producer_node(AUTOGRAD_TAPE, tensor._id)
-
-
-def producer_node(tape, tensor_id):
-    """The Node of the op that made tensor `tensor_id` on `tape` (live or released), or None.
-
-    >>> from minitorch.engine.autograd_tape import AUTOGRAD_TAPE
-    >>> y = mt.tensor([1.0], requires_grad=True) * 2
-    >>> producer_node(AUTOGRAD_TAPE, y._id).name()
-    'MulBackward0'
-    """
-    op_id = tape.tensor_tape.get(tensor_id)
-    if op_id is None or op_id == -1:
-        return None
-    entry = tape.op_tape.get(op_id) or tape.released.get(op_id)
-    return None if entry is None else Node(tape, op_id, entry)
-
-
-def _edge(tape, tensor_id, consumed=None):
-    """(node, output index) of the op that made `tensor_id`; `consumed` is the ConsumedPass of a releasing pass."""
-    op_id = tape.tensor_tape.get(tensor_id)
-    if op_id == -1:
-        ref = tape.watched.get(tensor_id)
-        leaf = ref() if ref is not None else None
-        return (AccumulateGrad(leaf) if leaf is not None and leaf._requires_grad else None), 0
-    node = producer_node(tape, tensor_id)
-    if node is None and consumed is not None:
-        node = consumed_node(tape, consumed, tensor_id)
-    if node is None:
-        return None, 0
-    return node, node._entry.output_ids.index(tensor_id)
-
-
-def consumed_node(tape, consumed, tensor_id):
-    """The Node of the op that made `tensor_id`, a tensor a releasing pass consumed and that died since.
-
-    >>> x = mt.tensor([1.0], requires_grad=True)
-    >>> loss = (x * 2).sum()
-    >>> loss.backward()
-    >>> consumed = loss.grad_fn._entry.consumed
-    >>> (mul, _), = loss.grad_fn.next_functions  # the Mul's output died: found through the pass
-    >>> mul == consumed_node(loss.grad_fn._tape, consumed, loss.grad_fn._entry.input_ids[0])
-    True
-    """
-    op_id = consumed.producer.get(tensor_id)
-    entry = consumed.entries.get(op_id) or tape.released.get(op_id)
-    return None if entry is None else Node(tape, op_id, entry, consumed)
 
 
 def run_with_hooks(entry, call, needs, out_grads):

@@ -48,7 +48,7 @@ class Switches:
 
     check_anomalies = False  # detect_anomaly(): check every op's outputs for NaN/Inf
     tracing = False  # autograd.tracing() or a graph capture is listening
-    reverse_pass = None  # a replacement for compute_gradient's core, or None (backprop.reverse_pass_replaced)
+    reverse_pass = None  # a replacement for compute_gradient's core, or None (student_pass.reverse_pass_replaced)
 
 
 switches = Switches()
@@ -72,22 +72,24 @@ def is_recording():
 
 class _Tracker(weakref.ref):
     """The weak reference a tracked tensor holds to itself: its callback reports the tensor's death, by id.
-    For a tensor with hooks, `hooks` is a weak reference to them (engine/hooks.py)."""
+    For a tensor with hooks, `hooks` is a weak reference to them (engine/hooks.py); `node` is a weak
+    reference to the entry that made the tensor, if any (engine/entry.py)."""
 
-    __slots__ = ("tensor_id", "hooks")
+    __slots__ = ("tensor_id", "hooks", "node")
 
 
 def track(tensor):
-    """From now on, `tensor`'s death frees what the tapes keep only for it (tape.h: DeleteTrace).
+    """From now on, `tensor`'s death is reported to the tapes and accumulators (by id).
 
-    A weak reference to itself, with a callback, made only for tensors a tape
-    knows: the many tensors no tape ever sees (constants, gradients, anything
-    under no_grad) die without any Python code running, which a `__del__`
-    method would cost every one of them."""
+    Only for the few tensors whose death concerns them by id: watched leaves, tensors with hooks,
+    tensors with a forward-mode tangent. The graph itself needs no such report: an entry is freed by
+    reference counting when nothing can reach it any more (engine/entry.py). A weak reference with a
+    callback, not a `__del__` method, which every tensor would pay for."""
     if tensor._tracker is None:
         tracker = tensor._tracker = _Tracker(tensor, _tensor_died)
         tracker.tensor_id = tensor._id
         tracker.hooks = None
+        tracker.node = None if tensor._node is None else weakref.ref(tensor._node)
         # Held here too: a tensor that dies in a reference cycle takes the trackers
         # it alone holds with it, and the collector drops those without calling back.
         _trackers.add(tracker)
@@ -100,46 +102,40 @@ def untrack(tensor):
 
 
 def _tensor_died(tracker):
-    """A tracked Tensor died: the tapes free what only it needed and the
-    accumulators drop its tangent (tape.h: DeleteTrace). This runs once per
-    recorded op, so it does its work itself instead of calling a helper."""
+    """A tracked Tensor died: the tapes forget it if they watched it and the accumulators drop its tangent."""
     _trackers.discard(tracker)
-    if not (active_tapes or active_accumulators):
-        return
-    tensor_id = tracker.tensor_id
-    lock_tapes()
-    try:
-        if len(active_tapes) == 1:  # the common case, and the lock's cost paid back
-            active_tapes[0].tensor_died(tensor_id)
-        else:
+    if active_tapes or active_accumulators:
+        lock_tapes()
+        try:
             for tape in tuple(active_tapes):  # a tape may leave the set on the way
-                tape.tensor_died(tensor_id)
-        if active_accumulators:
+                tape.tensor_died(tracker.tensor_id)
             for accumulator in active_accumulators:
-                accumulator.delete_trace(tensor_id)
-    finally:
-        unlock_tapes()
+                accumulator.delete_trace(tracker)
+        finally:
+            unlock_tapes()
     if orphaned_hooks or tracker.hooks is not None:
         _keep_orphaned_hooks(tracker)
 
 
+def still_needed(tracker):
+    """Is the dead tensor of `tracker` still reachable by a backward pass (the entry that made it lives)?"""
+    return tracker.node is not None and tracker.node() is not None
+
+
 _trackers = set()
-# tensor id -> the hooks (engine/hooks.py) of a tensor that died while a tape still holds the op that made it:
-# they run when its gradient comes, as PyTorch's hooks on a dropped tensor do, and go when no active tape
-# knows the id any more.
+# tensor id -> (hooks, weak reference to the entry that made the tensor) for a tensor (engine/hooks.py) that
+# died while the entry that made it lives: they run when its gradient comes, as PyTorch's hooks on a dropped
+# tensor do, and go with that entry.
 orphaned_hooks = {}
 
 
 def _keep_orphaned_hooks(tracker):
     """At a tensor's death (the dying tensor's slots still hold its hooks, which the tracker sees weakly)."""
-    def known(tensor_id):
-        return any(tensor_id in tape.tensor_tape for tape in active_tapes)
-
     with tape_lock:
         hooks = tracker.hooks() if tracker.hooks is not None else None
-        if hooks is not None and known(tracker.tensor_id):
-            orphaned_hooks[tracker.tensor_id] = hooks
-        for tensor_id in [tensor_id for tensor_id in orphaned_hooks if not known(tensor_id)]:
+        if hooks is not None and still_needed(tracker):
+            orphaned_hooks[tracker.tensor_id] = (hooks, tracker.node)
+        for tensor_id in [tensor_id for tensor_id, (_, node) in orphaned_hooks.items() if node() is None]:
             del orphaned_hooks[tensor_id]
 
 

@@ -1,99 +1,71 @@
-"""The tape: what was recorded, by id, so that a reverse pass can be run later.
+"""The tape: the ops recorded while it was active, in recording order.
 
-Follows TensorFlow's `GradientTape` class template in tensorflow/c/eager/tape.h. The tape never holds a Tensor:
-it maps tensor ids to the op that produced them and op ids to entries. Only
-an entry's backward function keeps values alive, and only the ones its
-gradient needs (see record.py).
+Follows TensorFlow's `GradientTape` (tensorflow/c/eager/tape.h) in what it
+does: it says which ops belong on it (`should_record`: an op that reads a
+tensor it watches, or one made by an op it recorded), records them, and
+hands them to the reverse pass. Its record is a Wengert list, `entries`:
+one entry per op (entry.py), in the order the ops ran. Recording order is
+already a topological order (an op runs after the ops that made its
+inputs), so a reverse pass can sweep the list once, backwards, with no
+usage counts and no ready queue (backprop.py).
 
-    tensor_tape   tensor id -> id of the op that produced it (-1: watched)
-    op_tape       op id -> TapeEntry
-    tensor_usage  tensor id -> how many entries use it (+1 while it is alive)
-    released      op id -> an entry a reverse pass consumed, its saved values freed, kept
-                  while one of its outputs lives: `grad_fn` still names it and shows
-                  its inputs (engine/nodes.py), as PyTorch's graph does after backward;
-                  its `consumed` (a ConsumedPass) keeps the entries upstream of it
+The list holds weak references. An entry lives as long as a tensor or a
+later entry can still reach it (entry.py), so the graph of a dropped
+result is freed by reference counting the moment it dies, with no Python
+code run per tensor (tape.h's DeleteTrace does that work by callbacks and
+usage counts). The dead references left in the list are swept out when it
+has doubled (`compact`), and a releasing pass takes the entries it consumed
+out at once: a training loop's tapes are empty between steps.
 
-`delete_trace` runs when a Tensor dies: once nothing uses a tensor any more
-its producing op is dropped, and so on up the graph. Finished work is thus
-freed during training, not when the tape goes away.
+    entries   weak references to the recorded entries, in recording order
+    watched   tensor id -> weak reference to a tensor `watch`ed as a leaf
+              (tape.h's -1 in tensor_tape)
+
+Whether a tensor is on the tape: it is watched, or its `_node` (the entry
+that made it) lists this tape among the tapes that recorded it.
 
 A tape changes only under the engine lock (state.tape_lock): record_gradient
-holds it while it records, state._tensor_died while a dead tensor's trace is
-deleted, and `watch` and `release` take it themselves.
+holds it while it records, and `watch`, `compact`, `release` and `clear`
+take it themselves.
 """
 import itertools
 import weakref
 
-from .state import lock_tapes, tape_lock, track, unlock_tapes
+from .state import tape_lock, track
 
 _serials = itertools.count(1)
-
-
-class TapeEntry:
-    """One recorded op (tape.h: OpTapeEntry).
-
-    Its ids and infos are tuples, as are the backward function's (record.py), not lists: they live
-    as long as the entry, and CPython's garbage collector counts a surviving list towards its next
-    collection while it takes small tuples from a free list uncounted (and stops tracking tuples of
-    plain values). With lists, a forward pass of small ops ran a collection every ~90 ops and a full
-    one every ~80 passes; measured on bench_per_op.py's chain, the mean time per op fell by 16%.
-    """
-
-    __slots__ = ("op_type", "output_ids", "output_info", "input_ids", "input_info", "backward_function", "hooks", "metadata",
-                 "consumed")
-
-    def __init__(self, op_type, output_ids, output_info, input_ids, input_info, backward_function):
-        self.op_type = op_type
-        self.output_ids = output_ids
-        self.output_info = output_info  # (shape, numpy dtype) per output: zeros for missing gradients
-        self.input_ids = input_ids
-        self.input_info = input_info  # (shape, numpy dtype) per input: un-broadcasting, casting back
-        self.backward_function = backward_function
-        self.hooks = None  # (pre-hooks, hooks) registered through grad_fn, or None
-        self.metadata = None  # grad_fn.metadata, made on first use
-        self.consumed = None  # while released with an output alive: the ConsumedPass that released it
-
-
-class ConsumedPass:
-    """What a releasing reverse pass consumed, kept so that grad_fn still walks the whole graph after
-    backward, as PyTorch's nodes do (engine/nodes.py): tensor id -> op id for every tensor the pass met,
-    and the consumed entries whose outputs all died. Released entries with an output alive (in
-    Tape.released) hold it; it holds none of them, so no reference cycle forms. Nothing of it is
-    made per op but one dict store: releasing passes stay as cheap as before."""
-
-    __slots__ = ("producer", "entries")
-
-    def __init__(self, producer):
-        self.producer = producer
-        self.entries = {}
+MIN_COMPACTION = 64  # entries before the first sweep of dead references
 
 
 class Tape:
     """The data structure behind GradientTape and behind `requires_grad`."""
 
     marks_outputs = False  # the autograd tape sets requires_grad on what it records
-    leaves_when_empty = False  # the autograd tape leaves the tape set when it tracks nothing
+    leaves_when_empty = False  # the autograd tape leaves the tape set when it holds nothing
 
     def __init__(self, persistent=False, watch_accessed_variables=True):
         self.persistent = persistent
         self.watch_accessed_variables = watch_accessed_variables
-        self.tensor_tape = {}
-        self.op_tape = {}
-        self.tensor_usage = {}
-        self.released = {}
-        self.watched = {}  # tensor id -> weakref to the watched Tensor
-        self.next_op_id = 0
+        self.entries = []
+        self.watched = {}
         self.serial = next(_serials)  # a short name for traces and listings
+        self._compact_at = MIN_COMPACTION
+
+    def holds(self, tensor):
+        """Is `tensor` on this tape: watched, or made by an op recorded here?"""
+        node = tensor._node
+        return (node is not None and self in node.tapes) or tensor._id in self.watched
 
     def should_record(self, inputs):
         """Does an op reading `inputs` belong on this tape? (tape.h: ShouldRecord)
 
-        Only floating tensors ever enter tensor_tape, and only floating tensors
-        can require grad, so no dtype check is needed here.
+        Only floating tensors are ever watched or made by a recorded op, and only
+        floating tensors can require grad, so no dtype check is needed here.
         """
-        tensor_tape = self.tensor_tape
+        watched = self.watched
         for t in inputs:
-            if t._id in tensor_tape:
+            node = t._node
+            if (node is not None and self in node.tapes) or t._id in watched:
                 return True
         if self.watch_accessed_variables:
             for t in inputs:
@@ -102,10 +74,9 @@ class Tape:
         return False
 
     def watch(self, tensor):
-        track(tensor)
+        track(tensor)  # its death takes it off `watched`
         with tape_lock:
-            if tensor._id not in self.tensor_tape:
-                self.tensor_tape[tensor._id] = -1
+            if not self.holds(tensor):
                 self.watched[tensor._id] = weakref.ref(tensor)
 
     def unwatch(self, tensor):
@@ -113,139 +84,120 @@ class Tape:
         over ops recorded before gives it no gradient (PyTorch's AccumulateGrad skips a leaf that
         no longer requires grad)."""
         with tape_lock:
-            if self.tensor_tape.get(tensor._id) == -1:
-                del self.tensor_tape[tensor._id]
-                self.watched.pop(tensor._id, None)
-                if self.leaves_when_empty and not self.tensor_tape:
-                    self.leave()
+            if self.watched.pop(tensor._id, None) is not None:
+                self._leave_if_empty()
 
-    def record_operation(self, op_type, inputs, outputs, backward_function):
-        tensor_tape, usage = self.tensor_tape, self.tensor_usage
-        input_ids = []
-        watch_accessed = self.watch_accessed_variables
-        for t in inputs:
-            tid = t._id
-            if tid in tensor_tape:
-                usage[tid] = usage.get(tid, 0) + 1
-            elif watch_accessed and t._requires_grad:
-                self.watch(t)
-                usage[tid] = usage.get(tid, 0) + 1
-            input_ids.append(tid)
-        op_id = self.next_op_id
-        self.next_op_id += 1
-        output_ids = []
-        output_info = []
+    def record_operation(self, entry, inputs, outputs):
+        """Appends `entry` (made by record_gradient from `inputs` and `outputs`) and links the outputs to it:
+        each output's `_node` keeps the entry, and through it the graph upstream, alive while it lives."""
+        if self.watch_accessed_variables:
+            for t in inputs:
+                if t._requires_grad and not self.holds(t):
+                    self.watch(t)
+        entry.tapes += (self,)
+        self.entries.append(weakref.ref(entry))
+        marks = self.marks_outputs
         for o in outputs:
-            data = o._data
-            output_ids.append(o._id)
-            output_info.append((data.shape, data.dtype))
-            if data.dtype.kind == "f":  # integer outputs are not trainable: nothing flows back through them
-                # The output may already be watched (tape.h: "we cannot check that we're inserting it here").
-                tensor_tape[o._id] = op_id
-                usage[o._id] = 1
-                if o._tracker is None:
-                    track(o)
-                if self.marks_outputs:
+            if o._data.dtype.kind == "f":  # integer outputs are not trainable: nothing flows back through them
+                o._node = entry
+                if marks:
                     o._requires_grad = True
-        self.op_tape[op_id] = TapeEntry(
-            op_type, tuple(output_ids), tuple(output_info), tuple(input_ids), backward_function.input_info, backward_function
-        )
+        if len(self.entries) >= self._compact_at:
+            self.compact()
+
+    def live_entries(self):
+        """The entries still on the tape (alive, not consumed by a releasing pass), in recording order."""
+        with tape_lock:
+            refs = list(self.entries)
+        live = []
+        for ref in refs:
+            entry = ref()
+            if entry is not None and self not in entry.released:
+                live.append(entry)
+        return live
+
+    def compact(self):
+        """Drops the references to entries that died or were consumed; the next sweep comes when the list
+        has doubled again (amortized constant time per op)."""
+        with tape_lock:
+            live = [ref for ref in self.entries if (e := ref()) is not None and self not in e.released]
+            self.entries = live
+            self._compact_at = max(MIN_COMPACTION, 2 * len(live))
+            if not live:
+                self._leave_if_empty()
+
+    def release(self, entries):
+        """A non-persistent pass consumed `entries`: each frees its saved values once no other tape holds it,
+        and they leave this tape's list (their shape stays, for grad_fn, while their outputs live)."""
+        with tape_lock:
+            for entry in entries:
+                if self not in entry.released:
+                    entry.release(self)
+            self.compact()
 
     def tensor_died(self, tensor_id):
-        """The Tensor object is gone. A dead watched tensor is forgotten too
-        (TensorFlow keeps it: its tapes are short-lived, while our autograd tape
-        lives as long as the program)."""
-        tensor_tape = self.tensor_tape
-        op_id = tensor_tape.get(tensor_id)
-        if op_id is None:
-            return  # never on this tape
-        if op_id == -1:
-            del tensor_tape[tensor_id]
-            self.watched.pop(tensor_id, None)
-        else:
-            count = self.tensor_usage.get(tensor_id, 0)
-            if count > 1:  # recorded ops still read it: only its own use ends (delete_trace's first case, inline)
-                self.tensor_usage[tensor_id] = count - 1
-                return
-        self.delete_trace(tensor_id)
-        if self.leaves_when_empty and not tensor_tape:
+        """A tracked tensor died: a watched one is forgotten (TensorFlow keeps it: its tapes are
+        short-lived, while our autograd tape lives as long as the program)."""
+        if self.watched.pop(tensor_id, None) is not None:
+            self._leave_if_empty()
+
+    def _leave_if_empty(self):
+        if self.leaves_when_empty and not self.watched and not any(
+                (e := ref()) is not None and self not in e.released for ref in self.entries):
             self.leave()
 
     def leave(self):
-        """Called when the tape tracks nothing any more (see leaves_when_empty)."""
-
-    def delete_trace(self, tensor_id):
-        """One use of `tensor_id` ended; drop what nobody can reach any more."""
-        count = self.tensor_usage.get(tensor_id)
-        if count is None:
-            return
-        if count > 1:
-            self.tensor_usage[tensor_id] = count - 1
-            return
-        del self.tensor_usage[tensor_id]
-        op_id = self.tensor_tape.get(tensor_id)
-        if op_id is None or op_id == -1:
-            return  # never delete a watched tensor
-        entry = self.op_tape.get(op_id)
-        if entry is None:
-            del self.tensor_tape[tensor_id]  # its op was already released by a reverse pass
-            released = self.released.get(op_id)
-            if released is not None and not any(self.tensor_tape.get(o) == op_id for o in released.output_ids):
-                del self.released[op_id]
-                if released.consumed is not None:  # still upstream of the pass's live outputs: its pass keeps it
-                    released.consumed.entries[op_id] = released
-                    released.consumed = None
-            return
-        for output_id in entry.output_ids:
-            if output_id in self.tensor_usage:
-                # Another output of the op is still in use. Keep this one's link to
-                # the op: the gradient may read it (FusedBatchNorm's statistics),
-                # and a tape recording that gradient must see where it came from.
-                return
-        if op_id not in self.op_tape:
-            return  # the garbage collector, run during the loop above, let another output drop the op
-        del self.op_tape[op_id]
-        self._forget_outputs(entry, op_id)
-        for input_id in entry.input_ids:
-            self.delete_trace(input_id)
-
-    def _forget_outputs(self, entry, op_id):
-        """Drops the links of the op's dead outputs; live ones keep theirs. True if one kept it."""
-        tensor_tape, usage = self.tensor_tape, self.tensor_usage
-        linked = False
-        for output_id in entry.output_ids:
-            if tensor_tape.get(output_id) == op_id:
-                if output_id in usage:
-                    linked = True
-                else:
-                    del tensor_tape[output_id]
-        return linked
-
-    def release(self, consumed_entries, consumed=None):
-        """Forget entries a non-persistent reverse pass consumed, [(entry, op id), ...]: their inputs
-        lose one use each. Live outputs keep their link, which marks the graph as freed; `consumed`
-        (the pass's ConsumedPass) keeps the graph's shape for grad_fn. One call, under one lock,
-        after the pass (which freed each entry's saved values as it ran it)."""
-        lock_tapes()
-        try:
-            for entry, op_id in consumed_entries:
-                if self._forget_outputs(entry, op_id):
-                    self.released[op_id] = entry
-                    entry.consumed = consumed
-                elif consumed is not None:
-                    consumed.entries[op_id] = entry
-                entry.backward_function = None  # the saved values go now, if the pass did not free them
-                for input_id in entry.input_ids:
-                    self.delete_trace(input_id)
-        finally:
-            unlock_tapes()
+        """Called when the tape holds nothing any more (see leaves_when_empty)."""
 
     def clear(self):
-        self.tensor_tape.clear()
-        self.op_tape.clear()
-        self.tensor_usage.clear()
-        self.watched.clear()
-        self.released.clear()
+        """Forgets everything: tensors made before are no longer on this tape."""
+        with tape_lock:
+            for ref in self.entries:
+                entry = ref()
+                if entry is not None:
+                    entry.tapes = tuple(tape for tape in entry.tapes if tape is not self)
+            self.entries = []
+            self.watched.clear()
+            self._compact_at = MIN_COMPACTION
 
     def __len__(self):
-        return len(self.op_tape)
+        return len(self.live_entries())
+
+
+def refuse_freed(tape, targets):
+    """A pass from `targets` through an op an earlier releasing pass on `tape` consumed must raise."""
+    for target in targets:
+        node = target._node
+        if node is not None and tape in node.released:
+            raise freed_error()
+
+
+def history(tape, targets, refuse_released=False):
+    """The entries of `tape` the targets depend on (each once, in no particular order), found by walking
+    from each target's entry to the entries that made its inputs. An entry an earlier releasing pass
+    consumed is skipped, or, with `refuse_released`, raises PyTorch's error."""
+    found, seen = [], set()
+    stack = [t._node for t in targets]
+    while stack:
+        entry = stack.pop()
+        if entry is None or id(entry) in seen or tape not in entry.tapes:
+            continue
+        seen.add(id(entry))
+        if tape in entry.released:
+            if refuse_released:
+                raise freed_error()
+            continue
+        found.append(entry)
+        stack.extend(entry.input_nodes)
+    return found
+
+
+def freed_error():
+    """PyTorch's error for a pass through a graph an earlier pass consumed."""
+    return RuntimeError(_FREED)
+
+
+_FREED = ("Trying to backward through the graph a second time (or directly access saved tensors after they "
+          "have already been freed). Saved intermediate values of the graph are freed when you call .backward() "
+          "or autograd.grad(). Specify retain_graph=True (or use a persistent GradientTape) if you need to "
+          "backward through the graph a second time or if you need to access saved tensors after calling backward.")

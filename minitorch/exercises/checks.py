@@ -146,7 +146,7 @@ def _recorded_entry(exercise, case, arrays):
             if t.is_floating_point():
                 tape.watch(t)
         output = case.run(*tensors)
-    (entry,) = [e for e in tape._tape.op_tape.values() if e.op_type == exercise.op]
+    (entry,) = [e for e in tape._tape.live_entries() if e.op_type == exercise.op]
     return entry, tensors, output  # the output keeps the entry on the tape
 
 

@@ -1,5 +1,5 @@
 """Checking a student's reverse pass: small programs run with minitorch's compute_gradient and with
-the student's (engine/backprop.py: reverse_pass_replaced), their gradients compared.
+the student's (engine/student_pass.py: reverse_pass_replaced), their gradients compared.
 
 Each case is a program a user would write (backward(), autograd.grad, several
 targets, second derivatives) and the hint that names what it tests: a tensor
@@ -11,7 +11,8 @@ import dataclasses
 import numpy as np
 
 import minitorch as mt
-from minitorch.engine.backprop import broadcast_axes, reverse_pass_replaced
+from minitorch.engine.backprop import broadcast_axes
+from minitorch.engine.student_pass import reverse_pass_replaced
 from minitorch.ops.loss_ops import sparse_softmax_cross_entropy_with_logits
 
 from .checks import FAIL, PASS, Verdict, CheckFailed, explain_difference, raised

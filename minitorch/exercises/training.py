@@ -7,7 +7,7 @@ import argparse
 
 import minitorch as mt
 from minitorch import nn
-from minitorch.engine.backprop import reverse_pass_replaced
+from minitorch.engine.student_pass import reverse_pass_replaced
 from minitorch.examples.mlp import MLP
 from minitorch.examples.training import evaluate, make_loaders, train_one_epoch
 

@@ -99,15 +99,22 @@ def _stand_in(t, copy):
     With `copy`, it holds a copy of t's values: gradients that read the old value get it."""
     old = Tensor._make(t._data.copy() if copy else t._data, t._id)
     old._requires_grad = t._requires_grad
+    old._node = t._node
     if t._tracker is not None:
         untrack(t)
         track(old)
     return old
 
 
+def _on_a_tape(t):
+    """Does some tape know `t` (made by a recorded op, or watched)?"""
+    return t._node is not None or t._tracker is not None
+
+
 def _take_identity(t, result):
     """`t` becomes, for the tapes, the tensor `result` (whose values t's storage now holds)."""
     t._id = result._id
+    t._node = result._node
     if result._tracker is not None:
         untrack(result)
         track(t)
@@ -164,7 +171,7 @@ def _rederive_views(t):
         node = node._view_of[0] if node._view_of is not None else None
     for view in sorted((v for v in views if id(v) not in chain), key=view_depth):
         base, op_name, attrs = view._view_of
-        if base._tracker is not None or view._tracker is not None:
+        if _on_a_tape(base) or _on_a_tape(view):
             _stand_in(view, copy=False)  # the old id is dropped with it
             _take_identity(view, execute(op_name, (base,), attrs))
 
@@ -296,7 +303,7 @@ def _write_constant(t, values):
     """Values that do not depend on anything recorded: t's history ends here (it becomes a constant)."""
     np.copyto(t._data, values, casting="unsafe")
     bump(t)
-    if t._tracker is not None and would_record((t,)):
+    if _on_a_tape(t) and would_record((t,)):
         _stand_in(t, copy=False)  # the old id, and its history, go with it
         _take_identity(t, Tensor._make(t._data))
 
