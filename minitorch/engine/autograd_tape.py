@@ -33,6 +33,9 @@ class AutogradTape(Tape):
                 return not thread_state.autograd_tape_paused
         return False
 
+    def holds(self, tensor):
+        return tensor._requires_grad  # what it holds requires grad, and what requires grad, it holds
+
     def activate(self):
         with tape_lock:
             if not self.active:

@@ -61,18 +61,13 @@ def compute_gradient(tape, targets, sources, output_gradients=None, release=Fals
         return replaced_pass(switches.reverse_pass, tape, targets, sources, output_gradients, release,
                              collect_leaves, leaf_ready)
     refuse_freed(tape, targets)
-    with tape_lock:  # other threads may be recording on it
-        refs = list(tape.entries)
-    sweep = _Sweep(tape, refs, sources, release, collect_leaves)
+    last = max((t._node.seq for t in targets if t._node is not None and tape in t._node.tapes), default=-1)
+    refs, stop = tape.recorded_until(last)  # what ran after the last target cannot lead to it
+    sweep = _Sweep(tape, sources, release, None if collect_leaves else _downstream_of(tape, refs, stop, sources))
     sweep.start(targets, output_gradients)
-    due = _leaves_due(tape, refs) if leaf_ready is not None and hooks.post_accumulate_hooks else {}
+    due = _leaves_due(tape, refs, stop) if leaf_ready is not None and hooks.post_accumulate_hooks else {}
     try:
-        for index in range(len(refs) - 1, -1, -1):
-            entry = refs[index]()
-            if entry is not None and sweep.reached(entry):
-                sweep.run(entry)
-            if index in due:
-                sweep.hand_over(due[index], leaf_ready)
+        sweep.walk(refs, stop, due, leaf_ready)
     except BaseException:
         if release:  # the pass failed: free what it did not run of its graph too, as if it had
             sweep.consumed.extend(entry for entry in history(tape, targets) if tape not in entry.released)
@@ -86,14 +81,15 @@ def compute_gradient(tape, targets, sources, output_gradients=None, release=Fals
 class _Sweep:
     """One reverse pass: the pending gradients, by tensor id, and what to do with an entry."""
 
-    def __init__(self, tape, refs, sources, release, collect_leaves):
+    def __init__(self, tape, sources, release, wanted):
         self.tape = tape
         self.release = release
         self.pending = {}  # tensor id -> its gradient, or the list of the gradients to add up
+        self.outstanding = 0  # how many pending tensors an entry on this tape, not yet run, made
         self.sources = sources
         self.source_grads = {}  # a source some op made: its gradient, taken when that op is reached
         self.source_makers = {s._node for s in sources if s._node is not None and tape.holds(s)}
-        self.wanted = None if collect_leaves else _downstream_of(tape, refs, sources)
+        self.wanted = wanted  # None: every input on the tape needs a gradient (backward())
         self.consumed = []  # what a releasing pass ran or reached: it leaves the tape at the end
         self.with_hooks = hooks.tensor_hooks or hooks.retaining or orphaned_hooks
 
@@ -102,23 +98,38 @@ class _Sweep:
             grad = None if output_gradients is None else output_gradients[i]
             if grad is None:
                 grad = Tensor._make(np.ones(target._data.shape, target._data.dtype))
-            self.add(target._id, grad)
+            self.add(target._id, grad, target._node)
 
-    def reached(self, entry):
-        """Did a gradient reach one of the entry's outputs?"""
+    def walk(self, refs, stop, due, leaf_ready):
+        """The sweep: from the entry recorded last to the first, running those a gradient reached;
+        it ends early once no pending gradient waits for an entry."""
         pending = self.pending
-        for tensor_id in entry.output_ids:
-            if tensor_id in pending:
-                return True
-        return False
+        for index in range(stop - 1, -1, -1):
+            if not self.outstanding:
+                break
+            entry = refs[index]()
+            if entry is not None:
+                output_ids = entry.output_ids
+                if output_ids[0] in pending or (len(output_ids) > 1 and not pending.keys().isdisjoint(output_ids)):
+                    self.run(entry)
+            if due and index in due:
+                self.hand_over(due[index], leaf_ready)
+        if self.outstanding:
+            # A gradient waits for an op that is no longer on the tape: an earlier releasing pass consumed it.
+            raise freed_error()
 
     def run(self, entry):
         """Runs one reached entry: output gradients in, input gradients out to its inputs."""
-        if self.source_makers and entry in self.source_makers:
+        output_ids = entry.output_ids
+        if len(output_ids) == 1 and not (self.with_hooks or self.source_makers):  # the common case, without calls
+            grad = self.pending.pop(output_ids[0])
+            self.outstanding -= 1
+            out_grads = [grad if type(grad) is not list else _aggregate(grad, output_ids[0])]
+        elif self.source_makers and entry in self.source_makers:
             out_grads = self.take_source_gradients(entry)
         else:
             out_grads = self.output_gradients(entry)
-        needs = self.needs(entry)
+        needs = entry.needs_input_grad if self.wanted is None and len(entry.tapes) == 1 else self.needs(entry)
         if self.release:
             self.consumed.append(entry)
         if True not in needs:
@@ -129,22 +140,24 @@ class _Sweep:
             in_grads = entry(needs, out_grads, exclusive)
         else:
             in_grads = _run_backward_function(entry, needs, out_grads)
+            if exclusive:
+                entry.free()
         if switches.tracing:
             trace.backward_call(entry, out_grads, in_grads, needs)
-        if exclusive:
-            entry.free()
-        for tensor_id, grad, needed, (shape, dtype) in zip(entry.input_ids, in_grads, needs, entry.input_info):
+        for tensor_id, node, grad, needed, (shape, dtype) in zip(entry.input_ids, entry.input_nodes, in_grads, needs,
+                                                                 entry.input_info):
             if grad is not None and needed:
                 data = grad._data
                 if data.shape != shape or data.dtype != dtype:
                     grad = match_input(grad, shape, dtype, entry.op_type)
-                self.add(tensor_id, grad)
+                self.add(tensor_id, grad, node)
 
     def output_gradients(self, entry):
         """One complete gradient per output of `entry`: summed, or zeros, or None where the op accepts it."""
         pending = self.pending
         if len(entry.output_ids) == 1 and not self.with_hooks:  # the common case, without calls
             grad = pending.pop(entry.output_ids[0])
+            self.outstanding -= 1
             return [grad if type(grad) is not list else _aggregate(grad, entry.output_ids[0])]
         accepts_none = entry.op_def.accepts_none
         grads = []
@@ -152,6 +165,7 @@ class _Sweep:
         for i, tensor_id in enumerate(entry.output_ids):
             if tensor_id in pending:
                 grads.append(_complete(pending.pop(tensor_id), tensor_id))
+                self.outstanding -= 1
             elif i in accepts_none:
                 grads.append(None)
             else:
@@ -162,24 +176,26 @@ class _Sweep:
         return grads
 
     def needs(self, entry):
-        """One flag per input of `entry`: does its gradient lead to a source (or, for backward(), a leaf)?"""
+        """One flag per input of `entry`: does its gradient lead to a source (or, for backward(), a leaf)?
+        (An entry on this tape alone answered that when it was recorded: the inputs it holds.)"""
         wanted, tape = self.wanted, self.tape
         needs = []
         for tensor_id, node in zip(entry.input_ids, entry.input_nodes):
-            if node is not None and node.released and tape in node.released:
-                raise freed_error()  # a gradient would flow into an op an earlier pass consumed
             if wanted is not None:
                 needs.append(tensor_id in wanted)
             else:
                 needs.append((node is not None and tape in node.tapes) or tensor_id in tape.watched)
         return tuple(needs)
 
-    def add(self, tensor_id, grad):
-        """One more gradient for `tensor_id`, added up when it is complete (or early, when they take memory)."""
+    def add(self, tensor_id, grad, node):
+        """One more gradient for `tensor_id` (made by the entry `node`, or None), added up when it is complete
+        (or early, when they take memory)."""
         pending = self.pending
         earlier = pending.get(tensor_id)
         if earlier is None:
             pending[tensor_id] = grad
+            if node is not None and self.tape in node.tapes:
+                self.outstanding += 1
         elif type(earlier) is not list:
             pending[tensor_id] = [earlier, grad]
         else:
@@ -223,27 +239,24 @@ class _Sweep:
         return results
 
 
-def _downstream_of(tape, refs, sources):
+def _downstream_of(tape, refs, stop, sources):
     """The ids of the sources and of every tensor an entry made from them: the tensors whose gradient is
     wanted (an op no source flows into is skipped; its gradients would be thrown away)."""
     wanted = {s._id for s in sources if tape.holds(s)}
-    for ref in refs:
-        entry = ref()
-        if entry is not None:
-            for tensor_id in entry.input_ids:
-                if tensor_id in wanted:
-                    wanted.update(entry.output_ids)
-                    break
+    for index in range(stop):
+        entry = refs[index]()
+        if entry is not None and not wanted.isdisjoint(entry.input_ids):
+            wanted.update(entry.output_ids)
     return wanted
 
 
-def _leaves_due(tape, refs):
+def _leaves_due(tape, refs, stop):
     """index in `refs` -> the watched leaves whose first reader it is: once the sweep has passed it,
     nothing more can add to their gradients."""
     first = {}
     watched = tape.watched
-    for index, ref in enumerate(refs):
-        entry = ref()
+    for index in range(stop):
+        entry = refs[index]()
         if entry is not None:
             for tensor_id in entry.input_ids:
                 if tensor_id in watched and tensor_id not in first:

@@ -47,35 +47,21 @@ class Entry(Node):
         self.op_def = op_def
         self.attrs = attrs
         # Loops, not comprehensions: a comprehension is a call of its own in CPython 3.11, and this runs per op.
-        ids, info, nodes, needs = [], [], [], []
+        ids, info, nodes = [], [], []
         for t in inputs:
             data = t._data
             ids.append(t._id)
             info.append((data.shape, data.dtype))
             nodes.append(t._node)
-            # The likely answer of "which inputs need a gradient" (a tensor some tape knows); a pass that
-            # asks for other flags runs a copy (see __call__).
-            needs.append(t._requires_grad or t._node is not None or t._tracker is not None)
         self.input_ids, self.input_info, self.input_nodes = tuple(ids), tuple(info), tuple(nodes)
-        self.needs_input_grad = tuple(needs)
         ids, info = [], []
         for o in outputs:
             data = o._data
             ids.append(o._id)
             info.append((data.shape, data.dtype))
         self.output_ids, self.output_info = tuple(ids), tuple(info)
-        self._save(op_def, inputs, outputs)
-        self.tapes = ()  # the tapes that recorded it (Tape.record_operation adds itself)
-        self.released = ()  # the tapes whose releasing pass consumed it
-        self.freed = False  # True once the saved values are gone
-        self.hooks = None  # (pre-hooks, hooks) registered through grad_fn, or None
-        self._metadata = None  # grad_fn.metadata, made on first use
-        self.created_at = None  # the user's stack, kept while anomaly detection is on
-        self.seq = _next_seq()  # recording order across all tapes (PyTorch's sequence number)
-
-    def _save(self, op_def, inputs, outputs):
-        """Keeps what the gradient reads (the op table says which), with the version each value has now:
-        an in-place write before the gradient runs makes the gradient refuse (versions.py)."""
+        # What the gradient reads, as the op table says, with the version each value has now: an
+        # in-place write before the gradient runs makes the gradient refuse (versions.py).
         if op_def.needs_inputs:
             self._inputs = inputs
             versions = []
@@ -92,6 +78,14 @@ class Entry(Node):
             self._saved_outputs = tuple(saved)
         else:
             self._saved_outputs = None
+        self.needs_input_grad = None  # the first tape that records it says which inputs it holds
+        self.tapes = ()  # the tapes that recorded it (Tape.record_operation adds itself)
+        self.released = ()  # the tapes whose releasing pass consumed it
+        self.freed = False  # True once the saved values are gone
+        self.hooks = None  # (pre-hooks, hooks) registered through grad_fn, or None
+        self._metadata = None  # grad_fn.metadata, made on first use
+        self.created_at = None  # the user's stack, kept while anomaly detection is on
+        self.seq = _next_seq()  # recording order across all tapes (PyTorch's sequence number)
 
     # ----- what a gradient function reads -----
 
@@ -164,6 +158,8 @@ class Entry(Node):
             else:  # several passes may run an entry still on its tape at once (threads): a copy, not an update
                 op = self._with_needs(needs_input_grad)
         grads = grad_fn(op, *output_grads)
+        if exclusive:  # nothing can run it again: its saved values go now, not at the end of the pass
+            self.free()
         if type(grads) is not tuple:
             grads = tuple(grads) if isinstance(grads, list) else (grads,)
         if len(grads) != len(self.input_ids):
@@ -207,13 +203,6 @@ class Entry(Node):
         """Drops the saved values (a releasing pass ran the entry); the graph's shape stays."""
         self._inputs = self._input_versions = self._saved_outputs = None
         self.freed = True
-
-    def release(self, tape):
-        """`tape`'s releasing pass consumed the entry: the saved values go once no tape that recorded it
-        still holds it."""
-        self.released += (tape,)
-        if len(self.released) >= len(self.tapes):
-            self.free()
 
 
 _COPIED = [name for name in Entry.__slots__ if name != "__weakref__"]

@@ -18,8 +18,14 @@ has doubled (`compact`), and a releasing pass takes the entries it consumed
 out at once: a training loop's tapes are empty between steps.
 
     entries   weak references to the recorded entries, in recording order
+    seqs      each entry's sequence number (entry.seq, increasing): where an
+              entry is in the list, by bisection
     watched   tensor id -> weak reference to a tensor `watch`ed as a leaf
               (tape.h's -1 in tensor_tape)
+
+`entries` and `seqs` are replaced, never changed in place, except by
+appending: a reverse pass reads the list it started with while other
+threads record.
 
 Whether a tensor is on the tape: it is watched, or its `_node` (the entry
 that made it) lists this tape among the tapes that recorded it.
@@ -28,6 +34,7 @@ A tape changes only under the engine lock (state.tape_lock): record_gradient
 holds it while it records, and `watch`, `compact`, `release` and `clear`
 take it themselves.
 """
+import bisect
 import itertools
 import weakref
 
@@ -47,6 +54,7 @@ class Tape:
         self.persistent = persistent
         self.watch_accessed_variables = watch_accessed_variables
         self.entries = []
+        self.seqs = []
         self.watched = {}
         self.serial = next(_serials)  # a short name for traces and listings
         self._compact_at = MIN_COMPACTION
@@ -76,7 +84,8 @@ class Tape:
     def watch(self, tensor):
         track(tensor)  # its death takes it off `watched`
         with tape_lock:
-            if not self.holds(tensor):
+            node = tensor._node
+            if not (node is not None and self in node.tapes):  # an op recorded here made it: already on the tape
                 self.watched[tensor._id] = weakref.ref(tensor)
 
     def unwatch(self, tensor):
@@ -90,12 +99,22 @@ class Tape:
     def record_operation(self, entry, inputs, outputs):
         """Appends `entry` (made by record_gradient from `inputs` and `outputs`) and links the outputs to it:
         each output's `_node` keeps the entry, and through it the graph upstream, alive while it lives."""
+        holds = self.holds
         if self.watch_accessed_variables:
             for t in inputs:
-                if t._requires_grad and not self.holds(t):
+                if t._requires_grad and not holds(t):
                     self.watch(t)
+        if not entry.tapes:  # the first tape to record it: the inputs it holds are the ones that need a gradient
+            needs = []
+            for t in inputs:
+                needs.append(holds(t))
+            entry.needs_input_grad = tuple(needs)
         entry.tapes += (self,)
-        self.entries.append(weakref.ref(entry))
+        if self.seqs and entry.seq < self.seqs[-1]:
+            self._insert(entry)
+        else:
+            self.entries.append(weakref.ref(entry))
+            self.seqs.append(entry.seq)
         marks = self.marks_outputs
         for o in outputs:
             if o._data.dtype.kind == "f":  # integer outputs are not trainable: nothing flows back through them
@@ -105,10 +124,19 @@ class Tape:
         if len(self.entries) >= self._compact_at:
             self.compact()
 
+    def _insert(self, entry):
+        """Records an entry made before the last one recorded, where its number puts it: a forward-mode
+        accumulator records an op on its private tape after the ops its tangent needed (forwardprop.py).
+        Entries are numbered as their ops run, after the ops that made their inputs, so the numbers' order
+        is a topological order on every tape."""
+        at = bisect.bisect(self.seqs, entry.seq)
+        self.entries = self.entries[:at] + [weakref.ref(entry)] + self.entries[at:]
+        self.seqs = self.seqs[:at] + [entry.seq] + self.seqs[at:]
+
     def live_entries(self):
         """The entries still on the tape (alive, not consumed by a releasing pass), in recording order."""
         with tape_lock:
-            refs = list(self.entries)
+            refs = self.entries
         live = []
         for ref in refs:
             entry = ref()
@@ -116,24 +144,46 @@ class Tape:
                 live.append(entry)
         return live
 
-    def compact(self):
-        """Drops the references to entries that died or were consumed; the next sweep comes when the list
-        has doubled again (amortized constant time per op)."""
+    def recorded_until(self, seq):
+        """The list of entries and the number of them recorded up to the entry numbered `seq`."""
         with tape_lock:
-            live = [ref for ref in self.entries if (e := ref()) is not None and self not in e.released]
-            self.entries = live
-            self._compact_at = max(MIN_COMPACTION, 2 * len(live))
-            if not live:
+            return self.entries, bisect.bisect_right(self.seqs, seq)
+
+    def compact(self, first_seq=None, last_seq=None):
+        """Drops the references to entries that died or were consumed, between the entries numbered
+        `first_seq` and `last_seq` (all of them by default). The whole list is swept when it has doubled
+        since the last sweep (amortized constant time per op); a releasing pass sweeps what it ran."""
+        with tape_lock:
+            seqs = self.seqs
+            start = 0 if first_seq is None else bisect.bisect_left(seqs, first_seq)
+            end = len(seqs) if last_seq is None else bisect.bisect_right(seqs, last_seq)
+            kept_refs, kept_seqs = [], []
+            for ref, seq in zip(self.entries[start:end], seqs[start:end]):
+                entry = ref()
+                if entry is not None and self not in entry.released:
+                    kept_refs.append(ref)
+                    kept_seqs.append(seq)
+            self.entries = self.entries[:start] + kept_refs + self.entries[end:]
+            self.seqs = seqs[:start] + kept_seqs + seqs[end:]
+            if first_seq is None:
+                self._compact_at = max(MIN_COMPACTION, 2 * len(self.entries))
+            if not self.entries:
                 self._leave_if_empty()
 
     def release(self, entries):
         """A non-persistent pass consumed `entries`: each frees its saved values once no other tape holds it,
         and they leave this tape's list (their shape stays, for grad_fn, while their outputs live)."""
+        if not entries:
+            return
         with tape_lock:
+            first = last = entries[0].seq
             for entry in entries:
                 if self not in entry.released:
-                    entry.release(self)
-            self.compact()
+                    entry.released += (self,)
+                    if not entry.freed and len(entry.released) >= len(entry.tapes):
+                        entry.free()  # no tape that recorded it holds it any more
+                first, last = min(first, entry.seq), max(last, entry.seq)
+            self.compact(first, last)
 
     def tensor_died(self, tensor_id):
         """A tracked tensor died: a watched one is forgotten (TensorFlow keeps it: its tapes are
@@ -156,7 +206,7 @@ class Tape:
                 entry = ref()
                 if entry is not None:
                     entry.tapes = tuple(tape for tape in entry.tapes if tape is not self)
-            self.entries = []
+            self.entries, self.seqs = [], []
             self.watched.clear()
             self._compact_at = MIN_COMPACTION
 
