@@ -70,11 +70,13 @@ def compute_gradient(tape, targets, sources, output_gradients=None, release=Fals
         sweep.walk(refs, stop, due, leaf_ready)
     except BaseException:
         if release:  # the pass failed: free what it did not run of its graph too, as if it had
-            sweep.consumed.extend(entry for entry in history(tape, targets) if tape not in entry.released)
+            rest = set(history(tape, targets)).union(sweep.consumed)
+            sweep.consumed = sorted(rest, key=lambda entry: entry.seq, reverse=True)
+            sweep.visited = -1
         raise
     finally:
         if release:
-            tape.release(sweep.consumed)
+            tape.release(sweep.consumed, whole=len(sweep.consumed) == sweep.visited)
     return sweep.results(collect_leaves, leaf_ready)
 
 
@@ -90,7 +92,8 @@ class _Sweep:
         self.source_grads = {}  # a source some op made: its gradient, taken when that op is reached
         self.source_makers = {s._node for s in sources if s._node is not None and tape.holds(s)}
         self.wanted = wanted  # None: every input on the tape needs a gradient (backward())
-        self.consumed = []  # what a releasing pass ran or reached: it leaves the tape at the end
+        self.consumed = []  # what a releasing pass ran or reached, last first: it leaves the tape at the end
+        self.visited = 0  # the live entries the sweep went past (all consumed: their stretch of the tape is cut)
         self.with_hooks = hooks.tensor_hooks or hooks.retaining or orphaned_hooks
 
     def start(self, targets, output_gradients):
@@ -104,11 +107,12 @@ class _Sweep:
         """The sweep: from the entry recorded last to the first, running those a gradient reached;
         it ends early once no pending gradient waits for an entry."""
         pending = self.pending
-        for index in range(stop - 1, -1, -1):
-            if not self.outstanding:
-                break
+        index = stop
+        while self.outstanding and index:
+            index -= 1
             entry = refs[index]()
             if entry is not None:
+                self.visited += 1
                 output_ids = entry.output_ids
                 if output_ids[0] in pending or (len(output_ids) > 1 and not pending.keys().isdisjoint(output_ids)):
                     self.run(entry)
@@ -121,8 +125,9 @@ class _Sweep:
     def run(self, entry):
         """Runs one reached entry: output gradients in, input gradients out to its inputs."""
         output_ids = entry.output_ids
+        pending = self.pending
         if len(output_ids) == 1 and not (self.with_hooks or self.source_makers):  # the common case, without calls
-            grad = self.pending.pop(output_ids[0])
+            grad = pending.pop(output_ids[0])
             self.outstanding -= 1
             out_grads = [grad if type(grad) is not list else _aggregate(grad, output_ids[0])]
         elif self.source_makers and entry in self.source_makers:
@@ -144,13 +149,19 @@ class _Sweep:
                 entry.free()
         if switches.tracing:
             trace.backward_call(entry, out_grads, in_grads, needs)
+        tape = self.tape
         for tensor_id, node, grad, needed, (shape, dtype) in zip(entry.input_ids, entry.input_nodes, in_grads, needs,
                                                                  entry.input_info):
             if grad is not None and needed:
                 data = grad._data
                 if data.shape != shape or data.dtype != dtype:
                     grad = match_input(grad, shape, dtype, entry.op_type)
-                self.add(tensor_id, grad, node)
+                if tensor_id in pending:
+                    self.add(tensor_id, grad)
+                else:  # its first gradient (inline: the common case)
+                    pending[tensor_id] = grad
+                    if node is not None and tape in node.tapes:
+                        self.outstanding += 1
 
     def output_gradients(self, entry):
         """One complete gradient per output of `entry`: summed, or zeros, or None where the op accepts it."""
@@ -187,7 +198,7 @@ class _Sweep:
                 needs.append((node is not None and tape in node.tapes) or tensor_id in tape.watched)
         return tuple(needs)
 
-    def add(self, tensor_id, grad, node):
+    def add(self, tensor_id, grad, node=None):
         """One more gradient for `tensor_id` (made by the entry `node`, or None), added up when it is complete
         (or early, when they take memory)."""
         pending = self.pending

@@ -46,39 +46,45 @@ class Entry(Node):
     def __init__(self, op_def, attrs, inputs, outputs):
         self.op_def = op_def
         self.attrs = attrs
-        # Loops, not comprehensions: a comprehension is a call of its own in CPython 3.11, and this runs per op.
-        ids, info, nodes = [], [], []
-        for t in inputs:
-            data = t._data
-            ids.append(t._id)
-            info.append((data.shape, data.dtype))
-            nodes.append(t._node)
-        self.input_ids, self.input_info, self.input_nodes = tuple(ids), tuple(info), tuple(nodes)
-        ids, info = [], []
-        for o in outputs:
+        # Which inputs need a gradient, as PyTorch's needs_input_grad: those that require grad (a GradientTape
+        # that records it first puts the ones it holds instead); a pass that asks for others runs a copy.
+        # Most ops read one or two tensors and make one: their tuples are spelled out for them, without
+        # lists and comprehensions (a comprehension is a call of its own in CPython 3.11: this runs per op).
+        if len(inputs) == 1:
+            (a,) = inputs
+            data = a._data
+            self.input_ids, self.input_info, self.input_nodes = (a._id,), ((data.shape, data.dtype),), (a._node,)
+            self.needs_input_grad = (a._requires_grad,)
+        elif len(inputs) == 2:
+            a, b = inputs
+            data, other = a._data, b._data
+            self.input_ids = (a._id, b._id)
+            self.input_info = ((data.shape, data.dtype), (other.shape, other.dtype))
+            self.input_nodes = (a._node, b._node)
+            self.needs_input_grad = (a._requires_grad, b._requires_grad)
+        else:
+            self.input_ids = tuple([t._id for t in inputs])
+            self.input_info = tuple([(t._data.shape, t._data.dtype) for t in inputs])
+            self.input_nodes = tuple([t._node for t in inputs])
+            self.needs_input_grad = tuple([t._requires_grad for t in inputs])
+        if len(outputs) == 1:
+            (o,) = outputs
             data = o._data
-            ids.append(o._id)
-            info.append((data.shape, data.dtype))
-        self.output_ids, self.output_info = tuple(ids), tuple(info)
+            self.output_ids, self.output_info = (o._id,), ((data.shape, data.dtype),)
+        else:
+            self.output_ids = tuple([o._id for o in outputs])
+            self.output_info = tuple([(o._data.shape, o._data.dtype) for o in outputs])
         # What the gradient reads, as the op table says, with the version each value has now: an
         # in-place write before the gradient runs makes the gradient refuse (versions.py).
         if op_def.needs_inputs:
             self._inputs = inputs
-            versions = []
-            for t in inputs:
-                versions.append(0 if t._version is None else t._version.value)
-            self._input_versions = tuple(versions)
+            self._input_versions = tuple([0 if t._version is None else t._version.value for t in inputs])
         else:
             self._inputs = self._input_versions = None
         if op_def.needs_outputs:
-            saved = []
-            for o in outputs:
-                counter = counter_of(o)
-                saved.append((o._data, counter, counter.value))
-            self._saved_outputs = tuple(saved)
+            self._saved_outputs = tuple([(o._data, counter_of(o), o._version.value) for o in outputs])
         else:
             self._saved_outputs = None
-        self.needs_input_grad = None  # the first tape that records it says which inputs it holds
         self.tapes = ()  # the tapes that recorded it (Tape.record_operation adds itself)
         self.released = ()  # the tapes whose releasing pass consumed it
         self.freed = False  # True once the saved values are gone

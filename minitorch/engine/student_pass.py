@@ -84,7 +84,7 @@ def replaced_pass(reverse_pass, tape, targets, sources, output_gradients, releas
         raise RuntimeError(f"the reverse pass {getattr(reverse_pass, '__name__', reverse_pass)!r} returned "
                            f"{len(grads)} gradients for {len(wanted)} sources")
     if release:
-        tape.release(entries)
+        tape.release(sorted(entries, key=lambda entry: entry.seq, reverse=True))
     if not collect_leaves:
         return grads
     finished = {t._id: g for t, g in zip(wanted, grads) if g is not None and t._id in leaves}

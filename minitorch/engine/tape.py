@@ -41,7 +41,7 @@ import weakref
 from .state import tape_lock, track
 
 _serials = itertools.count(1)
-MIN_COMPACTION = 64  # entries before the first sweep of dead references
+MIN_COMPACTION = 64  # references in the list before the first sweep of dead ones
 
 
 class Tape:
@@ -63,6 +63,13 @@ class Tape:
         """Is `tensor` on this tape: watched, or made by an op recorded here?"""
         node = tensor._node
         return (node is not None and self in node.tapes) or tensor._id in self.watched
+
+    def held(self, tensors):
+        """One flag per tensor: is it on this tape?"""
+        flags = []
+        for t in tensors:
+            flags.append(self.holds(t))
+        return tuple(flags)
 
     def should_record(self, inputs):
         """Does an op reading `inputs` belong on this tape? (tape.h: ShouldRecord)
@@ -104,11 +111,10 @@ class Tape:
             for t in inputs:
                 if t._requires_grad and not holds(t):
                     self.watch(t)
-        if not entry.tapes:  # the first tape to record it: the inputs it holds are the ones that need a gradient
-            needs = []
-            for t in inputs:
-                needs.append(holds(t))
-            entry.needs_input_grad = tuple(needs)
+        if not entry.tapes and not self.marks_outputs:
+            # The first tape to record it: the inputs it holds are the ones that need a gradient. (The entry
+            # says which require grad: what the autograd tape, which marks what it records, holds.)
+            entry.needs_input_grad = self.held(inputs)
         entry.tapes += (self,)
         if self.seqs and entry.seq < self.seqs[-1]:
             self._insert(entry)
@@ -170,20 +176,25 @@ class Tape:
             if not self.entries:
                 self._leave_if_empty()
 
-    def release(self, entries):
-        """A non-persistent pass consumed `entries`: each frees its saved values once no other tape holds it,
-        and they leave this tape's list (their shape stays, for grad_fn, while their outputs live)."""
+    def release(self, entries, whole=False):
+        """A non-persistent pass consumed `entries` (last recorded first): each frees its saved values once no
+        other tape holds it, and they leave this tape's list (their shape stays, for grad_fn, while their
+        outputs live). `whole`: they are every live entry of their stretch of the list, which is cut out."""
         if not entries:
             return
         with tape_lock:
-            first = last = entries[0].seq
             for entry in entries:
                 if self not in entry.released:
                     entry.released += (self,)
                     if not entry.freed and len(entry.released) >= len(entry.tapes):
                         entry.free()  # no tape that recorded it holds it any more
-                first, last = min(first, entry.seq), max(last, entry.seq)
-            self.compact(first, last)
+            first, last = entries[-1].seq, entries[0].seq
+            if whole:
+                start, end = bisect.bisect_left(self.seqs, first), bisect.bisect_right(self.seqs, last)
+                self.entries = self.entries[:start] + self.entries[end:]
+                self.seqs = self.seqs[:start] + self.seqs[end:]
+            else:
+                self.compact(first, last)
 
     def tensor_died(self, tensor_id):
         """A tracked tensor died: a watched one is forgotten (TensorFlow keeps it: its tapes are
