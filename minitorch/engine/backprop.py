@@ -94,7 +94,8 @@ class _Sweep:
         self.wanted = wanted  # None: every input on the tape needs a gradient (backward())
         self.consumed = []  # what a releasing pass ran or reached, last first: it leaves the tape at the end
         self.visited = 0  # the live entries the sweep went past (all consumed: their stretch of the tape is cut)
-        self.with_hooks = hooks.tensor_hooks or hooks.retaining or orphaned_hooks
+        # No tensor hook to run and no source to catch on the way: one output's gradient is taken as it is.
+        self.plain = not (hooks.tensor_hooks or hooks.retaining or orphaned_hooks or self.source_makers)
 
     def start(self, targets, output_gradients):
         for i, target in enumerate(targets):
@@ -126,21 +127,22 @@ class _Sweep:
         """Runs one reached entry: output gradients in, input gradients out to its inputs."""
         output_ids = entry.output_ids
         pending = self.pending
-        if len(output_ids) == 1 and not (self.with_hooks or self.source_makers):  # the common case, without calls
+        if len(output_ids) == 1 and self.plain:  # the common case, without calls
             grad = pending.pop(output_ids[0])
             self.outstanding -= 1
             out_grads = [grad if type(grad) is not list else _aggregate(grad, output_ids[0])]
-        elif self.source_makers and entry in self.source_makers:
+        elif entry in self.source_makers:
             out_grads = self.take_source_gradients(entry)
         else:
             out_grads = self.output_gradients(entry)
-        needs = entry.needs_input_grad if self.wanted is None and len(entry.tapes) == 1 else self.needs(entry)
+        alone = len(entry.tapes) == 1  # on this tape only
+        needs = entry.needs_input_grad if alone and self.wanted is None else self.needs(entry)
         if self.release:
             self.consumed.append(entry)
         if True not in needs:
             return  # no source flows into it: its gradients would be thrown away
         # Exclusive: only this releasing pass can run it, so it may be changed and freed in place.
-        exclusive = self.release and len(entry.tapes) == 1
+        exclusive = alone and self.release
         if entry.hooks is None and not switches.check_anomalies:
             in_grads = entry(needs, out_grads, exclusive)
         else:
@@ -166,10 +168,6 @@ class _Sweep:
     def output_gradients(self, entry):
         """One complete gradient per output of `entry`: summed, or zeros, or None where the op accepts it."""
         pending = self.pending
-        if len(entry.output_ids) == 1 and not self.with_hooks:  # the common case, without calls
-            grad = pending.pop(entry.output_ids[0])
-            self.outstanding -= 1
-            return [grad if type(grad) is not list else _aggregate(grad, entry.output_ids[0])]
         accepts_none = entry.op_def.accepts_none
         grads = []
         last_info = last_zeros = None  # consecutive outputs often share shape and dtype

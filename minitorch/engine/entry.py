@@ -117,7 +117,9 @@ class Entry(Node):
         """The op's outputs, rebuilt with their original ids and linked to this entry."""
         if self._saved_outputs is None:
             self._refuse("outputs")
-        requires_grad = any(tape.marks_outputs for tape in self.tapes)
+        requires_grad = False  # on the autograd tape, which marks what it records: a loop, not any() (a call)
+        for tape in self.tapes:
+            requires_grad = requires_grad or tape.marks_outputs
         outputs = []  # a loop, not a comprehension (a call of its own in CPython 3.11): this runs in every pass
         for (data, _, _), tensor_id in zip(self._saved_outputs, self.output_ids):
             floating = data.dtype.kind == "f"
@@ -165,7 +167,8 @@ class Entry(Node):
                 op = self._with_needs(needs_input_grad)
         grads = grad_fn(op, *output_grads)
         if exclusive:  # nothing can run it again: its saved values go now, not at the end of the pass
-            self.free()
+            self._inputs = self._input_versions = self._saved_outputs = None
+            self.freed = True
         if type(grads) is not tuple:
             grads = tuple(grads) if isinstance(grads, list) else (grads,)
         if len(grads) != len(self.input_ids):

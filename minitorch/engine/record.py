@@ -10,13 +10,12 @@ the entries that made its inputs.
 from . import anomaly, trace
 from .entry import Entry
 from .registry import OPS
-from .state import active_accumulators, active_tapes, lock_tapes, switches, thread_state, unlock_tapes
+from .state import active_accumulators, active_tapes, lock_tapes, switches, unlock_tapes
 
 
 def record_gradient(op_name, inputs, attrs, results):
-    # 1. Nothing to do when no tape is active or this thread stopped recording.
-    if not (active_tapes or active_accumulators) or not thread_state.recording:
-        return
+    # 1. execute calls it only while a tape or an accumulator is active and this thread records
+    #    (TensorFlow's CouldBackprop / CouldForwardprop); nothing to do for an op without a gradient.
     op_def = OPS[op_name]
     if not op_def.differentiable:
         return

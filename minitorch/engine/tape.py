@@ -106,29 +106,32 @@ class Tape:
     def record_operation(self, entry, inputs, outputs):
         """Appends `entry` (made by record_gradient from `inputs` and `outputs`) and links the outputs to it:
         each output's `_node` keeps the entry, and through it the graph upstream, alive while it lives."""
-        holds = self.holds
-        if self.watch_accessed_variables:
-            for t in inputs:
-                if t._requires_grad and not holds(t):
-                    self.watch(t)
-        if not entry.tapes and not self.marks_outputs:
-            # The first tape to record it: the inputs it holds are the ones that need a gradient. (The entry
-            # says which require grad: what the autograd tape, which marks what it records, holds.)
-            entry.needs_input_grad = self.held(inputs)
+        if not self.marks_outputs:  # a GradientTape (the autograd tape watches through requires_grad_())
+            self._adopt(entry, inputs)
         entry.tapes += (self,)
         if self.seqs and entry.seq < self.seqs[-1]:
             self._insert(entry)
         else:
             self.entries.append(weakref.ref(entry))
             self.seqs.append(entry.seq)
-        marks = self.marks_outputs
         for o in outputs:
             if o._data.dtype.kind == "f":  # integer outputs are not trainable: nothing flows back through them
                 o._node = entry
-                if marks:
+                if self.marks_outputs:
                     o._requires_grad = True
         if len(self.entries) >= self._compact_at:
             self.compact()
+
+    def _adopt(self, entry, inputs):
+        """Watches the inputs that require grad (watch_accessed_variables); as the first tape to record the
+        entry, says which inputs need a gradient: the ones on this tape. (The entry says which require
+        grad: what the autograd tape, which marks what it records, holds.)"""
+        if self.watch_accessed_variables:
+            for t in inputs:
+                if t._requires_grad and not self.holds(t):
+                    self.watch(t)
+        if not entry.tapes:
+            entry.needs_input_grad = self.held(inputs)
 
     def _insert(self, entry):
         """Records an entry made before the last one recorded, where its number puts it: a forward-mode
