@@ -134,7 +134,7 @@ def worker_memory_layouts_and_async():
     w = mt.ones(2, requires_grad=True)
     saved = w * 1.0
     loss = (saved * saved).sum()
-    dist.all_reduce(saved.data)
+    dist.all_reduce(saved.detach())  # detach(), not .data: .data writes are untracked, as in PyTorch
     try:
         loss.backward()
         raise AssertionError("backward used a tensor all_reduce overwrote")
@@ -143,7 +143,7 @@ def worker_memory_layouts_and_async():
     # Only the tensors a collective writes move: broadcast's source keeps its version.
     source = mt.ones(2, requires_grad=True)
     kept = (source * source).sum()
-    dist.broadcast(source.data, src=0)
+    dist.broadcast(source.detach(), src=0)
     try:
         kept.backward()
         assert rank == 0 and source.grad.tolist() == [2.0, 2.0]
