@@ -8,7 +8,11 @@ tuples, int dict keys, numbers, strings, None) is a JSON tree in the file's
 `__metadata__` whose leaves name the stored tensors. Loading parses JSON and
 raw arrays only, so a checkpoint can never run code; anything that is not a
 well-formed safetensors file (a pickle, a torch.save zip, a truncated or empty
-file) raises CheckpointError naming the file.
+file) raises CheckpointError naming the file. Loading reads the header first and
+checks the sizes it declares against the file's size before reading anything
+else, then reads only the declared bytes (as `safetensors.safe_open`): /dev/zero
+or a huge sparse file is refused after a few bytes, and a valid file costs its
+tensors' size once.
 """
 import errno
 import json
@@ -20,6 +24,7 @@ import secrets
 import socket
 import stat
 import struct
+import sys
 import time
 
 import numpy as np
@@ -28,6 +33,7 @@ import safetensors.numpy
 from . import nest
 from .creation import from_numpy
 from .devices import cpu_device, device
+from .streams import last_bytes, read_exactly, read_into, remaining_size
 from .tensor import Tensor
 
 _TREE_KEY = "minitorch"  # metadata entry holding the JSON tree
@@ -318,22 +324,30 @@ def _placement(map_location):
 
 def _load(f):
     if hasattr(f, "read"):
-        name = getattr(f, "name", None) or repr(f)
-        data = f.read()
-    else:
-        name = os.fsdecode(f)
-        with open(name, "rb") as stream:
-            data = stream.read()
-    header = _read_header(data, name)
-    try:
-        # safetensors checks every offset and shape against the buffer before copying anything.
-        arrays = safetensors.numpy.load(data)
-    except Exception as error:
-        raise CheckpointError(f"{name}: not a readable safetensors file ({type(error).__name__}: {error})") from error
-    del data  # each tensor has its own buffer now: dropping the file's keeps the peak at twice its size
-    metadata = header.get("__metadata__") or {}
-    if not isinstance(metadata, dict):
-        raise CheckpointError(f"{name}: the safetensors __metadata__ is not a JSON object")
+        return _load_stream(f, getattr(f, "name", None) or repr(f))
+    name = os.fsdecode(f)
+    with open(name, "rb") as stream:
+        return _load_stream(stream, name)
+
+
+def _load_stream(stream, name):
+    """As safetensors.safe_open: the header first, its declared sizes checked against the file's
+    size, then only the bytes it declares, each tensor read straight into its own array (peak
+    memory: the declared content once). /dev/zero, a sparse file or a truncated one is refused
+    after reading a few bytes."""
+    size = remaining_size(stream)  # None for a pipe or a device
+    header, header_size = _read_header(stream, name, size)
+    metadata = header.get("__metadata__", {})
+    if not isinstance(metadata, dict) or not all(isinstance(v, str) for v in metadata.values()):
+        raise CheckpointError(f"{name}: the safetensors __metadata__ is not a JSON object of strings")
+    entries = _declared_tensors(header, name)
+    data_size = entries[-1][4] if entries else 0
+    declared = 8 + header_size + data_size
+    if size is not None and size != declared:
+        problem = "truncated" if size < declared else f"{size - declared} bytes follow the data it declares"
+        raise CheckpointError(f"{name}: the file holds {size} bytes where its header declares {declared} ({problem})")
+    arrays = {key: _read_tensor(stream, name, key, dtype, shape, end - begin)
+              for key, dtype, shape, begin, end in entries}
     decoder = _Decoder(arrays, name)
     if _TREE_KEY not in metadata:
         # A file from elsewhere (e.g. safetensors.torch.save_file(model.state_dict(), path)).
@@ -352,36 +366,101 @@ def _load(f):
     return decoder.decode(tree, 0)
 
 
-def _read_header(data, name):
-    """The parsed JSON header; a file that has none gets a message saying what it looks like instead."""
-    header = None
-    if len(data) >= 8:
-        (header_size,) = struct.unpack("<Q", data[:8])
-        if header_size <= min(len(data) - 8, _MAX_HEADER_BYTES):
+def _read_header(stream, name, size):
+    """(the parsed JSON header, its length); a file that has none gets a message saying what it looks like."""
+    head = read_exactly(stream, 8)
+    header, problem = None, None
+    if len(head) == 8:
+        (header_size,) = struct.unpack("<Q", head)
+        if header_size > _MAX_HEADER_BYTES:
+            problem = f"its first 8 bytes declare a header of {header_size} bytes, more than safetensors allows"
+        elif size is not None and header_size > size - 8:
+            problem = f"its first 8 bytes declare a header of {header_size} bytes in a file of {size}"
+        else:
+            text = read_exactly(stream, header_size)
             try:
-                header = json.loads(data[8:8 + header_size].decode("utf-8"))
+                header = json.loads(text.decode("utf-8")) if len(text) == header_size else None
             except (UnicodeDecodeError, ValueError):
                 header = None
             except RecursionError:
                 raise CheckpointError(f"{name}: the safetensors header nests too deeply (damaged file)") from None
     if not isinstance(header, dict):
-        raise CheckpointError(f"{name}: {_what_it_is(data)}")
-    return header
+        raise CheckpointError(f"{name}: {_what_it_is(head, size, last_bytes(stream, 64), problem)}")
+    return header, header_size
 
 
-def _what_it_is(data):
-    """Why `data` is not a safetensors file, for the error message (it is never parsed further)."""
-    if len(data) == 0:
+def _what_it_is(head, size, tail, problem):
+    """Why a file that starts with `head` and ends with `tail` is not a safetensors file (never parsed further)."""
+    if size == 0 or not head:
         return "the file is empty, not a checkpoint"
-    if data[:4] == b"PK\x03\x04":
+    if head[:4] == b"PK\x03\x04":
         return ("this is a zip archive (e.g. from torch.save), which holds a pickle; minitorch never unpickles "
                 "(it could run code). Re-save the tensors with safetensors.torch.save_file.")
-    if data[:1] == b"\x80" or data.rstrip().endswith(b"."):
+    if head[:1] == b"\x80" or tail.rstrip().endswith(b"."):
         return ("this looks like a pickle file; minitorch never unpickles (it could run code). "
                 "Re-save the tensors with safetensors.")
-    if len(data) < 8:
-        return f"{len(data)} bytes is too short for a safetensors file"
-    return "not a safetensors file (no valid header; the file is damaged, truncated or of another format)"
+    if len(head) < 8:
+        return f"{len(head)} bytes is too short for a safetensors file"
+    return (f"not a safetensors file ({problem or 'no valid header'}; the file is damaged, truncated or of "
+            f"another format)")
+
+
+# safetensors dtype names -> numpy (little-endian, as the format stores them). Others (BF16, F8_*)
+# have no numpy dtype minitorch uses.
+_DTYPES = {"BOOL": "?", "U8": "u1", "I8": "i1", "U16": "<u2", "I16": "<i2", "F16": "<f2", "U32": "<u4", "I32": "<i4",
+           "F32": "<f4", "U64": "<u8", "I64": "<i8", "F64": "<f8"}
+
+
+def _declared_tensors(header, name):
+    """[(key, numpy dtype, shape, begin, end)] in file order, checked as safetensors checks them: each
+    entry well-formed, its byte count its shape's, the data laid end to end from 0 with no gap."""
+    entries = []
+    for key, info in header.items():
+        if key == "__metadata__":
+            continue
+        if not (isinstance(info, dict) and set(info) == {"dtype", "shape", "data_offsets"}
+                and isinstance(info["dtype"], str) and _are_counts(info["shape"])
+                and _are_counts(info["data_offsets"]) and len(info["data_offsets"]) == 2):
+            raise CheckpointError(f"{name}: tensor entry {reprlib.repr(key)}: {reprlib.repr(info)} is not "
+                                  f"{{dtype, shape, data_offsets}} (damaged file)")
+        if info["dtype"] not in _DTYPES:
+            raise CheckpointError(f"{name}: tensor {reprlib.repr(key)} has safetensors dtype "
+                                  f"{reprlib.repr(info['dtype'])}, which minitorch does not read")
+        dtype = np.dtype(_DTYPES[info["dtype"]])
+        begin, end = info["data_offsets"]
+        entries.append((key, dtype, tuple(info["shape"]), begin, end))
+    entries.sort(key=lambda entry: entry[3:])
+    expected_begin = 0
+    for key, dtype, shape, begin, end in entries:
+        nbytes = math.prod(shape) * dtype.itemsize  # Python ints: never wraps around
+        if begin != expected_begin or end - begin != nbytes:
+            raise CheckpointError(f"{name}: tensor {reprlib.repr(key)} of shape {list(shape)} ({nbytes} bytes) is "
+                                  f"declared at bytes {begin} to {end} of the data, where the next tensor starts at "
+                                  f"{expected_begin} (damaged file)")
+        expected_begin = end
+    return entries
+
+
+def _are_counts(values):
+    return isinstance(values, list) and all(type(v) is int and v >= 0 for v in values)
+
+
+def _read_tensor(stream, name, key, dtype, shape, nbytes):
+    """The next `nbytes` of `stream`, read straight into a new array of that dtype and shape."""
+    if nbytes > sys.maxsize:
+        raise CheckpointError(f"{name}: tensor {key!r} declares {nbytes} bytes, more than this machine can address")
+    try:
+        array = np.empty(shape, dtype=dtype.newbyteorder("="))
+    except MemoryError:
+        raise MemoryError(f"load: {name}: tensor {key!r} of shape {list(shape)} and dtype {dtype.name} needs "
+                          f"{nbytes} bytes, more memory than is available") from None
+    received = read_into(stream, memoryview(array.reshape(-1)).cast("B"))
+    if received < nbytes:
+        raise CheckpointError(f"{name}: the file ends {received} bytes into tensor {key!r}, which its header "
+                              f"declares as {nbytes} bytes (truncated)")
+    if not dtype.isnative:  # a big-endian machine: the file's little-endian values, swapped in place
+        array.byteswap(inplace=True)
+    return array
 
 
 class _Decoder:
@@ -433,8 +512,7 @@ class _Decoder:
                                   f"does not hold")
         if (kind, key) in self.loaded:
             return self.loaded[(kind, key)]
-        # Some safetensors versions hand out read-only arrays: copy those once, for every use of the key.
-        array = self.arrays[key] = _writable(self.arrays[key])
+        array = self.arrays[key]
         if kind == "tensor":
             value = self._tensor(array, key, requires_grad)
         elif kind == "ndarray":
@@ -474,7 +552,3 @@ class _Decoder:
             return key
         raise CheckpointError(f"{self.name}: dict key {reprlib.repr(key)} in the minitorch structure is not a str "
                               f"or int")
-
-
-def _writable(array):
-    return array if array.flags.writeable else array.copy()

@@ -10,7 +10,9 @@ and `x.exp()` is `mt.exp(x)`. Where to look for `x * y`: METHODS says
 """
 from . import core_methods, dtypes
 from .autograd.backward import backward as backward_of
-from .engine.versions import bump
+from .engine.anomaly import untracked_write
+from .engine.state import switches
+from .engine.versions import counter_of, untracked_alias
 from .ops import array_ops, in_place_ops, math_ops, pointwise_ops, random_ops, reduction_ops, special_ops
 from .ops import index_ops, join_ops, scatter_ops, shape_in_place_ops, shape_ops
 from .ops import matrix_ops, norm_ops, product_ops, scan_ops, sort_ops, statistics_ops
@@ -133,8 +135,13 @@ def _detached(self):
 
     Writing into `p.data` changes `p` without recording anything (the manual
     SGD step `W.data += -0.1 * W.grad`); `p.data = other` gives p other's
-    values (any shape), also unrecorded. Both bump p's version, so a gradient
-    that saved p's old values refuses to run.
+    values (any shape), also unrecorded. As in PyTorch, neither moves p's
+    version: `.data` has a version counter of its own, and assigning keeps p's.
+    So `w.data.mul_(2)` or `w.data = new` between forward and backward does not
+    raise, and a gradient that saved w reads the new values (weight clipping,
+    EMA updates in hooks rely on it). Under `mt.autograd.detect_anomaly()` such
+    a write warns, naming the ops of a pending graph that saved the values.
+    `detach()` is the tracked alias: a write through it moves p's version.
 
     >>> w = mt.tensor([1.0, 2.0], requires_grad=True)
     >>> w.data
@@ -146,7 +153,9 @@ def _detached(self):
     >>> w.shape
     minitorch.Size([3])
     """
-    return array_ops.stop_gradient(self)
+    alias = array_ops.stop_gradient(self)
+    untracked_alias(alias, self)
+    return alias
 
 
 def _set_data(self, other):
@@ -154,9 +163,10 @@ def _set_data(self, other):
         raise TypeError(f"data must be a Tensor, got {type(other).__name__}")
     if self._requires_grad and other._data.dtype.kind != "f":
         raise RuntimeError(f"data set to a tensor that requires gradients must be floating point, got {other.dtype}")
+    if switches.check_anomalies:
+        untracked_write(counter_of(self), "x.data = y")
     self._data = other._data
-    self._view_of = None
-    bump(self)
+    self._view_of = None  # the version stays (PyTorch's set_data): the change is not tracked
 
 
 # ----- the table: method name -> function -----

@@ -4,6 +4,7 @@ The workers below run under `mpiexec` (distributed_launcher.launch); every rank
 can compute every rank's data from its seed, so each checks its results
 against numpy on its own.
 """
+import atexit
 import doctest
 import os
 import subprocess
@@ -134,7 +135,7 @@ def worker_memory_layouts_and_async():
     w = mt.ones(2, requires_grad=True)
     saved = w * 1.0
     loss = (saved * saved).sum()
-    dist.all_reduce(saved.data)
+    dist.all_reduce(saved.detach())  # detach(), not .data: .data writes are untracked, as in PyTorch
     try:
         loss.backward()
         raise AssertionError("backward used a tensor all_reduce overwrote")
@@ -143,7 +144,7 @@ def worker_memory_layouts_and_async():
     # Only the tensors a collective writes move: broadcast's source keeps its version.
     source = mt.ones(2, requires_grad=True)
     kept = (source * source).sum()
-    dist.broadcast(source.data, src=0)
+    dist.broadcast(source.detach(), src=0)
     try:
         kept.backward()
         assert rank == 0 and source.grad.tolist() == [2.0, 2.0]
@@ -179,20 +180,50 @@ def worker_mismatches():
 
 
 def worker_failure(mode):
-    """One rank fails; the job must end soon, not hang."""
+    """One rank fails or leaves; the job must end soon, not hang."""
     rank = dist.get_rank()
     if mode == "hang":  # re-init with a short timeout (the others must not time out before rank 1 fails)
         dist.destroy_process_group()
         dist.init_process_group("mpi", timeout=2.0)
+    else:  # the default timeout, 30 minutes: only the way the rank left can end the job in time
+        dist.destroy_process_group()
+        dist.init_process_group("mpi")
     if rank == 1:
         if mode == "raise":
             raise ValueError("rank 1 failed on purpose")
         if mode == "exit":
             os._exit(3)
+        if mode == "os._exit(0)":
+            os._exit(0)
         if mode == "hang":
             time.sleep(120)
+        if mode == "sys.exit(3)":
+            sys.exit(3)
+        if mode == "raise SystemExit(3)":
+            raise SystemExit(3)
+        if mode == "sys.exit(0)":
+            sys.exit(0)
+        if mode == "end of script":  # leaves without the all_reduce rank 0 waits in
+            return
+        if mode == "atexit os._exit(3)":  # its script ends; an atexit handler (see __main__) exits with 3
+            return
+    if rank == 0 and mode == "atexit os._exit(3)":
+        time.sleep(1)  # rank 1 is gone before rank 0 starts
     dist.all_reduce(mt.ones(3))
     raise AssertionError("the all_reduce should not have finished")
+
+
+def worker_staggered_ends(last_op):
+    """Ranks that end cleanly at different times: the first to leave must not fail the others."""
+    rank = dist.get_rank()
+    t = mt.ones(2) * (rank + 1)
+    if last_op == "broadcast":
+        dist.broadcast(t, src=1)  # rank 1 may finish (and leave) before rank 0 has its data
+    else:
+        dist.all_reduce(t)
+    if rank == 0:
+        time.sleep(2)  # still working (saving a checkpoint, say) when rank 1 has left
+    print(f"rank {rank}: ended cleanly with {t.tolist()}", flush=True)
 
 
 def worker_single_process():
@@ -249,12 +280,20 @@ def test_mismatched_calls_raise_on_every_rank():
     assert out.count("src must be a rank in 0..1, got 2") == 2
 
 
-@pytest.mark.parametrize("mode", ["raise", "exit", "hang"])
+@pytest.mark.parametrize("mode", ["raise", "exit", "hang", "sys.exit(3)", "raise SystemExit(3)", "sys.exit(0)",
+                                  "end of script", "atexit os._exit(3)", "os._exit(0)"])
 def test_a_failed_rank_ends_the_job_in_bounded_time(mode):
     start = time.monotonic()
     result = launch(__file__, "failure", 2, mode, timeout=30)
-    assert result.returncode != 0
+    if mode != "os._exit(0)":  # mpiexec kills rank 0 and reports 0, the status of the rank that left
+        assert result.returncode != 0, result
+    assert "the all_reduce should not have finished" not in result.stderr
     assert time.monotonic() - start < 20
+    # (An atexit handler's os._exit runs before mpi4py's MPI_Finalize, a C-level exit function: mpiexec
+    # sees a rank leave without finalizing and ends the job itself, maybe before rank 0 hears of it.)
+    if mode in ("sys.exit(3)", "raise SystemExit(3)", "sys.exit(0)", "end of script"):
+        assert "all_reduce (agreeing on the call): rank 1 left the job" in result.stderr, result.stderr
+        assert "rank 0 raised DistBackendError; aborting the job" in result.stderr
     if mode == "raise":
         assert "ValueError: rank 1 failed on purpose" in result.stderr
         assert "rank 1 raised ValueError; aborting the job" in result.stderr
@@ -268,6 +307,13 @@ def run_without_mpiexec(worker, env=None, code=None):
     environment = {**os.environ, **(env or {})}
     command = [sys.executable, "-c", code] if code else [sys.executable, __file__, worker]
     return subprocess.run(command, capture_output=True, text=True, timeout=60, env=environment)
+
+
+@pytest.mark.parametrize("last_op", ["broadcast", "all_reduce"])
+def test_ranks_that_end_cleanly_at_different_times_end_the_job_cleanly(last_op):
+    out = check(launch(__file__, "staggered_ends", 2, last_op, timeout=30))
+    expected = [2.0, 2.0] if last_op == "broadcast" else [3.0, 3.0]
+    assert f"rank 0: ended cleanly with {expected}" in out and f"rank 1: ended cleanly with {expected}" in out
 
 
 def test_a_script_without_mpiexec_is_a_world_of_one():
@@ -312,4 +358,7 @@ def test_docstring_examples_run_on_two_processes():
 
 
 if __name__ == "__main__":
+    if sys.argv[1:] == ["failure", "atexit os._exit(3)"]:
+        # Registered before init_process_group: it runs after minitorch's own atexit handler.
+        atexit.register(os._exit, 3)
     run_worker(WORKERS)

@@ -1,4 +1,6 @@
 """In-place updates with PyTorch's rules: same object and storage, version counters, views, .data, grad_fn nodes."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -246,7 +248,7 @@ def test_modified_through_a_view_raises():
     h = x2 * 1
     y2 = mt.log(h)  # Log keeps its input: h
     with mt.no_grad():
-        h.data[0] = 7.0  # .data shares the storage and the version
+        h.detach()[0] = 7.0  # detach() shares the storage and the version (.data does not: see below)
     with pytest.raises(RuntimeError, match="LogBackward0"):
         y2.sum().backward()
     x3 = mt.tensor([1.0, 2.0], requires_grad=True)
@@ -300,8 +302,8 @@ def test_gradient_tape_door_records_in_place_updates_and_checks_versions():
 def test_views_share_storage_and_version_with_their_base():
     x = mt.arange(12.0).reshape(3, 4)
     views = [x.view(12), x.reshape(4, 3), x[1:, ::2], x.t(), x.transpose(0, 1), x.unsqueeze(0), x[None].squeeze(0),
-             x.expand(2, 3, 4), x.detach(), x.data, x.permute(1, 0)]
-    for v in views:
+             x.expand(2, 3, 4), x.detach(), x.permute(1, 0)]
+    for v in views + [x.data]:
         assert np.shares_memory(v.numpy(), x.numpy())
     x.add_(1)
     assert all(v._version is x._version for v in views) and x._version.value == 1
@@ -321,6 +323,67 @@ def test_data_is_detached_shares_storage_and_can_be_assigned():
     assert w.shape == (2, 2) and w.requires_grad
     with pytest.raises(TypeError):
         w.data = [1.0]
+
+
+def test_writes_through_data_are_not_tracked_as_in_pytorch():
+    """PyTorch gives `.data` a version counter of its own (VariableHooks::variable_data) and `set_data`
+    keeps the tensor's: neither write moves the version a pending gradient checks, so backward runs,
+    with the new values (weight clipping, EMA updates in hooks)."""
+    w = mt.tensor([1.0, 2.0], requires_grad=True)
+    loss = (w * w).sum()
+    w.data.mul_(2)
+    w.data[0] = 3.0
+    w.data.clamp_(max=3.5)
+    assert w._version is None or w._version.value == 0
+    loss.backward()
+    assert w.grad.tolist() == [6.0, 7.0]  # 2 w, with w's values now
+    v = mt.tensor([1.0, 2.0], requires_grad=True)
+    loss = (v * v).sum()
+    v.data = mt.tensor([5.0, 5.0])
+    loss.backward()
+    assert v.grad.tolist() == [10.0, 10.0]
+
+
+def test_an_ema_update_through_data_inside_a_hook_does_not_break_backward():
+    w = mt.tensor([1.0, 2.0], requires_grad=True)
+    x = mt.tensor([3.0, 4.0], requires_grad=True)
+    y = w * x  # Mul saves w and x
+
+    def ema(grad):  # runs before Mul's gradient reads w
+        w.data.mul_(0.5)
+
+    y.register_hook(ema)
+    (y * 2).sum().backward()
+    assert w.grad.tolist() == [6.0, 8.0] and x.grad.tolist() == [1.0, 2.0]  # x's gradient reads w's new values
+
+
+def test_data_has_its_own_version_and_its_views_share_it():
+    w = mt.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    d = w.data
+    d[1:].add_(1)
+    assert w.tolist() == [1.0, 3.0, 4.0]
+    assert d._version.value == 1 and (w._version is None or w._version.value == 0)
+    w.detach().add_(1)  # the tracked alias
+    assert w._version.value == 1 and d._version.value == 1
+
+
+def test_a_data_write_under_detect_anomaly_warns_naming_the_op_that_saved_the_value():
+    w = mt.tensor([1.0, 2.0], requires_grad=True)
+    with mt.autograd.detect_anomaly():
+        loss = (w.exp() * w).sum()  # Mul saves w; Exp saves its output only
+        with pytest.warns(UserWarning, match=r"a write through \.data changed a tensor that MulBackward0 saved") as caught:
+            w.data.mul_(2)
+        assert caught[0].filename == __file__  # points at the user's line
+        with pytest.warns(UserWarning, match=r"x\.data = y changed a tensor that MulBackward0 saved"):
+            w.data = mt.zeros(2)
+        loss.backward()
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            w.data.mul_(2)  # the graph is gone: nothing to warn about
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        loss = (w * w).sum()
+        w.data.mul_(2)  # anomaly detection off: silent, as PyTorch
 
 
 # ----- the snippets of the issue, as a user writes them -----

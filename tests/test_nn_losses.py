@@ -181,7 +181,9 @@ def test_bce_with_logits_is_stable_for_large_logits():
     x = mt.tensor([1000.0, -1000.0, 50.0, -50.0], requires_grad=True)
     y = mt.tensor([0.0, 1.0, 1.0, 0.0])
     out = F.binary_cross_entropy_with_logits(x, y, reduction="none")
-    np.testing.assert_allclose(out.detach().numpy(), [1000.0, 1000.0, np.log1p(np.exp(-50.0)), np.log1p(np.exp(-50.0))], rtol=1e-6)
+    # PyTorch's form, (1 - y) x - log sigmoid(x), rounds x = -50, y = 0 to 0 (-50 + 50 + 1.9e-22), as PyTorch does.
+    np.testing.assert_allclose(out.detach().numpy(), [1000.0, 1000.0, np.log1p(np.exp(-50.0)), np.log1p(np.exp(-50.0))], rtol=1e-6,
+                               atol=1e-21)
     out.sum().backward()
     np.testing.assert_allclose(x.grad.numpy(), [1.0, -1.0, 0.0, 0.0], atol=1e-12)
 
@@ -210,3 +212,88 @@ def test_bce_values_and_errors():
         F.binary_cross_entropy(t(np.array([1.5])), t(np.array([1.0])))
     with pytest.raises(ValueError, match=r"binary_cross_entropy_with_logits: target size \(3,\) must be the same as input size \(3, 1\)"):
         F.binary_cross_entropy_with_logits(mt.zeros(3, 1), mt.zeros(3))
+
+
+# ----- issue 27: the edges, against PyTorch's backward formulas written out -----
+
+@pytest.mark.parametrize("kwargs", [{}, {"label_smoothing": 0.2}, {"weight": t(WEIGHT[:2])},
+                                    {"weight": t(WEIGHT[:2]), "label_smoothing": 0.2}])
+def test_cross_entropy_with_every_target_ignored_has_zero_gradients(kwargs):
+    """PyTorch's nll_loss_backward never writes an ignored row: the loss is 0 / 0 = nan, the gradient 0."""
+    x = mt.tensor([[0.5, 1.0], [0.1, 0.2]], requires_grad=True)
+    loss = F.cross_entropy(x, mt.tensor([-100, -100]), **kwargs)
+    assert np.isnan(loss.item())
+    loss.backward()
+    np.testing.assert_array_equal(x.grad.numpy(), np.zeros((2, 2)))
+
+
+def test_an_all_padding_batch_leaves_the_weights_unchanged():
+    model = nn.Linear(3, 4)
+    before = [p.detach().clone() for p in model.parameters()]
+    optimizer = mt.optim.SGD(model.parameters(), lr=0.1)
+    F.cross_entropy(model(mt.ones(2, 3)), mt.tensor([-100, -100])).backward()
+    optimizer.step()
+    for p, q in zip(model.parameters(), before):
+        np.testing.assert_array_equal(p.detach().numpy(), q.numpy())
+
+
+def test_nll_loss_gradient_is_zero_for_ignored_rows_and_nan_for_zero_weight_rows():
+    """-w[t] g / total_weight for a kept row (0 / 0 = nan when the kept weights sum to 0), 0 for an ignored one."""
+    x = t(np.array([[-0.5, -1.0], [-2.0, -0.1], [-0.3, -0.4]]), grad=True)
+    F.nll_loss(x, t(np.array([1, -100, 1])), weight=t(np.array([1.0, 0.0]))).backward()
+    expected = np.array([[0.0, np.nan], [0.0, 0.0], [0.0, np.nan]])  # -0 / 0 at each kept target, 0 elsewhere
+    np.testing.assert_array_equal(x.grad.numpy(), expected)
+
+
+@pytest.mark.parametrize("dtype", [mt.float32, mt.float64])
+def test_binary_cross_entropy_at_0_and_1_has_pytorchs_gradient(dtype):
+    """PyTorch's binary_cross_entropy_backward: g (p - y) / max(p (1 - p), EPSILON), EPSILON the float32 1e-12;
+    the target's: -g logit(p). The loss clamps each log at -100."""
+    p_values, y_values = np.array([0.0, 1.0, 1.0, 0.0, 0.5]), np.array([1.0, 0.0, 1.0, 0.0, 0.25])
+    p = mt.tensor(p_values, dtype=dtype, requires_grad=True)
+    y = mt.tensor(y_values, dtype=dtype, requires_grad=True)
+    loss = F.binary_cross_entropy(p, y)
+    with np.errstate(divide="ignore"):
+        log_p, log_1mp = np.maximum(np.log(p_values), -100), np.maximum(np.log1p(-p_values), -100)
+    np.testing.assert_allclose(loss.item(), (-(y_values * log_p + (1 - y_values) * log_1mp)).mean(), rtol=1e-6)
+    loss.backward()
+    epsilon = float(np.float32(1e-12))
+    expected = (p_values - y_values) / np.maximum(p_values * (1 - p_values), epsilon) / 5
+    np.testing.assert_allclose(p.grad.numpy(), expected, rtol=1e-6)  # [-2e11, 2e11, 0, 0, 0.1]
+    np.testing.assert_array_equal(y.grad.numpy()[:4], [np.inf, -np.inf, -np.inf, np.inf])  # -logit(p) / 5
+    assert y.grad.numpy()[4] == 0.0
+
+
+def test_binary_cross_entropy_of_the_issues_example():
+    p = mt.tensor([0.0, 1.0, 1.0], requires_grad=True)
+    F.binary_cross_entropy(p, mt.tensor([1.0, 0.0, 1.0])).backward()
+    np.testing.assert_allclose(p.grad.numpy(), [-3.3333335e11, 3.3333335e11, 0.0], rtol=1e-6)
+
+
+def test_a_sigmoid_saturated_to_1_gives_a_finite_gradient():
+    x = mt.tensor([20.0, -120.0], requires_grad=True)  # float32: sigmoid(20) rounds to 1.0, sigmoid(-120) to 0
+    F.binary_cross_entropy(mt.sigmoid(x), mt.tensor([1.0, 1.0])).backward()
+    assert np.isfinite(x.grad.numpy()).all()
+
+
+SECOND_ORDER = [
+    ("cross_entropy", lambda x, y: F.cross_entropy(x, mt.tensor([0, -100, 2]), weight=t(np.array([0.5, 1.0, 2.0])),
+                                                   label_smoothing=0.1)),
+    ("nll_loss", lambda x, y: F.nll_loss(x, mt.tensor([-100, 1, 2]))),
+    ("binary_cross_entropy", lambda x, y: F.binary_cross_entropy(mt.sigmoid(x), mt.sigmoid(y))),
+    ("binary_cross_entropy_with_logits", lambda x, y: F.binary_cross_entropy_with_logits(
+        x, mt.sigmoid(y), pos_weight=t(np.array([0.5, 1.0, 2.0])))),
+    ("kl_div", lambda x, y: F.kl_div(x, mt.sigmoid(y), reduction="batchmean")),
+    ("poisson_nll_loss", lambda x, y: F.poisson_nll_loss(x, y.exp() + 1, full=True)),
+    ("huber_loss", lambda x, y: F.huber_loss(x, y, delta=0.3)),
+    ("smooth_l1_loss", lambda x, y: F.smooth_l1_loss(x, y, beta=0.3)),
+    ("cosine_embedding_loss", lambda x, y: F.cosine_embedding_loss(x, y, mt.tensor([1, 1, -1]))),
+]
+
+
+@pytest.mark.parametrize("name, fn", SECOND_ORDER, ids=[name for name, _ in SECOND_ORDER])
+def test_the_losses_issue_27_changed_stay_twice_differentiable(name, fn):
+    rng = np.random.default_rng(3)
+    x, y = t(rng.standard_normal((3, 3)), grad=True), t(rng.standard_normal((3, 3)), grad=True)
+    assert gradcheck(fn, (x, y))
+    assert gradgradcheck(fn, (x, y))

@@ -21,6 +21,8 @@ from typing import BinaryIO
 
 import numpy as np
 
+from ..streams import read_exactly, read_into
+
 __all__ = ["IDXFormatError", "read_idx", "write_idx", "IDX_DTYPES"]
 
 # IDX dtype code -> big-endian numpy dtype (the format is always big-endian).
@@ -92,18 +94,6 @@ def read_idx(
             raise IDXFormatError(path, f"corrupt or truncated gzip data ({err})") from None
 
 
-def _read_exactly(stream: BinaryIO, size: int) -> bytes:
-    """Up to ``size`` bytes: fewer only at the end of the stream."""
-    chunks, remaining = [], size
-    while remaining > 0:
-        chunk = stream.read(remaining)
-        if not chunk:
-            break
-        chunks.append(chunk)
-        remaining -= len(chunk)
-    return b"".join(chunks)
-
-
 def _read_stream(
     stream: BinaryIO,
     path: Path,
@@ -118,7 +108,7 @@ def _read_stream(
     file, the deflate limit for gzip; None if unknown): a header declaring more
     is refused before anything is allocated.
     """
-    magic = _read_exactly(stream, 4)
+    magic = read_exactly(stream, 4)
     if len(magic) < 4:
         raise IDXFormatError(path, f"file is {len(magic)} bytes, shorter than the 4-byte magic number")
     zero0, zero1, dtype_code, ndim = magic
@@ -140,7 +130,7 @@ def _read_stream(
         raise IDXFormatError(path, f"holds {native.name}, expected {np.dtype(expected_dtype).name}")
 
     header_size = 4 + 4 * ndim
-    dims = _read_exactly(stream, 4 * ndim)
+    dims = read_exactly(stream, 4 * ndim)
     if len(dims) < 4 * ndim:
         raise IDXFormatError(
             path, f"truncated header: {ndim} dimensions need {header_size} header bytes, file has {4 + len(dims)}"
@@ -160,27 +150,16 @@ def _read_stream(
         array = np.empty(expected_bytes // dtype.itemsize, dtype=native)
     except MemoryError:
         raise IDXFormatError(path, f"{need}, more memory than is available") from None
-    received = _read_into(stream, memoryview(array).cast("B"))
+    received = read_into(stream, memoryview(array).cast("B"))
     if received < expected_bytes:
         raise IDXFormatError(path, f"truncated data: {need}, file has {received}")
-    trailing = len(_read_exactly(stream, _TRAILING_BYTES_COUNTED + 1))
+    trailing = len(read_exactly(stream, _TRAILING_BYTES_COUNTED + 1))
     if trailing:
         count = f"{trailing}" if trailing <= _TRAILING_BYTES_COUNTED else f"more than {_TRAILING_BYTES_COUNTED}"
         raise IDXFormatError(path, f"{count} unexpected trailing bytes after the data declared by dimensions {shape}")
     if not dtype.isnative:
         array.byteswap(inplace=True)  # the file's big-endian bytes are now native values
     return array.reshape(shape)
-
-
-def _read_into(stream: BinaryIO, buffer: memoryview) -> int:
-    """Fill ``buffer`` from ``stream``; the number of bytes read (less than its size only at the end)."""
-    filled = 0
-    while filled < len(buffer):
-        count = stream.readinto(buffer[filled:])
-        if not count:
-            break
-        filled += count
-    return filled
 
 
 def write_idx(path: str | os.PathLike, array: np.ndarray, *, compress: bool | None = None) -> Path:

@@ -25,7 +25,7 @@ import numpy as np
 
 from ..engine.versions import bump
 from ..tensor import Tensor
-from .process_group import DistBackendError, check_group, default_group, timeout_seconds
+from .process_group import DistBackendError, check_group, default_group, departed_ranks, timeout_seconds
 
 
 class ReduceOp(enum.IntEnum):
@@ -99,10 +99,15 @@ class Work:
 
 
 _POLLS_BEFORE_YIELD = 1000  # MPICH's own default (MPIR_CVAR_POLLS_BEFORE_YIELD); yielding more often measured slower
+# A rank that finished this very collective (a broadcast from it, say) may leave while its data is still on
+# the way here (its leaving message travels on another communicator, with no order between the two): a wait
+# goes on this long after it learns of a departure before it gives up.
+DEPARTURE_GRACE_SECONDS = 1.0
 
 
 def wait_all(group, requests, name, timeout):
-    """Drives MPI requests to completion, raising DistBackendError if they take longer than `timeout` seconds.
+    """Drives MPI requests to completion, raising DistBackendError if they take longer than `timeout` seconds,
+    or as soon as a rank they wait for has left the job (process_group.departed_ranks).
 
     MPI's own wait cannot time out, so this polls (MPI progresses the
     communication inside each test, as it would inside a blocking wait),
@@ -115,14 +120,24 @@ def wait_all(group, requests, name, timeout):
     if test_all(requests):
         return
     deadline = time.monotonic() + timeout
+    gone_deadline = None
     polls = 0
     while not test_all(requests):
         polls += 1
         if polls % _POLLS_BEFORE_YIELD == 0:
-            if time.monotonic() > deadline:
+            now = time.monotonic()
+            if now > deadline:
                 raise DistBackendError(
                     f"{name}: rank {group.rank} of {group.size} waited {timeout:g} s and the collective has not "
                     "finished: some rank never joined it (stuck, dead, or calling a different collective). Timeout"
+                )
+            if gone_deadline is None and departed_ranks():
+                gone_deadline = now + DEPARTURE_GRACE_SECONDS
+            if gone_deadline is not None and now > gone_deadline:
+                gone = ", ".join(map(str, sorted(departed_ranks())))
+                raise DistBackendError(
+                    f"{name}: rank {gone} left the job (its process exited: sys.exit, the end of its script, ...) "
+                    f"while rank {group.rank} of {group.size} waits for it: the collective can never finish"
                 )
             os.sched_yield()
 

@@ -11,11 +11,23 @@ A distributed job must not hang when something goes wrong, so:
     the other ranks would otherwise wait forever in their next collective;
   - every wait for a collective gives up after the group's `timeout` and
     raises DistBackendError (which, uncaught, aborts the job);
-  - a process that dies is noticed by mpiexec, which ends the others.
+  - a process that dies, or leaves by os._exit (in an atexit handler too),
+    without MPI_Finalize is noticed by mpiexec, which ends the others;
+  - a rank whose Python exits (sys.exit(n), raise SystemExit, the end of its
+    script) goes through MPI_Finalize (mpi4py calls it after every atexit
+    handler), after which MPICH's mpiexec ends nothing, whatever the exit
+    status: so, first, an atexit handler tells every other rank that this one
+    is leaving, on a communicator of its own. A rank waiting for it in a
+    collective, or starting one later, raises DistBackendError within a
+    second and the job ends, as torchrun ends a job whose worker exits.
+    Python's atexit does not see the exit status, so a rank leaving with
+    status 0 is announced the same way: a collective it never joins cannot
+    finish either, and ranks that end cleanly call no collective afterwards.
 
 The examples show a job of two processes (`mpiexec -n 2`) after
 `init_process_group("mpi")`; the test suite runs them so, on both ranks.
 """
+import atexit
 import datetime
 import importlib
 import importlib.util
@@ -50,6 +62,9 @@ class ProcessGroup:
 _default_group = None
 _previous_excepthook = None
 ABORT_GRACE_SECONDS = 0.5  # see _abort_job_on_uncaught_exception
+_LEAVING_TAG = 27  # the message a rank sends every other rank when its process exits
+_control = None  # (mpi, a duplicate of MPI_COMM_WORLD) for leaving messages, made by the first init, kept to the end
+_departed = set()  # ranks known to have left the job
 
 
 def is_available():
@@ -150,10 +165,14 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size=
     _check_against_mpi("rank", rank, world.Get_rank(), "the rank argument")
     _check_against_mpi("world_size", os.environ.get("WORLD_SIZE"), world.Get_size(), "the WORLD_SIZE variable")
     _check_against_mpi("rank", os.environ.get("RANK"), world.Get_rank(), "the RANK variable")
+    gone = departed_ranks()
+    if gone:
+        raise DistBackendError(f"init_process_group: rank {', '.join(map(str, sorted(gone)))} has left the job")
     _default_group = ProcessGroup(mpi, world.Dup(), seconds)
     if _default_group.size > 1:
         _previous_excepthook = sys.excepthook
         sys.excepthook = _abort_job_on_uncaught_exception
+        _announce_departure_at_exit(mpi, world)
 
 
 def _abort_job_on_uncaught_exception(exc_type, exc, traceback):
@@ -169,6 +188,44 @@ def _abort_job_on_uncaught_exception(exc_type, exc, traceback):
         # the line that says what went wrong, never arrived; a moment's pause lets it through.
         time.sleep(ABORT_GRACE_SECONDS)
         group.mpi.COMM_WORLD.Abort(1)
+
+
+def _announce_departure_at_exit(mpi, world):
+    """Once per process: a communicator for leaving messages, and the atexit handler that sends them
+    (before MPI_Finalize, which mpi4py calls after every atexit handler)."""
+    global _control
+    if _control is None:
+        _control = (mpi, world.Dup())
+        atexit.register(_announce_departure)
+
+
+def _announce_departure():
+    """Tells every other rank that this process is leaving the job (see the module's docstring)."""
+    mpi, comm = _control
+    if mpi.Is_finalized():
+        return
+    me = comm.Get_rank()
+    requests = [comm.Isend(bytearray(1), dest=rank, tag=_LEAVING_TAG)
+                for rank in range(comm.Get_size()) if rank != me and rank not in _departed]
+    deadline = time.monotonic() + 1.0  # one byte each: sent at once; never wait long on the way out
+    while not mpi.Request.Testall(requests) and time.monotonic() < deadline:
+        os.sched_yield()
+
+
+def departed_ranks():
+    """The ranks known to have left the job (their leaving messages received so far, without waiting).
+
+    >>> departed_ranks()
+    set()
+    """
+    if _control is None:
+        return _departed
+    mpi, comm = _control
+    status = mpi.Status()
+    while comm.Iprobe(source=mpi.ANY_SOURCE, tag=_LEAVING_TAG, status=status):
+        comm.Recv(bytearray(1), source=status.Get_source(), tag=_LEAVING_TAG)
+        _departed.add(status.Get_source())
+    return _departed
 
 
 def destroy_process_group(group=None):

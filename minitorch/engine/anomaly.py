@@ -7,14 +7,18 @@
 In the forward pass every op's outputs are checked as execute returns them;
 in the reverse pass every backward function's results are checked, and the
 error shows the user's line that created the op (recorded with each op while
-anomaly detection is on), as PyTorch's detect_anomaly does.
+anomaly detection is on), as PyTorch's detect_anomaly does. A write through
+`.data` (or `x.data = y`), which no version counter tracks, warns when an op of
+a pending graph saved the values it changed (`untracked_write`).
 """
+import sys
 import traceback
+import warnings
 
 import numpy as np
 
 from ..errors import AnomalyError
-from .state import switches
+from .state import active_tapes, switches
 
 
 class detect_anomaly:
@@ -118,3 +122,34 @@ def _raise_backward(entry, what, where):
         f"Function '{entry.op_type}Backward' returned {what} values {where}.\n"
         f"The forward op {entry.op_type} was created at:\n{created}"
     )
+
+
+def untracked_write(counter, how):
+    """Under anomaly detection: `how` changed the values of the storage whose version counter is
+    `counter` without moving it (`.data`, as in PyTorch). Warns, naming each op of a pending graph
+    (on a recording tape) that saved those values: its gradient will read the new ones.
+    """
+    saving = sorted({entry.op_type for tape in tuple(active_tapes) for entry in tuple(tape.op_tape.values())
+                     if _saves(entry.backward_function, counter)})
+    if saving:
+        ops = ", ".join(f"{name}Backward0" for name in saving)
+        warnings.warn(f"{how} changed a tensor that {ops} saved for a pending backward pass, without moving its "
+                      f"version (.data is not tracked, as in PyTorch): that gradient will read the new values.",
+                      stacklevel=_user_stacklevel())
+
+
+def _user_stacklevel():
+    """warnings.warn's stacklevel, called from the caller of this function, that points at the user's line."""
+    frame, level = sys._getframe(1), 1
+    while frame.f_back is not None and "/minitorch/" in frame.f_code.co_filename.replace("\\", "/"):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def _saves(backward_function, counter):
+    """Whether a tape entry's backward function keeps a value whose version counter is `counter`."""
+    if backward_function is None:  # already run by a releasing pass
+        return False
+    inputs = backward_function._inputs or ()
+    outputs = backward_function._saved_outputs or ()
+    return any(t._version is counter for t in inputs) or any(saved[2] is counter for saved in outputs)

@@ -16,7 +16,7 @@ A row holds what the engine needs to know about an op:
                    (TensorFlow's ForwardpropFromTape, tensorflow/c/eager/tape.h)
     view           VIEW: the kernel may return a view of input 0 (reshape, slicing, transpose):
                    the output shares the input's storage and version, and remembers the op;
-                   STORAGE: it shares the storage and version only (detach, .data)
+                   STORAGE: it shares the storage and version only (detach; .data then takes a counter of its own)
 
 The op files (minitorch/ops/) fill the rows with the decorators below, each
 kernel followed by its gradient and its forward rule, so the table is filled

@@ -8,9 +8,16 @@ needed for gradient computation has been modified by an inplace operation")
 instead of computing a gradient from overwritten data.
 
 A view (`reshape` without a copy, basic slicing, `transpose`, `squeeze`,
-`unsqueeze`, `expand`, `detach()`, `.data`) shares its base's storage, so it
-shares the base's counter: writing through a view bumps the version the base
-sees. Views made by a recorded op also remember how they were made
+`unsqueeze`, `expand`, `detach()`) shares its base's storage, so it shares the
+base's counter: writing through a view bumps the version the base sees.
+
+`.data` is the exception, as in PyTorch (`VariableHooks::variable_data` gives
+it a new version counter; `set_data` keeps the tensor's own): it shares the
+storage but has a counter of its own, so `w.data.mul_(2)` or `w.data = new`
+between forward and backward is not tracked, by design (weight clipping, EMA
+updates). Its counter remembers the one it stands beside (`shadows`), so that
+under anomaly detection a write through it can warn when a pending graph saved
+the values it changed (anomaly.untracked_write). Views made by a recorded op also remember how they were made
 (`_view_of` = (parent, op name, attrs)), so that an in-place op recorded on a
 view can rewrite the history of its base (ops/in_place_ops.py).
 
@@ -19,15 +26,19 @@ viewed or saved, and pay nothing.
 """
 import weakref
 
+from .anomaly import untracked_write
+from .state import switches
+
 
 class VersionCounter:
     """The version of one storage, shared by the tensors that view it, and the views made from it."""
 
-    __slots__ = ("value", "views")
+    __slots__ = ("value", "views", "shadows")
 
-    def __init__(self):
+    def __init__(self, shadows=None):
         self.value = 0
         self.views = None  # WeakSet of the views of this storage that have a history (made by a recorded op)
+        self.shadows = shadows  # for a `.data` alias: the counter of the tensor whose storage it writes untracked
 
 
 def counter_of(t):
@@ -46,7 +57,17 @@ def version(t):
 
 def bump(t):
     """One more in-place write into `t`'s storage."""
-    counter_of(t).value += 1
+    counter = counter_of(t)
+    counter.value += 1
+    if counter.shadows is not None and switches.check_anomalies:
+        untracked_write(counter.shadows, "a write through .data")
+
+
+def untracked_alias(alias, base):
+    """`alias` (`base.data`) shares `base`'s storage but not its version: its writes are not tracked
+    (PyTorch's `variable_data`)."""
+    counter = counter_of(base)
+    alias._version = VersionCounter(shadows=counter.shadows or counter)
 
 
 def share_storage(view, base):

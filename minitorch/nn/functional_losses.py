@@ -16,6 +16,7 @@ from ..creation import from_numpy
 from ..errors import ShapeError
 from ..ops import math_ops, special_ops
 from ..ops.ctc_ops import ctc_loss_per_sample
+from ..ops.loss_ops import EPSILON  # PyTorch's Loss.cpp's, a float32
 from .functional_activation import logsigmoid
 from .functional_distance import _clamped_min, pairwise_distance
 from .loss_functions import _as_float_target, _check_reduction, _legacy_reduction, _reduce, cross_entropy
@@ -29,17 +30,13 @@ def _reduction(size_average, reduce, reduction, name):
 
 # ----- likelihoods -----
 
-def _xlogy_self(t):
-    """t log t with 0 log 0 = 0 (torch.xlogy(t, t)); the log never sees the zeros, so no nan reaches a gradient."""
-    is_zero = t == 0
-    return math_ops.where(is_zero, 0.0, t * math_ops.where(is_zero, 1.0, t).log())
-
-
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
     """Pointwise KL divergence target * (log target - input), input being log-probabilities.
 
     reduction='batchmean' divides the sum by the batch size (the true KL divergence); 'mean'
-    divides by the number of elements and warns, as PyTorch does.
+    divides by the number of elements and warns, as PyTorch does. target log target is
+    xlogy(target, target), as in PyTorch, so target's gradient is nan where target is 0
+    (its d/dy term 0 / 0), as PyTorch's is.
 
     >>> log_q = mt.tensor([[0.25, 0.75]]).log()
     >>> F.kl_div(log_q, mt.tensor([[0.5, 0.5]]), reduction="batchmean")
@@ -60,7 +57,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
     if log_target:
         loss = target.exp() * (target - input)
     else:
-        loss = _xlogy_self(target) - target * input
+        loss = special_ops.xlogy(target, target) - target * input
     if reduction == "batchmean":
         total = loss.sum()
         return total / input.shape[0] if input.ndim != 0 else total
@@ -72,6 +69,8 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
     """Poisson negative log-likelihood: exp(input) - target * input (log_input), else input - target * log(input + eps).
 
     full=True adds Stirling's term target log target - target + log(2 pi target) / 2 where target > 1.
+    The term is computed everywhere and masked, as in PyTorch, so target's gradient is nan at
+    target = 0 (0 times log 0), as PyTorch's is.
 
     >>> F.poisson_nll_loss(mt.tensor([0.0, 1.0]), mt.tensor([1.0, 2.0]))
     tensor(0.8591)
@@ -83,10 +82,8 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
     else:
         loss = input - target * (input + eps).log()
     if full:
-        above_one = target > 1
-        safe = math_ops.where(above_one, target, 2.0)
-        stirling = safe * safe.log() - safe + 0.5 * (2 * math.pi * safe).log()
-        loss = loss + math_ops.where(above_one, stirling, 0.0)
+        stirling = target * target.log() - target + 0.5 * (2 * math.pi * target).log()
+        loss = loss + math_ops.where(target > 1, stirling, 0.0)
     return _reduce(loss, reduction)
 
 
@@ -176,8 +173,8 @@ def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, r
         )
     dim = target.ndim
     product = (input1 * input2).sum(dim=dim)
-    squares1 = (input1 * input1).sum(dim=dim) + 1e-12
-    squares2 = (input2 * input2).sum(dim=dim) + 1e-12
+    squares1 = (input1 * input1).sum(dim=dim) + EPSILON
+    squares2 = (input2 * input2).sum(dim=dim) + EPSILON
     cos = product / (squares1 * squares2).sqrt()
     loss = math_ops.where(target == 1, 1 - cos, 0.0) + math_ops.where(target == -1, math_ops.clamp(cos - margin, min=0), 0.0)
     return _reduce(loss, reduction)
@@ -366,6 +363,8 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
     if log_probs.ndim != 3 or not log_probs.is_floating_point():
         raise ShapeError(f"ctc_loss: expected floating point log_probs of shape (T, N, C) or (T, C), got "
                          f"{log_probs.dtype} of shape {tuple(log_probs.shape)}")
+    if log_probs.numel() == 0:  # PyTorch refuses an empty batch too
+        raise ShapeError(f"ctc_loss: log_probs tensor must not be empty, got shape {tuple(log_probs.shape)}")
     steps, batch, classes = log_probs.shape
     if not 0 <= blank < classes:
         raise IndexError(f"ctc_loss: blank must be in label range [0, {classes}), got {blank}")

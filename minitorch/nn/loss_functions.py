@@ -14,6 +14,7 @@ from ..errors import ShapeError
 from ..ops import loss_ops, math_ops, reduction_ops, special_ops
 from ..creation import from_numpy
 from ..tensor import Tensor
+from .functional_activation import logsigmoid
 
 
 def _legacy_reduction(size_average, reduce, reduction):
@@ -95,11 +96,10 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     _check_reduction(reduction, "smooth_l1_loss")
     if beta < 0:
         raise ValueError(f"smooth_l1_loss: beta must be non-negative, got {beta}")
-    distance = (input - _as_float_target(input, target, "smooth_l1_loss")).abs()
+    target = _as_float_target(input, target, "smooth_l1_loss")
     if beta == 0:
-        return _reduce(distance, reduction)
-    loss = math_ops.where(distance < beta, 0.5 * distance * distance / beta, distance - 0.5 * beta)
-    return _reduce(loss, reduction)
+        return _reduce((input - target).abs(), reduction)
+    return _reduce(loss_ops.smooth_l1_loss(input, target, beta), reduction)
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0):
@@ -111,9 +111,8 @@ def huber_loss(input, target, reduction="mean", delta=1.0):
     _check_reduction(reduction, "huber_loss")
     if delta <= 0:
         raise ValueError(f"huber_loss: delta must be positive, got {delta}")
-    distance = (input - _as_float_target(input, target, "huber_loss")).abs()
-    loss = math_ops.where(distance < delta, 0.5 * distance * distance, delta * (distance - 0.5 * delta))
-    return _reduce(loss, reduction)
+    target = _as_float_target(input, target, "huber_loss")
+    return _reduce(loss_ops.huber_loss(input, target, delta), reduction)
 
 
 # ----- binary classification -----
@@ -122,10 +121,11 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
                                      pos_weight=None):
     """-[pos_weight y log sigmoid(x) + (1 - y) log(1 - sigmoid(x))], computed stably from the logits x.
 
-    max(x, 0) - x y + log1p(exp(-|x|)) (with pos_weight: (1 - y) x + l (max(-x, 0) + log1p(exp(-|x|))),
-    l = 1 + (pos_weight - 1) y): no exp of a large positive number, no log of 0, and the small
-    log1p term added last so it survives. max and -|x| are written with one `where`, so the
-    derivative at x = 0 is sigmoid(0) - y, not a one-sided value.
+    PyTorch's form (Loss.cpp): (1 - y) x - l log sigmoid(x), l = 1 + (pos_weight - 1) y, with
+    log sigmoid(x) = min(x, 0) - log1p(exp(-|x|)): no exp of a large positive number, no log of 0,
+    and the same inf and nan as PyTorch at x = +-inf (and the same rounding: x = -50, y = 0 gives 0,
+    not log1p(e^-50) = 1.9e-22). Its derivative, (1 - y) - l sigmoid(-x),
+    is sigmoid(x) - y without pos_weight, at x = 0 too (logsigmoid's `where`s are two-sided).
 
     >>> loss = mt.nn.functional.binary_cross_entropy_with_logits(mt.tensor([0.0]), mt.tensor([1.0]))
     >>> round(loss.item(), 4)  # -log sigmoid(0) = log 2
@@ -134,14 +134,10 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction, "binary_cross_entropy_with_logits")
     target = _as_float_target(input, target, "binary_cross_entropy_with_logits", same_shape=True)
-    positive = input > 0
-    zeros = input * 0.0
-    log_term = special_ops.log1p(math_ops.where(positive, -input, input).exp())  # log(1 + e^-|x|)
-    if pos_weight is None:
-        loss = (math_ops.where(positive, input, zeros) - input * target) + log_term
-    else:
-        log_weight = (pos_weight - 1) * target + 1
-        loss = ((1 - target) * input + log_weight * math_ops.where(positive, zeros, -input)) + log_weight * log_term
+    log_sigmoid = logsigmoid(input)
+    if pos_weight is not None:
+        log_sigmoid = log_sigmoid * ((pos_weight - 1) * target + 1)
+    loss = (1 - target) * input - log_sigmoid
     if weight is not None:
         loss = loss * weight
     return _reduce(loss, reduction)
@@ -149,6 +145,9 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
 
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
     """-[y log(x) + (1 - y) log(1 - x)] on probabilities x, each log clamped at -100 as PyTorch does.
+
+    The gradient is PyTorch's, (x - y) / max(x (1 - x), 1e-12): finite at x = 0 and 1 (the
+    "BinaryCrossEntropy" op in ops/loss_ops.py).
 
     >>> F.binary_cross_entropy(mt.tensor([0.8, 0.4]), mt.tensor([1.0, 0.0]), reduction="none")
     tensor([0.2231, 0.5108])
@@ -159,7 +158,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     values = np.asarray(input)
     if values.size and (np.any(values < 0) or np.any(values > 1) or np.any(np.isnan(values))):
         raise RuntimeError("binary_cross_entropy: all elements of input should be between 0 and 1")
-    loss = -(target * input.log().clamp(min=-100) + (1 - target) * (1 - input).log().clamp(min=-100))
+    loss = loss_ops.binary_cross_entropy(input, target)
     if weight is not None:
         loss = loss * weight
     return _reduce(loss, reduction)
@@ -192,9 +191,14 @@ def _class_targets(input, target, ignore_index, name):
 
 
 def _weighted_mean_or_sum(per_element, weight_of_target, ignored, reduction, target_shape):
-    """Zeroes ignored elements; 'mean' divides by the total weight of the targets kept (PyTorch's rule)."""
+    """Zeroes ignored elements; 'mean' divides by the total weight of the targets kept (PyTorch's rule).
+
+    `where`, not a product with a 0/1 mask: an ignored element's gradient is exactly 0 even when
+    the mean's is not finite (every target ignored: 1 / 0), as in PyTorch's nll_loss_backward,
+    which never writes the rows it ignores.
+    """
     if ignored.any():
-        per_element = per_element * from_numpy((~ignored).astype(np.asarray(per_element).dtype))
+        per_element = math_ops.where(from_numpy(ignored), 0.0, per_element)
     if reduction == "none":
         return per_element.reshape(target_shape)
     total = per_element.sum()
@@ -277,10 +281,13 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         smooth[np.arange(targets.size), targets] += 1.0 - label_smoothing
         per_element, _ = loss_ops.softmax_cross_entropy_with_logits(logits, from_numpy(smooth))
     else:
-        # PyTorch: (1 - eps) * weighted NLL + eps / C * sum_c -weight_c log p_c.
+        # PyTorch: (1 - eps) * weighted NLL + eps / C * sum_c -weight_c log p_c, each reduced on its
+        # own (a mean over targets of total weight 0 is then nan + inf = nan, as in PyTorch).
         nll, _ = loss_ops.sparse_softmax_cross_entropy_with_logits(logits, target_tensor)
         spread = -(reduction_ops.log_softmax(logits, 1) * weight).sum(dim=1)
-        per_element = (1.0 - label_smoothing) * nll * weight_of_target + (label_smoothing / classes) * spread
+        nll = _weighted_mean_or_sum(nll * weight_of_target, weight_of_target, ignored, reduction, target.shape)
+        spread = _weighted_mean_or_sum(spread, weight_of_target, ignored, reduction, target.shape)
+        return (1.0 - label_smoothing) * nll + (label_smoothing / classes) * spread
     return _weighted_mean_or_sum(per_element, weight_of_target, ignored, reduction, target.shape)
 
 

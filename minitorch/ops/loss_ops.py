@@ -1,5 +1,7 @@
 """Fused softmax cross-entropy: SoftmaxCrossEntropyWithLogits and its sparse
-twin, their gradients, and the functional wrappers.
+twin, their gradients, and the functional wrappers; binary cross-entropy on
+probabilities and the Huber and smooth L1 losses, with PyTorch's gradients
+(finite at p = 0 and 1, and at an infinite difference).
 
 TensorFlow's ops (nn_grad.py _SoftmaxCrossEntropyWithLogitsGrad): one
 forward pass returns (loss (N,), backprop (N, C) = softmax(logits) - labels),
@@ -17,7 +19,8 @@ from ..creation import as_operand
 from ..engine.execute import execute
 from ..engine.registry import TRANSPOSE, gradient, kernel
 from ..errors import ShapeError
-from .math_ops import cast
+from .math_ops import cast, clamp, maximum
+from .pointwise_ops import logit
 from .reduction_ops import log_softmax, softmax
 
 
@@ -91,6 +94,93 @@ def _sparse_softmax_cross_entropy_grad(op, grad_loss, grad_backprop):
     logits = op.inputs[0]
     backprop = op.outputs[1]  # saved by the forward pass; a recording tape links it to this op
     return _logits_grad(logits, backprop, grad_loss.unsqueeze(1), grad_backprop), None
+
+
+# PyTorch's Loss.cpp: the largest log-loss of one element (log clamped at -100) and the floor of
+# p (1 - p) in the gradient, so that p = 0 or 1 gives +-1e12, not nan. Loss.cpp declares it
+# `constexpr float EPSILON = 1e-12`: the float32 nearest 1e-12, in float64 too.
+_LOG_FLOOR = -100.0
+EPSILON = float(np.float32(1e-12))
+
+
+@kernel("BinaryCrossEntropy")
+def _binary_cross_entropy(probs, labels):
+    # scipy's xlogy is no use here: PyTorch clamps each log before the product (0 * -100, not 0 * -inf).
+    log_p = np.maximum(np.log(probs), _LOG_FLOOR)
+    log_1mp = np.maximum(np.log1p(-probs), _LOG_FLOOR)
+    return (labels - 1) * log_1mp - labels * log_p
+
+
+@gradient("BinaryCrossEntropy", needs="inputs", jvp=TRANSPOSE)
+def _binary_cross_entropy_grad(op, grad):
+    """dp = g (p - y) / max(p (1 - p), 1e-12);  dy = -g logit(p)  (PyTorch's binary_cross_entropy_backward
+    and _target_backward: finite in p at p = 0 and 1, where the clamped loss's own derivative is 0 * inf)."""
+    probs, labels = op.inputs
+    need_probs, need_labels = op.needs_input_grad
+    d_probs = grad * (probs - labels) / maximum(probs * (1 - probs), EPSILON) if need_probs else None
+    return d_probs, (-grad * logit(probs) if need_labels else None)
+
+
+def binary_cross_entropy(probs, labels):
+    """Elementwise -[y log p + (1 - y) log(1 - p)], each log clamped at -100 as PyTorch does.
+
+    probs and labels have the same shape and floating dtype; probs lie in [0, 1].
+
+    >>> binary_cross_entropy(mt.tensor([0.0, 0.5]), mt.tensor([1.0, 1.0]))
+    tensor([100.0000,   0.6931])
+    """
+    return execute("BinaryCrossEntropy", (probs, labels))
+
+
+def _plus_minus(op, slope):
+    """The gradients (slope, -slope) of a loss of input - target, each only where asked for."""
+    need_input, need_target = op.needs_input_grad
+    return (slope if need_input else None), (-slope if need_target else None)
+
+
+@kernel("HuberLoss")
+def _huber_loss(input, target, delta):
+    distance = np.abs(input - target)
+    return np.where(distance < delta, 0.5 * distance * distance, delta * (distance - 0.5 * delta))
+
+
+@gradient("HuberLoss", needs="inputs", jvp=TRANSPOSE)
+def _huber_loss_grad(op, grad):
+    """d huber = clamp(x - y, -delta, delta) (dx - dy): PyTorch's huber_loss_backward, finite where
+    x - y is infinite (a composed where(|d| < delta, d^2 / 2, ...) gives 0 * inf there)."""
+    slope = grad * clamp(op.inputs[0] - op.inputs[1], -op.attrs["delta"], op.attrs["delta"])
+    return _plus_minus(op, slope)
+
+
+def huber_loss(input, target, delta):
+    """Elementwise 0.5 d^2 where |d| < delta, else delta (|d| - 0.5 delta), d = input - target.
+
+    >>> huber_loss(mt.tensor([0.5, 3.0]), mt.zeros(2), 2.0)
+    tensor([0.1250, 4.0000])
+    """
+    return execute("HuberLoss", (input, target), {"delta": delta})
+
+
+@kernel("SmoothL1Loss")
+def _smooth_l1_loss(input, target, beta):
+    distance = np.abs(input - target)
+    return np.where(distance < beta, 0.5 * distance * distance / beta, distance - 0.5 * beta)
+
+
+@gradient("SmoothL1Loss", needs="inputs", jvp=TRANSPOSE)
+def _smooth_l1_loss_grad(op, grad):
+    """d smooth_l1 = clamp((x - y) / beta, -1, 1) (dx - dy): PyTorch's smooth_l1_loss_backward (beta > 0)."""
+    slope = grad * clamp((op.inputs[0] - op.inputs[1]) / op.attrs["beta"], -1.0, 1.0)
+    return _plus_minus(op, slope)
+
+
+def smooth_l1_loss(input, target, beta):
+    """Elementwise 0.5 d^2 / beta where |d| < beta, else |d| - 0.5 beta, d = input - target (beta > 0).
+
+    >>> smooth_l1_loss(mt.tensor([0.5, 3.0]), mt.zeros(2), 1.0)
+    tensor([0.1250, 2.5000])
+    """
+    return execute("SmoothL1Loss", (input, target), {"beta": beta})
 
 
 # ----- the functional API -----

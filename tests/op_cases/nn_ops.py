@@ -6,7 +6,10 @@ import minitorch as mt
 from minitorch.engine.execute import execute
 from minitorch.ops.batch_norm_ops import fused_batch_norm
 from minitorch.ops.conv_ops import conv2d
-from minitorch.ops.loss_ops import softmax_cross_entropy_with_logits, sparse_softmax_cross_entropy_with_logits
+from minitorch.ops.loss_ops import (
+    binary_cross_entropy, huber_loss, smooth_l1_loss, softmax_cross_entropy_with_logits,
+    sparse_softmax_cross_entropy_with_logits,
+)
 from minitorch.ops.pool_ops import adaptive_avg_pool2d, avg_pool2d, max_pool2d
 
 from . import OpCase
@@ -53,6 +56,11 @@ def sparse_targets(rng):
 def probabilities(rng):
     labels = rng.uniform(0.1, 1.0, (3, 4))
     return [rng.standard_normal((3, 4)), labels / labels.sum(axis=1, keepdims=True)]
+
+
+def probabilities_and_labels(rng):
+    """Probabilities inside (0, 1), where the binary cross-entropy is smooth, and soft labels."""
+    return [rng.uniform(0.1, 0.9, (3, 4)), rng.uniform(0.0, 1.0, (3, 4))]
 
 
 def loss_and_backprop_squared(pair):
@@ -121,6 +129,9 @@ CASES = [
     OpCase("SparseSoftmaxCrossEntropyWithLogits",
            lambda logits, targets: loss_and_backprop_squared(sparse_softmax_cross_entropy_with_logits(logits, mt.tensor(targets))),
            sparse_targets, name="both-outputs"),
+    OpCase("BinaryCrossEntropy", binary_cross_entropy, probabilities_and_labels),
+    OpCase("HuberLoss", lambda x, y: huber_loss(x, y, 0.7), normal((3, 4), (3, 4))),
+    OpCase("SmoothL1Loss", lambda x, y: smooth_l1_loss(x, y, 0.7), normal((3, 4), (3, 4))),
     # batch norm
     OpCase("FusedBatchNorm", lambda x, scale, offset: fused_batch_norm(x, scale, offset)[0],
            normal((4, 3), (3,), (3,)), name="2d"),
