@@ -129,8 +129,8 @@ def untracked_write(counter, how):
     `counter` without moving it (`.data`, as in PyTorch). Warns, naming each op of a pending graph
     (on a recording tape) that saved those values: its gradient will read the new ones.
     """
-    saving = sorted({entry.op_type for tape in tuple(active_tapes) for entry in tuple(tape.op_tape.values())
-                     if _saves(entry.backward_function, counter)})
+    saving = sorted({entry.op_type for tape in tuple(active_tapes) for entry in tape.live_entries()
+                     if _saves(entry, counter)})
     if saving:
         ops = ", ".join(f"{name}Backward0" for name in saving)
         warnings.warn(f"{how} changed a tensor that {ops} saved for a pending backward pass, without moving its "
@@ -146,10 +146,10 @@ def _user_stacklevel():
     return level
 
 
-def _saves(backward_function, counter):
-    """Whether a tape entry's backward function keeps a value whose version counter is `counter`."""
-    if backward_function is None:  # already run by a releasing pass
+def _saves(entry, counter):
+    """Whether a tape entry keeps, for its gradient, a value whose version counter is `counter`."""
+    if entry.freed:  # already run by a releasing pass
         return False
-    inputs = backward_function._inputs or ()
-    outputs = backward_function._saved_outputs or ()
-    return any(t._version is counter for t in inputs) or any(saved[2] is counter for saved in outputs)
+    inputs = entry._inputs or ()
+    outputs = entry._saved_outputs or ()
+    return any(t._version is counter for t in inputs) or any(saved[1] is counter for saved in outputs)
