@@ -78,7 +78,7 @@
     }
     for (const key of step.complete) {
       const grad = data.gradients[key];
-      if (grad) line(panel, "complete", `complete: ${grad.print}`);
+      if (grad) line(panel, "complete", `${grad.name}'s gradient is complete: ${grad.lines.join(" ").replace(/^grad +/, "")}`);
     }
     if (step.reference) {
       line(panel, "label", "minitorch's gradient function sends");

@@ -35,7 +35,8 @@ SCALE = 120  # pixels per inch of the layout (FONT_SIZE points at this scale: mo
 MARGIN = 16  # pixels around the drawing
 HEAT_LINES = 3  # lines of a box a heat-map takes
 HEAT_MAX = (24, 64)  # at most this many rows and columns of a tensor are sampled for its heat-map
-NOT_YET = "grad  ·"
+NOT_YET = "grad  ·"  # until its gradient is complete
+NO_GRADIENT = "no gradient"
 COMPARE_RTOL, COMPARE_ATOL = 1e-5, 1e-8  # a student's gradient "differs" from minitorch's past these
 
 
@@ -153,6 +154,15 @@ def first_difference(graph, reference):
     return None
 
 
+def marked_step(graph, reference, notes=None):
+    """The step the page marks: the first where `graph` differs from `reference`, or that has a note (a problem)."""
+    found = [k for k in (notes or {})]
+    if reference is not None:
+        found.append(first_difference(graph, reference))
+    found = [k for k in found if k is not None]
+    return min(found) if found else None
+
+
 def _step_data(graph, tensors, k, step, reference, notes):
     """What step k shows, as data for page.js."""
     op = graph.ops[step.op]
@@ -205,7 +215,7 @@ def _tensor_lines(graph, tid, label):
     node = graph.tensors[tid]
     value, grad = _final_value(node), _final_grad(node)
     value_lines = _wrap(f"value {_text(value)}") if value is not None else ["value not kept by the tape"]
-    grad_lines = _wrap(f"grad  {_text(grad)}") if grad is not None else [NOT_YET]
+    grad_lines = _wrap(f"grad  {_text(grad)}") if grad is not None else [NO_GRADIENT]
     heat = heat_map(node.value_array) is not None or heat_map(node.grad_array) is not None
     return [f"{label}  {_shape_text(node)}"] + value_lines, grad_lines, heat
 
@@ -275,8 +285,11 @@ def _svg(graph, names, tensors, first_difference_step):
         n_head = len(box.lines) - len(grad_lines[key]) - (HEAT_LINES if heat[key] else 0)
         lines = lines[:n_head]
         grad_y = [top + pad_px + (n_head + i + 0.8) * line_px for i in range(len(grad_lines[key]))]
-        lines += [f'<text class="grad" x="{left + pad_px:.1f}" y="{gy:.1f}">{NOT_YET if i == 0 else ""}</text>'
-                  for i, gy in enumerate(grad_y)]
+        if tid in tensors.complete:
+            lines += [f'<text class="grad" x="{left + pad_px:.1f}" y="{gy:.1f}">{NOT_YET if i == 0 else ""}</text>'
+                      for i, gy in enumerate(grad_y)]
+        else:  # no gradient reaches it in this pass (a constant, labels, a branch no leaf needs)
+            lines.append(_text_line(left + pad_px, grad_y[0], NO_GRADIENT, "line"))
         if heat[key]:
             hy, hw = top + pad_px + (len(box.lines) - HEAT_LINES) * line_px, (w - 3 * pad_px) / 2
             value_map = heat_map(node.value_array)
@@ -304,7 +317,8 @@ def _gradients(graph, tensors):
         grad = _final_grad(graph.tensors[tid])
         if grad is None:
             continue
-        result[f"t{tid}"] = {"step": step, "json": _json_numbers(grad), "lines": _wrap(f"grad  {_text(grad)}"),
+        result[f"t{tid}"] = {"step": step, "name": tensors.label[tid], "json": _json_numbers(grad),
+                             "lines": _wrap(f"grad  {_text(grad)}"),
                              "print": f"grad of {tensors.label[tid]} = {_printed(grad)}",
                              "heat": heat_map(grad) if isinstance(grad, np.ndarray) else None}
     return result
@@ -314,10 +328,10 @@ def page(graph, names=None, title=None, reference=None, notes=None):
     """The HTML text of the stepping page for `graph` (a Graph with Steps: autograd/replay.py, or a capture).
 
     `reference`: the same pass run by minitorch's own gradients (the exercises): the first step where
-    `graph`'s differs is marked. `notes`: {step: text} shown at that step.
+    `graph`'s differs, or that has a note, is marked. `notes`: {step: text} shown at that step.
     """
     tensors = _Tensors(graph, names)
-    marked = first_difference(graph, reference) if reference is not None else None
+    marked = marked_step(graph, reference, notes)
     svg, pic = _svg(graph, names, tensors, marked)
     steps = [_step_data(graph, tensors, k, step, reference, notes or {}) for k, step in enumerate(graph.steps, 1)]
     data = {"steps": steps, "gradients": _gradients(graph, tensors), "firstDifference": marked}
