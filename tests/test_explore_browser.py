@@ -3,6 +3,7 @@
 
 Debian: apt-get install chromium chromium-driver; pip install selenium (the test extra).
 """
+import importlib.util
 import json
 import shutil
 import tempfile
@@ -18,28 +19,27 @@ from minitorch.examples.mlp import MLP
 
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install -e '.[test]')")
 
-BROWSER = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
-DRIVER = shutil.which("chromedriver")
-if BROWSER is None or DRIVER is None:
+
+def _script():
+    """scripts/make_explore_screenshot.py, which starts Chromium for the docs' screenshot as for these tests."""
+    path = Path(__file__).resolve().parent.parent / "scripts" / "make_explore_screenshot.py"
+    spec = importlib.util.spec_from_file_location("make_explore_screenshot", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+SCRIPT = _script()
+CHROMIUM = SCRIPT.find_chromium()
+if CHROMIUM is None:
     pytest.skip("no Chromium with its driver installed (Debian: apt-get install chromium chromium-driver)",
                 allow_module_level=True)
-
-# Root in a container needs --no-sandbox; the rest keeps Chromium from reaching out on its own.
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--disable-default-apps", "--disable-extensions",
-         "--no-first-run", "--window-size=1400,1000")
 
 
 @pytest.fixture(scope="module")
 def browser():
-    options = webdriver.ChromeOptions()
-    options.binary_location = BROWSER
-    for flag in FLAGS:
-        options.add_argument(flag)
     profile = tempfile.mkdtemp(prefix="minitorch-chromium-")
-    options.add_argument(f"--user-data-dir={profile}")
-    options.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
-    driver = webdriver.Chrome(service=webdriver.ChromeService(DRIVER), options=options)
+    driver = SCRIPT.start_chromium(webdriver, *CHROMIUM, profile, logs=True)
     yield driver
     driver.quit()
     shutil.rmtree(profile, ignore_errors=True)
