@@ -30,6 +30,10 @@ from ..engine.state import active_tapes
 from ..engine.tape import Tape
 from ..tensor import Tensor
 
+# Jupyter shows a Graph as the stepping page, which minitorch.viz draws (explore.inline): viz sits a floor
+# above this module, so it sets this when imported (`import minitorch` imports it).
+html_view = None
+
 # What the outputs of multi-output ops are: the first is the result, the others side outputs
 # (folded into their op in pictures when nothing reads them).
 OUTPUT_ROLES = {
@@ -72,9 +76,10 @@ class Summary:
 class TensorNode:
     """A tensor as the graph knows it: id, shape, dtype, kind, name, and value and gradient once known."""
 
-    __slots__ = ("tensor_id", "shape", "dtype", "kind", "name", "value", "grad", "grad_norm", "_grad_sum")
+    __slots__ = ("tensor_id", "shape", "dtype", "kind", "name", "value", "grad", "grad_norm", "_grad_sum", "keep",
+                 "value_array", "grad_array")
 
-    def __init__(self, tensor_id, shape, dtype):
+    def __init__(self, tensor_id, shape, dtype, keep=False):
         self.tensor_id = tensor_id
         self.shape = tuple(shape)
         self.dtype = np.dtype(dtype)
@@ -84,14 +89,33 @@ class TensorNode:
         self.grad = None  # Summary
         self.grad_norm = None
         self._grad_sum = None  # leaves: the gradients their consumers sent, summed over the passes
+        self.keep = keep  # keep the value and gradient in full (value_array, grad_array), not only their summaries
+        self.value_array = self.grad_array = None
 
     def set_value(self, array):
         self.value = Summary(array)
+        if self.keep:
+            self.value_array = np.array(array, copy=True)
 
     def set_grad(self, array):
         array = np.asarray(array)
         self.grad = Summary(array)
         self.grad_norm = _norm(array)
+        if self.keep:
+            self.grad_array = np.array(array, copy=True)
+
+
+class Step:
+    """One backward call of a reverse pass: `op` (its index in graph.ops), the gradients that arrived for
+    its outputs (`out_grads`), those it sent to its inputs (`in_grads`, summed back to each input's shape;
+    None where it sent none or none was needed), and which of those the tape had to un-broadcast
+    (`broadcast`: the shape the backward function returned, or None). Gradients are kept as arrays
+    when the graph keeps values, else as Summaries."""
+
+    __slots__ = ("op", "out_grads", "in_grads", "broadcast")
+
+    def __init__(self, op, out_grads, in_grads, broadcast):
+        self.op, self.out_grads, self.in_grads, self.broadcast = op, out_grads, in_grads, broadcast
 
 
 class OpNode:
@@ -130,21 +154,24 @@ class Graph:
     ('[1, 2]', '[2, 4]')
     """
 
-    def __init__(self, title="graph"):
+    def __init__(self, title="graph", keep_values=False):
         self.title = title
+        self.keep_values = keep_values  # every value and gradient in full, not only summaries (mt.viz.explore)
         self.ops = []
         self.tensors = {}  # tensor id -> TensorNode, in order of first appearance
         self.backward_order = []  # op indices, in the order their backward functions ran
+        self.steps = []  # a Step per backward call, in that order
         self.aggregations = []  # (tensor id, how many gradients were summed)
         self.notes = []
         self.modules = {}  # qualified module name -> class name ("" is the model), when grouped by a model
         self.roots = set()  # tensor ids asked for (a static view's tensor): never folded away
         self.parameter_ids = set()  # the model's parameters, when grouped by a model
+        self.source_ids = []  # the tensors a replayed pass gave a gradient (replay.py), in full in grad_array
 
     def _tensor(self, tensor_id, shape, dtype):
         node = self.tensors.get(tensor_id)
         if node is None:
-            node = self.tensors[tensor_id] = TensorNode(tensor_id, shape, dtype)
+            node = self.tensors[tensor_id] = TensorNode(tensor_id, shape, dtype, self.keep_values)
         return node
 
     def _add_op(self, op_id, op_type, inputs, outputs, keeps, tapes=()):
@@ -191,6 +218,10 @@ class Graph:
 
     def __str__(self):
         return listing(self)
+
+    def _repr_html_(self):
+        """Jupyter's display of a Graph: the page that steps through its backward passes (mt.viz.explore)."""
+        return html_view(self) if html_view is not None else None
 
     def __repr__(self):
         return f"<Graph {self.title!r}: {len(self.ops)} ops, {len(self.tensors)} tensors, {len(self.backward_order)} backward calls>"
@@ -283,10 +314,11 @@ def _upstream_entries(tape, tensor, graph):
     return sorted(entries, key=lambda entry: entry.seq)
 
 
-def from_tensor(tensor, names=None):
+def from_tensor(tensor, names=None, keep_values=False):
     tape = _tape_holding(tensor)
     kind = "autograd tape" if tape is AUTOGRAD_TAPE else "tape"
-    graph = Graph(f"graph of a tensor of shape {tuple(tensor.shape)}" + (f" on {kind} {tape.serial}" if tape is not None else ""))
+    graph = Graph(f"graph of a tensor of shape {tuple(tensor.shape)}" + (f" on {kind} {tape.serial}" if tape is not None else ""),
+                  keep_values)
     graph.roots.add(tensor._id)
     if tape is None:
         graph._tensor(tensor._id, tensor._data.shape, tensor._data.dtype).set_value(tensor._data)
@@ -475,20 +507,29 @@ class _Recorder:
         for tid, grad in zip(entry.output_ids, out_grads):
             if grad is not None:
                 graph.tensors[tid].set_grad(grad._data)
+        sent, broadcast = [], []
         for tid, grad, needed, (shape, _) in zip(entry.input_ids, in_grads, needs, entry.input_info):
-            if grad is None or not needed or tid in self.producer:
+            if grad is None or not needed:
+                sent.append(None)
+                broadcast.append(None)
                 continue
             node = graph.tensors[tid]
-            summed = _sum_to_shape(np.asarray(grad._data, dtype=np.float64), shape)
-            node._grad_sum = summed if node._grad_sum is None else node._grad_sum + summed
-            node.set_grad(node._grad_sum.astype(node.dtype, copy=False))
+            returned = np.asarray(grad._data)
+            summed = _sum_to_shape(returned.astype(np.float64, copy=False), shape)
+            sent.append(summed.astype(node.dtype, copy=False))
+            broadcast.append(returned.shape if returned.shape != tuple(shape) else None)
+            if tid not in self.producer:
+                node._grad_sum = summed if node._grad_sum is None else node._grad_sum + summed
+                node.set_grad(node._grad_sum.astype(node.dtype, copy=False))
+        graph.steps.append(Step(index, tuple(_kept(graph, g._data if g is not None else None) for g in out_grads),
+                                tuple(_kept(graph, g) for g in sent), tuple(broadcast)))
 
     def aggregated(self, tensor_id, count):
         self.graph.aggregations.append((tensor_id, count))
 
 
 @contextlib.contextmanager
-def capture(title="captured graph", group_by=None):
+def capture(title="captured graph", group_by=None, keep_values=False):
     """Records, for the block, every op a tape records and every backward call.
 
     Yields a Graph that fills as the block runs: each tensor's value when an
@@ -498,7 +539,9 @@ def capture(title="captured graph", group_by=None):
     nested tapes) join the graph too. With `group_by=model`, each op is
     tagged with the nn.Module that ran it (pictures box them). The graph
     grows with every op the block records: capture a pass, not a whole
-    training run.
+    training run. With `keep_values=True` it keeps every value and every
+    gradient of every backward call in full (for the stepping page,
+    mt.viz.explore), else their summaries (`graph.steps`).
 
     >>> w = mt.tensor([3.0, -4.0], requires_grad=True)
     >>> with mt.viz.capture() as graph:
@@ -515,7 +558,7 @@ def capture(title="captured graph", group_by=None):
     t2  ()    float32  computed  value 25        grad 1
     summed 2 gradients of t0
     """
-    graph = Graph(title)
+    graph = Graph(title, keep_values)
     modules = _ModuleStack(group_by) if group_by is not None else None
     recorder = _Recorder(graph, modules)
     trace.begin_naming()
@@ -529,6 +572,13 @@ def capture(title="captured graph", group_by=None):
             modules.remove()
             group_by_module(graph, group_by)
         graph._finish_kinds()
+
+
+def _kept(graph, array):
+    """A gradient as a Step keeps it: a copy when the graph keeps values, else its Summary (None stays None)."""
+    if array is None:
+        return None
+    return np.array(array, copy=True) if graph.keep_values else Summary(array)
 
 
 def _sum_to_shape(array, shape):

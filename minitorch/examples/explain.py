@@ -1,6 +1,6 @@
 """Backprop, shown: one forward and backward pass of a tiny network, explained.
 
-    python -m minitorch.examples.explain [--out PATH]
+    python -m minitorch.examples.explain [--out PATH] [--html PATH]
 
 1. Builds a 3 -> 4 -> 1 network (Linear, Tanh, Linear; float64) and a
    squared-error loss on two examples.
@@ -10,6 +10,8 @@
    gradients): mt.autograd.tracing.
 3. Writes the captured graph, with every value and gradient and the backward
    order, to a PNG (mt.viz.capture, mt.viz.draw) and prints its listing.
+   With --html, also writes a page that steps through the reverse pass, one
+   backward function at a time (mt.viz.explore; open it in a browser).
 4. Checks the first layer's weight gradient against central finite
    differences in float64, entry by entry, ending in "OK" when they agree.
 """
@@ -83,6 +85,7 @@ def main(argv=None):
     parser = example_parser("python -m minitorch.examples.explain", __doc__)
     parser.add_argument("--out", metavar="PATH", default="explain_graph.png",
                         help="where to write the graph PNG (default: %(default)s)")
+    parser.add_argument("--html", metavar="PATH", help="also write a page that steps through the reverse pass")
     args = parser.parse_args(argv)
     model, x, target = build()
     print(model)
@@ -99,6 +102,8 @@ def main(argv=None):
     print(mt.viz.listing(graph, names=names))
     mt.viz.draw(graph, args.out, names=names)
     print(f"graph drawn to {args.out}")
+    if args.html:  # a new forward pass: the captured one's graph was freed by backward()
+        print(f"reverse pass, step by step: {mt.viz.explore(loss_of(model, x, target), args.html, names=names)}")
 
     print("\n== the gradient of 0.weight: backprop vs finite differences (float64) ==")
     weight = model[0].weight

@@ -4,7 +4,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import check, passing_functions
+from . import check, page, passing_functions
 from .catalogue import BY_NAME, EXERCISES, GROUPS
 from .checks import PASS
 from .student_file import FILE_NAME, StudentFileError, load, render
@@ -32,6 +32,8 @@ def _parser():
     check_command.add_argument("directory")
     check_command.add_argument("names", nargs="*", metavar="NAME", help="exercises to check (default: all)")
     check_command.add_argument("--no-train", action="store_true", help="skip the one-epoch MLP training at the end")
+    check_command.add_argument("--html", metavar="PATH", help="also write a page that steps through a small network's "
+                                                             "reverse pass on your gradients")
     commands.add_parser("list", help="the exercises, by group")
     return parser
 
@@ -49,7 +51,7 @@ def main(argv=None, out=None):
             return _start(Path(args.directory), args.force, out)
         if args.command == "list":
             return _list(out)
-        return _check(Path(args.directory), args.names, not args.no_train, out)
+        return _check(Path(args.directory), args.names, not args.no_train, out, args.html)
     except (UsageError, StudentFileError) as error:
         print(f"{PROG}: error: {str(error).splitlines()[0]}", file=sys.stderr)
         return 2
@@ -80,7 +82,7 @@ def _list(out):
     return 0
 
 
-def _check(directory, names, train, out):
+def _check(directory, names, train, out, html=None):
     unknown = [name for name in names if name not in BY_NAME]
     if unknown:
         raise UsageError(f"unknown exercise {unknown[0]!r} (choose from {', '.join(BY_NAME)})")
@@ -98,9 +100,20 @@ def _check(directory, names, train, out):
             print(f"  {name:<14} {verdict.status}  {verdict.message}", file=out)
     passed = sum(v.status == PASS for v in verdicts.values())
     print(f"{passed} of {len(verdicts)} pass", file=out)
+    if html:
+        _write_page(module, verdicts, html, out)
     if train:
         _train(module, verdicts, out)
     return 0 if passed == len(verdicts) else 1
+
+
+def _write_page(module, verdicts, path, out):
+    try:
+        marked = page.write(module, verdicts, path)
+    except OSError as error:
+        raise UsageError(f"cannot write {path}: {error.strerror}") from None
+    where = f"; step {marked} is the first where yours differ from minitorch's" if marked else "; they agree with minitorch's"
+    print(f"wrote {path}: a small network's reverse pass on your gradients, step by step{where}", file=out)
 
 
 def _train(module, verdicts, out):

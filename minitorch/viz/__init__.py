@@ -13,6 +13,9 @@ autograd/graph.py turns them into a Graph, and this package shows it:
     capture()           a `with` block that records the graph as it is built and,
                         during backward passes, every gradient and the order in which
                         the backward functions ran
+    explore(x, path)    a self-contained HTML page that steps through the reverse pass
+                        from x, one backward function at a time (explore.py, page.py,
+                        page.js); in Jupyter a Graph shows itself as that page
 
 `x` is a Tensor (the ops upstream of it on the autograd tape, or on an active
 GradientTape), a GradientTape or a Tape (all its entries), or a Graph made by
@@ -25,8 +28,9 @@ from ..autograd import graph as graph_module
 from ..autograd.graph import Graph, capture
 from .drawing import draw, to_dot
 from .boxes import Picture, as_graph, picture
+from .explore import explore
 
-__all__ = ["Graph", "Picture", "capture", "draw", "graph_of", "listing", "picture", "to_dot"]
+__all__ = ["Graph", "Picture", "capture", "draw", "explore", "graph_of", "listing", "picture", "to_dot"]
 
 
 def listing(obj, names=None):
