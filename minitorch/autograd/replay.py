@@ -4,11 +4,11 @@
                      in full), with one Step per backward call of a reverse pass from
                      `target`: the gradient that arrived at the op, the ones it sent
 
-The part of the tape upstream of `target` is copied into a persistent Tape of
-its own, and the engine's reverse pass (compute_gradient) runs over the copy
-with a capture listener (graph.py's _Recorder) on the tracing hooks
+The engine's reverse pass (compute_gradient) runs over the tape that holds
+`target` without releasing anything (as a persistent tape's pass does), with
+a capture listener (graph.py's _Recorder) on the tracing hooks
 (engine/trace.py): the gradients are the ones the op table's gradient
-functions computed, in the order the engine ran them. The user's tape is not
+functions computed, in the order the engine ran them. The user's graph is not
 consumed (a later backward() works), and no `.grad` is written: the leaves'
 gradients are what the pass returned, which is what backward() would add.
 Hooks registered with register_hook run, as in backward(); retain_grad's
@@ -19,28 +19,12 @@ import contextlib
 from ..engine import hooks, trace
 from ..engine.backprop import compute_gradient
 from ..engine.state import no_grad, tape_lock
-from ..engine.tape import Tape
+from ..engine.tape import history
 from ..tensor import Tensor
-from .graph import Graph, _Recorder, _tape_holding, _upstream_entries, from_tensor, group_by_module
+from .graph import _Recorder, _tape_holding, from_tensor, group_by_module
 
 FREED = ("backward() already freed the graph of this tensor: call explore before backward(), or "
          "backward(retain_graph=True)")
-
-
-def _persistent_copy(tape, entries):
-    """A persistent Tape holding `entries` (op id -> entry) and the watched leaves they read, as `tape` has them."""
-    copy = Tape(persistent=True)
-    for op_id, entry in entries.items():
-        copy.op_tape[op_id] = entry
-        for tid in entry.output_ids:
-            if tape.tensor_tape.get(tid) == op_id:
-                copy.tensor_tape[tid] = op_id
-        for tid in entry.input_ids:
-            if tape.tensor_tape.get(tid) == -1 and tid in tape.watched:
-                copy.tensor_tape[tid] = -1
-                copy.watched[tid] = tape.watched[tid]
-    copy.next_op_id = tape.next_op_id
-    return copy
 
 
 @contextlib.contextmanager
@@ -79,16 +63,15 @@ def replay(target, names=None, sources=None, group_by=None):
         if not isinstance(source, Tensor) or not source._requires_grad:
             raise RuntimeError(f"explore: source {i} is not a Tensor that requires grad")
     tape = _tape_holding(target)
-    if tape is None or tape.tensor_tape.get(target._id, -1) == -1:
+    if tape is None or target._node is None or tape not in target._node.tapes:
         raise RuntimeError("explore: no tape recorded how this tensor was made (does anything it came from "
                            "require grad?)")
     graph = from_tensor(target, names, keep_values=True)
     graph.title = "reverse pass"
-    with tape_lock:
-        entries = _upstream_entries(tape, target._id, Graph())
-        if any(entry.backward_function is None for entry in entries.values()):
-            raise RuntimeError(f"explore: {FREED}")
-        copy = _persistent_copy(tape, entries)
+    try:
+        history(tape, [target], refuse_released=True)
+    except RuntimeError:
+        raise RuntimeError(f"explore: {FREED}") from None
     if group_by is not None:
         group_by_module(graph, group_by)
     recorder = _Recorder(graph)
@@ -97,12 +80,12 @@ def replay(target, names=None, sources=None, group_by=None):
     try:
         with no_grad(), _retain_grad_held_back():
             if sources is None:
-                found = compute_gradient(copy, [target], [], collect_leaves=True)
-                leaves = {tid: copy.watched[tid]() for tid in found if tid in copy.watched}
+                found = compute_gradient(tape, [target], [], collect_leaves=True)
+                leaves = {tid: tape.watched[tid]() for tid in found if tid in tape.watched}
                 results = {tid: grad for tid, grad in found.items()
                            if leaves.get(tid) is not None and leaves[tid]._requires_grad}
             else:
-                grads = compute_gradient(copy, [target], list(sources))
+                grads = compute_gradient(tape, [target], list(sources))
                 results = {s._id: g for s, g in zip(sources, grads) if g is not None}
     finally:
         trace.remove_listener(recorder)
