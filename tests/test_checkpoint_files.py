@@ -13,7 +13,7 @@ import pytest
 import safetensors.numpy
 
 import minitorch as mt
-from minitorch.serialization import _host_tag
+from minitorch.files import _host_tag
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="kills and pid checks are POSIX")
 
