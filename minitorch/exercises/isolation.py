@@ -13,9 +13,11 @@ worker on its way out.
 """
 import contextlib
 import multiprocessing
+import os
 import signal
 import sys
 import threading
+from pathlib import Path
 
 from . import check, passing_functions
 from .checks import FAIL, PASS, Verdict
@@ -35,6 +37,7 @@ class Ended(Exception):
 
 def _serve(connection, path):
     """The worker: load the student's file, then answer ("check", name) and ("train", names) until ("stop",)."""
+    threading.Thread(target=_end_with_the_parent, daemon=True).start()
     connection.send(("started",))
     try:
         module = load(path)
@@ -47,13 +50,22 @@ def _serve(connection, path):
         if request[0] == "stop":
             return
         if request[0] == "check":
-            verdict = check(module, [request[1]], path.resolve())[request[1]]
+            # The file as its frames name it, so that a FAIL names the student's line
+            verdict = check(module, [request[1]], Path(module.__file__))[request[1]]
             answer = ("verdict", verdict.status, verdict.message)
         else:  # the exercises named passed in this process's checks, or in an earlier worker's
-            answer = ("trained", one_epoch(*passing_functions(module, {name: Verdict(PASS, "") for name in request[1]})))
+            passed = {name: Verdict(PASS, "") for name in request[1]}
+            answer = ("trained", one_epoch(*passing_functions(module, passed)))
         sys.stdout.flush()  # what the student printed comes out before the parent prints the verdict
         sys.stderr.flush()
         connection.send(answer)
+
+
+def _end_with_the_parent():
+    """Ends the worker when its parent is gone, even killed (SIGKILL runs no cleanup there), so that a student's
+    endless loop never outlives `check`; a thread of its own, since the main thread may be in that loop."""
+    multiprocessing.parent_process().join()
+    os._exit(1)
 
 
 class Worker:
