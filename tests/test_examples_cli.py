@@ -80,6 +80,8 @@ def files(tmp_path_factory):
     for name, (change, _) in DAMAGES.items():
         damaged(good, directory / f"{name}.safetensors", change)
     (directory / "random.safetensors").write_bytes(np.random.default_rng(0).bytes(300))
+    if hasattr(os, "mkfifo"):  # opened for writing or reading, a FIFO waits for the other end: forever
+        os.mkfifo(directory / "pipe")
     mt.save(mt.nn.Linear(2, 2).state_dict(), directory / "weights-only.safetensors")
     return directory
 
@@ -90,11 +92,16 @@ def case(args, *expected, module="mlp", env=None):
 
 D = "{dir}"  # replaced by the fixture's directory
 CASES = {
-    "plot-into-missing-folder": case(["--plot", "nowhere/curves.png"], "--plot nowhere/curves.png: folder nowhere does not exist"),
+    "plot-into-missing-folder": case(["--plot", "nowhere/curves.png"],
+                                     "--plot nowhere/curves.png: the folder 'nowhere' does not exist"),
     "plot-unknown-format": case(["--plot", "curves.xyz"], "matplotlib cannot write .xyz files", "png"),
     "save-into-missing-folder": case(["--save", "nowhere/ckpt-{epoch}.safetensors"],
-                                     "--save nowhere/ckpt-{epoch}.safetensors: folder nowhere does not exist"),
+                                     "--save nowhere/ckpt-{epoch}.safetensors: the folder 'nowhere' does not exist"),
     "resume-missing-file": case(["--resume", "gone.safetensors"], "--resume gone.safetensors: no such file"),
+    "explain-into-missing-folder": case(["--out", "nowhere/g.png"],
+                                        "--out nowhere/g.png: the folder 'nowhere' does not exist", module="explain"),
+    "explain-unknown-format": case(["--out", "g.xyz"], "--out g.xyz: matplotlib cannot write .xyz files", "png",
+                                   module="explain"),
     "resume-random-bytes": case(["--resume", f"{D}/random.safetensors"], "random.safetensors: not a safetensors file"),
     "resume-weights-only": case(["--resume", f"{D}/weights-only.safetensors"],
                                 "weights-only.safetensors: not a checkpoint written by the examples' --save"),
@@ -118,6 +125,15 @@ CASES = {
     "higher-order-unknown-option": case(["--verbose"], "unrecognized arguments: --verbose", module="higher_order"),
     "examples-listing-takes-no-argument": case(["mlp"], "unrecognized arguments: mlp", module=""),
 }
+if hasattr(os, "mkfifo") and os.path.isdir("/proc/self"):  # a FIFO; a folder that takes no new file: Linux's /proc
+    CASES.update({
+        "save-over-a-fifo": case(["--save", f"{D}/pipe"],
+                                 "pipe: is a FIFO, not a regular file: writing would replace it"),
+        "save-into-proc": case(["--save", "/proc/ckpt.safetensors"],
+                               "--save /proc/ckpt.safetensors: cannot create a file in the folder '/proc'"),
+        "plot-over-a-fifo": case(["--plot", f"{D}/pipe"], "pipe: is a FIFO, not a regular file"),
+        "resume-a-fifo": case(["--resume", f"{D}/pipe"], "pipe: is not a regular file"),
+    })
 HELP_CASES = {"mlp": ["--help"], "higher_order": ["--help"], "": []}
 
 

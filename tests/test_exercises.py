@@ -7,7 +7,6 @@ import io
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import textwrap
@@ -18,6 +17,7 @@ import numpy as np
 import pytest
 
 import exercise_solutions as solutions
+import interrupting
 import minitorch as mt
 from minitorch.engine.registry import OPS
 from minitorch.engine.state import switches
@@ -225,9 +225,9 @@ def test_an_error_in_a_file_given_by_a_relative_path_names_its_line(tmp_path, mo
 # ----- the student's code cannot stop `check`: each exercise in a worker process, with a time limit -----
 
 def _command(*args, **options):
-    """`python -m minitorch.exercises ARGS` as a subprocess, itself limited to 120 s: a hang fails the test."""
+    """`python -m minitorch.exercises ARGS` as a subprocess, itself limited to 300 s: a hang fails the test."""
     return subprocess.run([sys.executable, "-m", "minitorch.exercises", *map(str, args)], capture_output=True,
-                          text=True, timeout=120, **options)
+                          text=True, timeout=300, **options)
 
 
 MISBEHAVING = """\
@@ -292,30 +292,38 @@ def test_a_training_run_that_never_ends_is_stopped(tmp_path):
     result = _command("check", tmp_path, "relu", "--timeout", "1")
     assert result.returncode == 1, result.stderr
     assert "1 of 1 pass" in result.stdout
-    assert re.search(r"your gradients +did not finish the epoch in \d+ s \(20 times minitorch's, or --timeout; "
+    assert re.search(r"your gradients +did not finish the epoch in \d+ s \(--timeout plus 10 times minitorch's; "
                      r"yours: relu\)", result.stdout), result.stdout
 
 
-@pytest.mark.skipif(os.name != "posix", reason="process groups and SIGINT are POSIX")
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="process groups, SIGINT and /proc: Linux")
 def test_ctrl_c_is_one_line_status_130_and_ends_the_worker(tmp_path):
     (tmp_path / "gradients.py").write_text(MISBEHAVING)
-    # A terminal's Ctrl-C signals the whole foreground process group: the command and its worker.
-    command = subprocess.Popen([sys.executable, "-m", "minitorch.exercises", "check", str(tmp_path), "log"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    command = interrupting.start([sys.executable, "-m", "minitorch.exercises", "check", str(tmp_path), "log"])
     try:
         assert command.stdout.readline().startswith("checking ")
         time.sleep(0.5)  # the worker is in log_grad's loop
-        os.killpg(command.pid, signal.SIGINT)
+        interrupting.ctrl_c(command)
         out, err = command.communicate(timeout=60)
     finally:
         command.kill()
-    assert command.returncode == 130 and err == f"{cli.PROG}: interrupted\n", err
+    assert command.returncode == 130 and err == f"{cli.PROG}: interrupted\n", (out, err)
     deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:  # the worker goes too, soon after
-        try:
-            os.killpg(command.pid, 0)
-        except ProcessLookupError:
-            break
+    while not interrupting.gone(command.pid):  # the worker goes too, soon after
+        assert time.monotonic() < deadline, "the worker process outlived the command"
         time.sleep(0.1)
-    else:
-        pytest.fail("the worker process outlived the command")
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="process groups and /proc: Linux")
+def test_a_worker_in_an_endless_loop_ends_when_check_is_killed(tmp_path):
+    (tmp_path / "gradients.py").write_text(MISBEHAVING)
+    command = interrupting.start([sys.executable, "-m", "minitorch.exercises", "check", str(tmp_path), "log"])
+    try:
+        assert command.stdout.readline().startswith("checking ")
+    finally:
+        command.kill()  # SIGKILL: no cleanup runs in the command
+        command.wait()
+    deadline = time.monotonic() + 10
+    while not interrupting.gone(command.pid):  # the worker was in log_grad's loop: it notices, and ends
+        assert time.monotonic() < deadline, "the worker outlived a killed check"
+        time.sleep(0.1)

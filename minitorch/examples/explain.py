@@ -18,7 +18,7 @@ import numpy as np
 import minitorch as mt
 from minitorch import nn
 
-from .cli import example_parser
+from .cli import UsageError, check_figure_path, example_parser
 
 
 def build(seed=0):
@@ -84,6 +84,10 @@ def main(argv=None):
     parser.add_argument("--out", metavar="PATH", default="explain_graph.png",
                         help="where to write the graph PNG (default: %(default)s)")
     args = parser.parse_args(argv)
+    try:
+        check_figure_path("--out", args.out)  # before the output it would otherwise end
+    except UsageError as error:
+        parser.exit(2, f"{parser.prog}: error: {error}\n")
     model, x, target = build()
     print(model)
 
