@@ -174,7 +174,8 @@ def _remove_stale_temp_files(directory, name):
         try:
             info = entry.stat(follow_symlinks=False)
             age = now - info.st_mtime
-            if stat.S_ISREG(info.st_mode) and (age > _ABANDONED_AFTER if earlier else _is_stale(entry.path, match, age)):
+            stale = age > _ABANDONED_AFTER if earlier else _is_stale(entry.path, match, age)
+            if stat.S_ISREG(info.st_mode) and stale:
                 os.unlink(entry.path)
         except OSError:  # already removed by another write, or not ours to remove
             continue

@@ -89,7 +89,8 @@ def test_the_temporary_of_a_killed_write_is_removed_by_the_next_write(tmp_path):
     path = tmp_path / "checkpoint.bin"
     path.write_bytes(b"previous")
     for _ in range(2):  # each killed write leaves its temporary; the next write, killed too, removed the one before
-        child = subprocess.Popen([sys.executable, "-c", _KILLED_MID_WRITE, str(path)], stdout=subprocess.PIPE, text=True)
+        child = subprocess.Popen([sys.executable, "-c", _KILLED_MID_WRITE, str(path)], stdout=subprocess.PIPE,
+                                 text=True)
         try:
             assert child.stdout.readline() == "writing\n"
         finally:

@@ -121,7 +121,7 @@ def check_pass(function, path=None):
             return failure.verdict
         except KeyboardInterrupt:
             raise
-        except BaseException as error:  # the student's pass raised (sys.exit too), or returned too few or too many gradients
+        except BaseException as error:  # the student's pass raised (sys.exit too), or returned too few/many gradients
             if str(error).startswith("the reverse pass "):
                 return Verdict(FAIL, f"{str(error)[len('the reverse pass '):]} on {case.label} ({case.hint})")
             verdict = raised(error, path, "compute_gradient")
