@@ -6,6 +6,8 @@ below a module's first block of code.
 """
 import ast
 import pathlib
+import subprocess
+import sys
 
 import minitorch
 
@@ -148,3 +150,9 @@ def test_the_tensor_core_is_small_and_imports_only_the_engine_floor_below_it():
 def test_the_loop_finder_finds_loops():
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_import_minitorch_leaves_the_deferred_libraries_unimported():
+    code = "import sys, minitorch; print(sorted(m for m in sys.modules if m.split('.')[0] == 'matplotlib'))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300).stdout
+    assert out == "[]\n"
