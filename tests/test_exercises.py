@@ -278,6 +278,7 @@ def test_a_file_whose_import_never_ends_is_one_line_and_status_2(tmp_path):
                              "at its top level that never ends?)\n")
 
 
+@pytest.mark.slow  # waits out the training run's time limit
 def test_a_training_run_that_never_ends_is_stopped(tmp_path):
     # relu_grad passes on the checker's small cases and loops on the MLP's batches of 128
     (tmp_path / "gradients.py").write_text(SOLUTIONS.read_text() + textwrap.dedent("""
