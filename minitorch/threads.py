@@ -18,10 +18,9 @@ There is no inter-op pool (two ops never run side by side; only one op's
 parts do): `get_num_interop_threads()` is 1 and `set_num_interop_threads` only checks its argument.
 
 Importing this module shortens how long OpenBLAS's idle worker threads spin
-(see OPENBLAS_THREAD_TIMEOUT below) and, unless the environment says
-otherwise, sizes the BLAS pool to the physical cores (DEFAULT_THREADS below);
-minitorch/__init__.py imports it first, so both apply when minitorch is
-imported before numpy.
+(see OPENBLAS_THREAD_TIMEOUT below); minitorch/__init__.py imports it first,
+and once numpy has loaded its OpenBLAS, sizes the pool to the physical cores
+unless the environment names a count (`use_default_threads`, DEFAULT_THREADS).
 """
 import contextlib
 import ctypes
@@ -69,8 +68,7 @@ def physical_cores():
 # 0.14-0.23 s. PyTorch's default, one thread per physical core, leaves a laptop's hyperthread siblings
 # to the browser and the rest; a machine busy with other jobs needs OMP_NUM_THREADS=1 (README).
 DEFAULT_THREADS = physical_cores()
-if not any(name in os.environ for name in _ENVIRONMENT):
-    os.environ["OPENBLAS_NUM_THREADS"] = str(DEFAULT_THREADS)
+_COUNT_GIVEN = any(name in os.environ for name in _ENVIRONMENT)
 # OpenBLAS's entry points under the names its builds export (plain, 64-bit-int, scipy-openblas wheels).
 _PREFIXES = ("openblas_", "scipy_openblas_")
 _SUFFIXES = ("", "64_")
@@ -160,6 +158,19 @@ def set_num_threads(n):
         _cached_pools = _openblas_pools()
         for setter, _ in _cached_pools:
             setter(n)
+
+
+def use_default_threads():
+    """Sizes the loaded OpenBLAS pools to DEFAULT_THREADS, unless OMP/OPENBLAS/MKL_NUM_THREADS named a count when
+    minitorch was imported. The environment is left as it was, so that a child process still follows its own.
+
+    >>> mt.threads.use_default_threads()
+    """
+    if _COUNT_GIVEN:
+        return
+    with _pool_lock:
+        for setter, _ in _pools():
+            setter(DEFAULT_THREADS)
 
 
 def get_num_threads():
