@@ -7,6 +7,7 @@ and Python installs no KeyboardInterrupt handler then. `ctrl_c` signals the comm
 import os
 import signal
 import subprocess
+import time
 
 
 def start(command, **options):
@@ -30,10 +31,13 @@ def ctrl_c(process):
     os.killpg(process.pid, signal.SIGINT)
 
 
-def gone(process_group):
-    """True when no process of `process_group` is left."""
-    try:
-        os.killpg(process_group, 0)
-    except ProcessLookupError:
-        return True
+def gone_within(process_group, seconds):
+    """True once no process of `process_group` is left; False if some still is after `seconds`."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(process_group, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.1)
     return False

@@ -297,34 +297,33 @@ def test_a_training_run_that_never_ends_is_stopped(tmp_path):
                      r"yours: relu\)", result.stdout), result.stdout
 
 
+def _checking_an_endless_loop(folder):
+    """`check` started on MISBEHAVING's log_grad, once its worker has loaded the file (and soon loops)."""
+    (folder / "gradients.py").write_text(MISBEHAVING)
+    command = interrupting.start([sys.executable, "-m", "minitorch.exercises", "check", str(folder), "log"])
+    if not command.stdout.readline().startswith("checking "):
+        command.kill()
+        pytest.fail(f"check did not start: {command.communicate()}")
+    return command
+
+
 @pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="process groups, SIGINT and /proc: Linux")
 def test_ctrl_c_is_one_line_status_130_and_ends_the_worker(tmp_path):
-    (tmp_path / "gradients.py").write_text(MISBEHAVING)
-    command = interrupting.start([sys.executable, "-m", "minitorch.exercises", "check", str(tmp_path), "log"])
+    command = _checking_an_endless_loop(tmp_path)
     try:
-        assert command.stdout.readline().startswith("checking ")
         time.sleep(0.5)  # the worker is in log_grad's loop
         interrupting.ctrl_c(command)
         out, err = command.communicate(timeout=60)
     finally:
         command.kill()
     assert command.returncode == 130 and err == f"{cli.PROG}: interrupted\n", (out, err)
-    deadline = time.monotonic() + 10
-    while not interrupting.gone(command.pid):  # the worker goes too, soon after
-        assert time.monotonic() < deadline, "the worker process outlived the command"
-        time.sleep(0.1)
+    assert interrupting.gone_within(command.pid, 10), "the worker process outlived the command"
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="process groups and /proc: Linux")
 def test_a_worker_in_an_endless_loop_ends_when_check_is_killed(tmp_path):
-    (tmp_path / "gradients.py").write_text(MISBEHAVING)
-    command = interrupting.start([sys.executable, "-m", "minitorch.exercises", "check", str(tmp_path), "log"])
-    try:
-        assert command.stdout.readline().startswith("checking ")
-    finally:
-        command.kill()  # SIGKILL: no cleanup runs in the command
-        command.wait()
-    deadline = time.monotonic() + 10
-    while not interrupting.gone(command.pid):  # the worker was in log_grad's loop: it notices, and ends
-        assert time.monotonic() < deadline, "the worker outlived a killed check"
-        time.sleep(0.1)
+    command = _checking_an_endless_loop(tmp_path)
+    command.kill()  # SIGKILL: no cleanup runs in the command
+    command.wait()
+    # The worker was in log_grad's loop: it notices, and ends.
+    assert interrupting.gone_within(command.pid, 10), "the worker outlived a killed check"
