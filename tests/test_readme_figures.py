@@ -25,7 +25,10 @@ def shown():
 
 
 def printed(example, threads):
-    environment = {**os.environ, "OMP_NUM_THREADS": str(threads)}
+    # All three: OpenBLAS reads OPENBLAS_NUM_THREADS before OMP_NUM_THREADS, and mt.set_num_threads (which tests
+    # call) records its count in both.
+    environment = {**os.environ, **dict.fromkeys(("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"),
+                                                 str(threads))}
     run = subprocess.run([sys.executable, "-m", f"minitorch.examples.{example}", "--no-progress"], env=environment,
                          capture_output=True, text=True, timeout=1800, check=True)
     return re.search(r"^done: final test accuracy ([\d.]+) ", run.stdout, re.M)[1]
