@@ -20,6 +20,9 @@ from matplotlib import font_manager
 import minitorch as mt
 from minitorch.examples import checkpoint, mlp
 
+# One pytest-xdist worker runs this module (README's --dist loadgroup): its module-scoped fixture runs once.
+pytestmark = pytest.mark.xdist_group("test_examples_cli")
+
 TINY = ["--limit", "64", "--test-limit", "32", "--batch-size", "32", "--epochs", "2", "--no-progress"]
 
 
@@ -82,6 +85,10 @@ def files(tmp_path_factory):
     (directory / "random.safetensors").write_bytes(np.random.default_rng(0).bytes(300))
     if hasattr(os, "mkfifo"):  # opened for writing or reading, a FIFO waits for the other end: forever
         os.mkfifo(directory / "pipe")
+        (directory / "fifos").mkdir()
+        for name in ("train-images-idx3-ubyte", "train-labels-idx1-ubyte", "t10k-images-idx3-ubyte",
+                     "t10k-labels-idx1-ubyte"):
+            os.mkfifo(directory / "fifos" / name)
     mt.save(mt.nn.Linear(2, 2).state_dict(), directory / "weights-only.safetensors")
     return directory
 
@@ -133,6 +140,8 @@ if hasattr(os, "mkfifo") and os.path.isdir("/proc/self"):  # a FIFO; a folder th
                                "--save /proc/ckpt.safetensors: cannot create a file in the folder '/proc'"),
         "plot-over-a-fifo": case(["--plot", f"{D}/pipe"], "pipe: is a FIFO, not a regular file"),
         "resume-a-fifo": case(["--resume", f"{D}/pipe"], "pipe: is not a regular file"),
+        "explain-over-a-fifo": case(["--out", f"{D}/pipe"], "pipe: is a FIFO, not a regular file", module="explain"),
+        "data-dir-of-fifos": case(["--dataset", "mnist", "--data-dir", f"{D}/fifos"], "the MNIST IDX files"),
     })
 HELP_CASES = {"mlp": ["--help"], "higher_order": ["--help"], "": []}
 

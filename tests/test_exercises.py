@@ -270,6 +270,15 @@ def test_a_gradient_that_exits_or_never_returns_fails_and_the_others_still_run(t
     assert result.stdout.rstrip().endswith("1 of 4 pass") and result.stderr == ""
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+@pytest.mark.parametrize("command", [["check"], ["start", "--force"]])
+def test_a_fifo_for_the_student_file_is_one_line_and_status_2(tmp_path, command):
+    os.mkfifo(tmp_path / "gradients.py")  # read or written, a FIFO waits for its other end: forever
+    result = _command(command[0], tmp_path, *command[1:])
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == f"{cli.PROG}: error: {tmp_path / 'gradients.py'} is not a regular file\n"
+
+
 def test_a_file_whose_import_never_ends_is_one_line_and_status_2(tmp_path):
     (tmp_path / "gradients.py").write_text("import minitorch\n\nwhile True:\n    pass\n")
     result = _command("check", tmp_path, "--timeout", "2")

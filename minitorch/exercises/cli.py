@@ -98,6 +98,8 @@ def main(argv=None, out=None):
 
 def _start(directory, force, out):
     path = directory / FILE_NAME
+    if path.exists() and not path.is_file():  # a folder, or a FIFO, which writing would wait on forever
+        raise UsageError(f"{path} is not a regular file")
     if path.exists() and not force:
         raise UsageError(f"{path} exists: your work would be lost (pass --force to overwrite it)")
     if directory.exists() and not directory.is_dir():

@@ -85,7 +85,9 @@ class StudentFileError(Exception):
 
 
 def require(path):
-    """StudentFileError unless `path` is a file: the student's file is written by `start`."""
+    """StudentFileError unless `path` is a regular file: the student's file is written by `start`."""
+    if path.exists() and not path.is_file():  # a folder, or a FIFO, which reading would wait on forever
+        raise StudentFileError(f"{path} is not a regular file")
     if not path.is_file():
         raise StudentFileError(f"no {path}: run `python -m minitorch.exercises start {path.parent}` first")
 
