@@ -22,6 +22,9 @@ import minitorch as mt
 from minitorch.examples import checkpoint, cnn, mlp, progress
 from minitorch.examples.training import history_figure
 
+# One pytest-xdist worker runs this module (README's --dist loadgroup): its module-scoped fixture runs once.
+pytestmark = pytest.mark.xdist_group("test_examples")
+
 SMALL = ["--limit", "256", "--test-limit", "200", "--batch-size", "32", "--no-progress"]
 EPOCH_LINE = re.compile(r"^epoch (\d+)/(\d+) ([\d.]+s|\d\d:\d\d) [\d.]+k? img/s "
                         r"loss ([\d.]+)/([\d.]+) acc ([\d.]+)/([\d.]+)$")

@@ -79,7 +79,7 @@ def test_readme_test_command_is_the_ci_command():
     install_and_run, install_and_test = commands[:2]  # the two at the top
     assert install_and_run.endswith("pip install -e . && python -m minitorch.examples.mlp")
     assert '".[test,parity]"' in install_and_test
-    assert install_and_test.endswith("python -m pytest -q -n auto --dist loadfile")
+    assert install_and_test.endswith("python -m pytest -q -n auto --dist loadgroup")
     assert install_and_test in ci
     # The long-running checks README names run in CI too.
     assert "`python -m pytest -q -m slow`" in readme and "python -m pytest -q -m slow" in ci
