@@ -141,6 +141,8 @@ from .autograd import (
 )
 from .errors import ShapeError
 
+threads.use_default_threads()  # numpy has loaded its OpenBLAS by now
+
 clip = clamp
 concat = concatenate = cat
 divide = true_divide = div

@@ -14,18 +14,12 @@ else, then reads only the declared bytes (as `safetensors.safe_open`): /dev/zero
 or a huge sparse file is refused after a few bytes, and a valid file costs its
 tensors' size once.
 """
-import errno
 import json
 import math
 import os
-import re
 import reprlib
-import secrets
-import socket
-import stat
 import struct
 import sys
-import time
 
 import numpy as np
 import safetensors.numpy
@@ -33,6 +27,7 @@ import safetensors.numpy
 from . import nest
 from .creation import from_numpy
 from .devices import cpu_device, device
+from .files import atomic_write
 from .streams import last_bytes, read_exactly, read_into, remaining_size
 from .tensor import Tensor
 
@@ -85,8 +80,9 @@ def save(obj, f):
         raise TypeError(f"save: safetensors cannot store these arrays: {error}") from error
     if hasattr(f, "write"):
         f.write(data)
-    else:
-        _write_atomically(os.fsdecode(f), data)
+        return
+    with atomic_write(f, sync=False) as out:  # no fsync, as torch.save does none
+        out.write(data)
 
 
 class _Encoder:
@@ -154,121 +150,6 @@ class _Encoder:
 
 def _describe(path):
     return "the top level" if not path else "key path " + "/".join(repr(p) for p in path)
-
-
-# ----- atomic writes, and cleaning up after killed ones -----
-#
-# A save killed mid-write (SIGKILL, OOM killer, power cut) leaves its temporary file
-# behind. The next save into the same folder removes such leftovers, but only files
-# this code named (".minitorch-save.<pid>.<host>.<random>.tmp") and only stale ones:
-#   - written by a process of this host that no longer exists (checked with
-#     kill(pid, 0), POSIX only), or by this very process but not by a save still
-#     running in it (the pid of a killed run is often reused, e.g. PID 1 in a container).
-#     The host name is in the file name because pids only mean something on their own
-#     host (containers get their own host name by default; two pid namespaces sharing a
-#     folder under one host name would defeat this rule);
-#   - or not modified for _ABANDONED_AFTER seconds, whatever wrote it. This covers
-#     writers on other hosts sharing the folder (their pids mean nothing here) and pids
-#     reused by unrelated processes. A live writer touches its file with every write
-#     (the data is serialized before the file is created), so an hour without change
-#     means it is gone; the margin also absorbs clock skew between hosts on a network
-#     file system. Deleting a live writer's file would not corrupt anything (its rename
-#     fails), but it would fail that save, so this errs on the side of keeping files.
-# Leftovers of the old generic naming (".tmp-*.safetensors") are left alone: other
-# programs may use similar names.
-
-_TEMP_PREFIX = ".minitorch-save"
-_TEMP_NAME = re.compile(r"\.minitorch-save\.(?P<pid>[0-9]+)\.(?P<host>[A-Za-z0-9_-]*)\.[0-9a-f]{16}\.tmp")
-_ABANDONED_AFTER = 3600.0  # seconds without a write before any of our temp files counts as stale
-_saves_in_progress = set()  # temp file paths this process is writing right now (any thread)
-
-
-def _host_tag():
-    """This host's name, reduced to characters that cannot break the temp file name."""
-    return re.sub(r"[^A-Za-z0-9-]", "_", socket.gethostname())[:63]
-
-
-def _write_atomically(path, data):
-    target = os.path.realpath(path)  # write through a symlink, as open(path, "wb") does
-    directory = os.path.dirname(target)
-    if not os.path.isdir(directory):
-        raise FileNotFoundError(errno.ENOENT, f"save: the folder {directory!r} does not exist", path)
-    _remove_stale_temp_files(directory)
-    fd, temp = _create_temp_file(directory)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-        if os.path.exists(target):
-            os.chmod(temp, stat.S_IMODE(os.stat(target).st_mode))
-        os.replace(temp, target)
-    except BaseException:
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
-        raise
-    finally:
-        _saves_in_progress.discard(temp)
-
-
-def _create_temp_file(directory):
-    """(fd, path) of a new file named for `_TEMP_NAME`, with the permissions `open()` gives (0666 minus umask).
-
-    The path joins `_saves_in_progress` before the file exists, so a save in another
-    thread never sees it unregistered and removes it.
-    """
-    for _ in range(100):
-        name = f"{_TEMP_PREFIX}.{os.getpid()}.{_host_tag()}.{secrets.token_hex(8)}.tmp"
-        temp = os.path.join(directory, name)
-        _saves_in_progress.add(temp)
-        try:
-            return os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666), temp
-        except FileExistsError:
-            _saves_in_progress.discard(temp)
-        except BaseException:
-            _saves_in_progress.discard(temp)
-            raise
-    raise FileExistsError(errno.EEXIST, "save: could not create a unique temporary file", directory)
-
-
-def _remove_stale_temp_files(directory):
-    """Deletes the stale temp files of killed saves in `directory` (see above); never fails the save."""
-    now = time.time()
-    try:
-        entries = list(os.scandir(directory))
-    except OSError:
-        return
-    for entry in entries:
-        match = _TEMP_NAME.fullmatch(entry.name)
-        if match is None:
-            continue
-        try:
-            info = entry.stat(follow_symlinks=False)
-            if stat.S_ISREG(info.st_mode) and _is_stale(entry.path, match, now - info.st_mtime):
-                os.unlink(entry.path)
-        except OSError:  # already removed by another save, or not ours to remove
-            continue
-
-
-def _is_stale(path, match, seconds_since_write):
-    if seconds_since_write > _ABANDONED_AFTER:
-        return True
-    if match["host"] != _host_tag() or os.name != "posix":
-        return False
-    pid = int(match["pid"])
-    if pid == os.getpid():
-        return path not in _saves_in_progress
-    return not _process_exists(pid)
-
-
-def _process_exists(pid):
-    try:
-        os.kill(pid, 0)  # signal 0: only checks that the process exists
-    except (ProcessLookupError, OverflowError):  # no such process; a pid no process can have
-        return False
-    except PermissionError:  # it exists, owned by another user
-        return True
-    return True
 
 
 # ----- load -----

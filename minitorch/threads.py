@@ -18,7 +18,9 @@ There is no inter-op pool (two ops never run side by side; only one op's
 parts do): `get_num_interop_threads()` is 1 and `set_num_interop_threads` only checks its argument.
 
 Importing this module shortens how long OpenBLAS's idle worker threads spin
-(see OPENBLAS_THREAD_TIMEOUT below); minitorch/__init__.py imports it first.
+(see OPENBLAS_THREAD_TIMEOUT below); minitorch/__init__.py imports it first,
+and once numpy has loaded its OpenBLAS, sizes the pool to the physical cores
+unless the environment names a count (`use_default_threads`, DEFAULT_THREADS).
 """
 import contextlib
 import ctypes
@@ -37,6 +39,36 @@ OPENBLAS_THREAD_TIMEOUT = "20"
 os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", OPENBLAS_THREAD_TIMEOUT)
 
 _ENVIRONMENT = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def physical_cores():
+    """The physical cores this process may run on: hyperthread siblings count once (Linux; else the CPU count).
+
+    >>> 1 <= mt.threads.physical_cores() <= os.cpu_count()
+    True
+    """
+    try:
+        cpus = os.sched_getaffinity(0)
+    except AttributeError:
+        return os.cpu_count() or 1
+    cores = set()
+    for cpu in cpus:
+        try:
+            with open(f"/sys/devices/system/cpu/cpu{cpu}/topology/thread_siblings_list") as siblings:
+                cores.add(siblings.read().strip())
+        except OSError:
+            cores.add(str(cpu))
+    return max(1, len(cores))
+
+
+# OpenBLAS starts one thread per logical CPU, and its threads meet at a barrier in every GEMM: when
+# another program holds one of those CPUs, each GEMM waits for the thread that lost its core. On the
+# 2-core machine shared with other jobs, numpy alone took 3.3 ms for a pair of the MLP's GEMMs at 2
+# threads against 0.6-1.0 ms at 1 (its CPU time 5x), and the MLP example 1.6-1.8 s an epoch against
+# 0.14-0.23 s. PyTorch's default, one thread per physical core, leaves a laptop's hyperthread siblings
+# to the browser and the rest; a machine busy with other jobs needs OMP_NUM_THREADS=1 (README).
+DEFAULT_THREADS = physical_cores()
+_COUNT_GIVEN = any(name in os.environ for name in _ENVIRONMENT)
 # OpenBLAS's entry points under the names its builds export (plain, 64-bit-int, scipy-openblas wheels).
 _PREFIXES = ("openblas_", "scipy_openblas_")
 _SUFFIXES = ("", "64_")
@@ -126,6 +158,19 @@ def set_num_threads(n):
         _cached_pools = _openblas_pools()
         for setter, _ in _cached_pools:
             setter(n)
+
+
+def use_default_threads():
+    """Sizes the loaded OpenBLAS pools to DEFAULT_THREADS, unless OMP/OPENBLAS/MKL_NUM_THREADS named a count when
+    minitorch was imported. The environment is left as it was, so that a child process still follows its own.
+
+    >>> mt.threads.use_default_threads()
+    """
+    if _COUNT_GIVEN:
+        return
+    with _pool_lock:
+        for setter, _ in _pools():
+            setter(DEFAULT_THREADS)
 
 
 def get_num_threads():

@@ -13,7 +13,7 @@ import pytest
 import safetensors.numpy
 
 import minitorch as mt
-from minitorch.serialization import _host_tag
+from minitorch.files import _host_tag
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="kills and pid checks are POSIX")
 
@@ -130,6 +130,7 @@ _SAVES_FOREVER = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow  # stress: five processes killed mid-save
 def test_sigkill_while_a_temp_file_is_being_written_never_corrupts_and_leftovers_are_cleaned(tmp_path):
     target = tmp_path / "model.pth"
     for _ in range(5):

@@ -200,6 +200,7 @@ def test_a_failing_worker_init_fn_is_reported():
         list(DataLoader(ARRAYS, batch_size=10, num_workers=1, worker_init_fn=lambda worker_id: 1 / 0))
 
 
+@pytest.mark.slow  # waits out a worker timeout
 def test_a_dead_worker_and_a_timeout_are_runtime_errors():
     with pytest.raises(RuntimeError, match=r"DataLoader worker \(pid \d+\) exited unexpectedly with exit code 3"):
         list(DataLoader(Dying(), batch_size=2, num_workers=2))

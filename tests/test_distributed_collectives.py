@@ -18,6 +18,9 @@ import minitorch as mt
 import minitorch.distributed as dist
 from distributed_launcher import check, launch, require_mpi, run_worker
 
+# Jobs of several processes under mpiexec: long-running checks (pyproject.toml: markers), run by -m slow and CI.
+pytestmark = pytest.mark.slow
+
 ReduceOp = dist.ReduceOp
 TOLERANCE = {"float16": 2e-3, "float32": 1e-6, "float64": 1e-13}
 NUMPY_REDUCTIONS = {

@@ -19,6 +19,9 @@ import minitorch.nn.functional as F
 from distributed_launcher import check, launch, run_worker
 from minitorch.nn.parallel import DistributedDataParallel as DDP
 
+# Jobs of several processes under mpiexec: long-running checks (pyproject.toml: markers), run by -m slow and CI.
+pytestmark = pytest.mark.slow
+
 GLOBAL_BATCH = 12  # divides by 2 and 3
 STEPS = 3
 

@@ -11,9 +11,13 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 import minitorch as mt
 from distributed_launcher import REPO_ROOT, check, mpiexec_path, require_mpi
+
+# Jobs of several processes under mpiexec: long-running checks (pyproject.toml: markers), run by -m slow and CI.
+pytestmark = pytest.mark.slow
 
 SMALL = ["--limit", "256", "--test-limit", "200", "--batch-size", "32", "--epochs", "2", "--no-progress"]
 EPOCH_NUMBERS = re.compile(r"loss ([0-9.]+)/([0-9.]+) acc ([0-9.]+)/([0-9.]+)")

@@ -7,16 +7,23 @@ output is one line per epoch within 80 columns. Real images (the embedded
 Fashion-MNIST subset), tiny budgets: --limit/--test-limit keep each run to a
 few batches. The command line's mistakes are in test_examples_cli.py.
 """
+import errno
 import io
 import os
 import re
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 
+import interrupting
 import minitorch as mt
 from minitorch.examples import checkpoint, cnn, mlp, progress
 from minitorch.examples.training import history_figure
+
+# One pytest-xdist worker runs this module (README's --dist loadgroup): its module-scoped fixture runs once.
+pytestmark = pytest.mark.xdist_group("test_examples")
 
 SMALL = ["--limit", "256", "--test-limit", "200", "--batch-size", "32", "--no-progress"]
 EPOCH_LINE = re.compile(r"^epoch (\d+)/(\d+) ([\d.]+s|\d\d:\d\d) [\d.]+k? img/s "
@@ -54,7 +61,8 @@ def test_training_lowers_the_loss_and_writes_a_plot(example, tmp_path, capsys):
     assert printed[1][1:] == tuple(f"{v:.4f}" for v in (history.train_loss[1], history.test_loss[1],
                                                         history.train_acc[1], history.test_acc[1]))
     assert "done: final test accuracy" in out and "2 epochs in" in out
-    assert all(len(line) <= 80 for line in out.splitlines()), out
+    # 80 columns, but for the line naming the plot: a path is as long as it is (pytest-xdist's make longer ones)
+    assert all(len(line) <= 80 for line in out.splitlines() if str(tmp_path) not in line), out
 
 
 def test_one_epoch_is_one_epoch_and_its_plot_axis_is_whole_epochs(tmp_path, capsys):
@@ -187,3 +195,68 @@ def test_without_bars_each_epoch_is_one_printed_line():
         test_bar.update(100)
     display.finish(progress.epoch_results(0.25, 256.0, 0.7, 0.5, 0.6, 0.55))
     assert out.getvalue() == "epoch 1/2 0.25s 256 img/s loss 0.7000/0.6000 acc 0.5000/0.5500\n"
+
+
+# ----- what a user does to a run: Ctrl-C, a disk that fills up, a terminal that reports no width -----
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="process groups, SIGINT and /proc: Linux")
+def test_ctrl_c_names_the_epoch_and_the_checkpoint_that_resumes_and_exits_130(tmp_path):
+    save = tmp_path / "mlp-{epoch}.safetensors"
+    command = interrupting.start([sys.executable, "-m", "minitorch.examples.mlp", *SMALL, "--epochs", "1000",
+                                  "--save", str(save)])
+    try:
+        lines = iter(command.stdout.readline, "")
+        assert any(line.startswith("epoch    2/1000 ") for line in lines)  # two checkpoints written
+        interrupting.ctrl_c(command)
+        _, err = command.communicate(timeout=60)
+    finally:
+        command.kill()
+    assert command.returncode == 130
+    match = re.fullmatch(r"python -m minitorch.examples.mlp: interrupted during epoch (\d+) of 1000; the last "
+                         r"checkpoint is (\S+): `--resume (\S+)` continues\n", err)
+    assert match and match[2] == match[3], err
+    epoch = int(match[1])  # the signal came after epoch 2's line: in its checkpoint's save, or later
+    saved = next(k for k in (epoch, epoch - 1) if match[2] == str(save).replace("{epoch}", str(k)))
+    assert epoch >= 2 and mt.load(match[2])["epoch"] == saved
+
+
+def test_a_checkpoint_that_cannot_be_written_is_one_line_and_status_2(tmp_path, monkeypatch, capsys):
+    real_save = checkpoint.save_checkpoint
+
+    def disk_full_after_epoch_1(path, **state):
+        if state["epoch"] > 1:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), path)
+        real_save(path, **state)
+
+    monkeypatch.setattr(checkpoint, "save_checkpoint", disk_full_after_epoch_1)
+    save = tmp_path / "mlp-{epoch}.safetensors"
+    with pytest.raises(SystemExit) as info:
+        mlp.main([*SMALL, "--epochs", "3", "--save", str(save)])
+    assert info.value.code == 2
+    assert capsys.readouterr().err == (f"python -m minitorch.examples.mlp: error: --save {tmp_path}/mlp-2.safetensors: "
+                                       f"cannot write it: No space left on device; the last checkpoint is "
+                                       f"{tmp_path}/mlp-1.safetensors\n")
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="a pseudo-terminal")
+def test_a_terminal_of_0_columns_gets_the_epoch_lines_as_text():
+    leader, follower = os.openpty()  # a new pty reports 0 rows and 0 columns, as under `script -c` and some CI runners
+    environment = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    try:
+        run = subprocess.Popen([sys.executable, "-m", "minitorch.examples.mlp", "--limit", "256", "--test-limit", "100",
+                                "--epochs", "2"], stdin=follower, stdout=follower, stderr=follower, env=environment)
+        os.close(follower)
+        output = b""
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:  # the pty's other end closed: the run ended
+                break
+            if not chunk:
+                break
+            output += chunk
+        assert run.wait(timeout=120) == 0
+    finally:
+        os.close(leader)
+    printed = output.decode().replace("\r\n", "\n").splitlines()
+    assert [n[0] for n in epoch_numbers("\n".join(printed))] == ["1", "2"], printed

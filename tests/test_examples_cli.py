@@ -20,6 +20,9 @@ from matplotlib import font_manager
 import minitorch as mt
 from minitorch.examples import checkpoint, mlp
 
+# One pytest-xdist worker runs this module (README's --dist loadgroup): its module-scoped fixture runs once.
+pytestmark = pytest.mark.xdist_group("test_examples_cli")
+
 TINY = ["--limit", "64", "--test-limit", "32", "--batch-size", "32", "--epochs", "2", "--no-progress"]
 
 
@@ -80,6 +83,12 @@ def files(tmp_path_factory):
     for name, (change, _) in DAMAGES.items():
         damaged(good, directory / f"{name}.safetensors", change)
     (directory / "random.safetensors").write_bytes(np.random.default_rng(0).bytes(300))
+    if hasattr(os, "mkfifo"):  # opened for writing or reading, a FIFO waits for the other end: forever
+        os.mkfifo(directory / "pipe")
+        (directory / "fifos").mkdir()
+        for name in ("train-images-idx3-ubyte", "train-labels-idx1-ubyte", "t10k-images-idx3-ubyte",
+                     "t10k-labels-idx1-ubyte"):
+            os.mkfifo(directory / "fifos" / name)
     mt.save(mt.nn.Linear(2, 2).state_dict(), directory / "weights-only.safetensors")
     return directory
 
@@ -90,11 +99,16 @@ def case(args, *expected, module="mlp", env=None):
 
 D = "{dir}"  # replaced by the fixture's directory
 CASES = {
-    "plot-into-missing-folder": case(["--plot", "nowhere/curves.png"], "--plot nowhere/curves.png: folder nowhere does not exist"),
+    "plot-into-missing-folder": case(["--plot", "nowhere/curves.png"],
+                                     "--plot nowhere/curves.png: the folder 'nowhere' does not exist"),
     "plot-unknown-format": case(["--plot", "curves.xyz"], "matplotlib cannot write .xyz files", "png"),
     "save-into-missing-folder": case(["--save", "nowhere/ckpt-{epoch}.safetensors"],
-                                     "--save nowhere/ckpt-{epoch}.safetensors: folder nowhere does not exist"),
+                                     "--save nowhere/ckpt-{epoch}.safetensors: the folder 'nowhere' does not exist"),
     "resume-missing-file": case(["--resume", "gone.safetensors"], "--resume gone.safetensors: no such file"),
+    "explain-into-missing-folder": case(["--out", "nowhere/g.png"],
+                                        "--out nowhere/g.png: the folder 'nowhere' does not exist", module="explain"),
+    "explain-unknown-format": case(["--out", "g.xyz"], "--out g.xyz: matplotlib cannot write .xyz files", "png",
+                                   module="explain"),
     "resume-random-bytes": case(["--resume", f"{D}/random.safetensors"], "random.safetensors: not a safetensors file"),
     "resume-weights-only": case(["--resume", f"{D}/weights-only.safetensors"],
                                 "weights-only.safetensors: not a checkpoint written by the examples' --save"),
@@ -118,6 +132,17 @@ CASES = {
     "higher-order-unknown-option": case(["--verbose"], "unrecognized arguments: --verbose", module="higher_order"),
     "examples-listing-takes-no-argument": case(["mlp"], "unrecognized arguments: mlp", module=""),
 }
+if hasattr(os, "mkfifo") and os.path.isdir("/proc/self"):  # a FIFO; a folder that takes no new file: Linux's /proc
+    CASES.update({
+        "save-over-a-fifo": case(["--save", f"{D}/pipe"],
+                                 "pipe: is a FIFO, not a regular file: writing would replace it"),
+        "save-into-proc": case(["--save", "/proc/ckpt.safetensors"],
+                               "--save /proc/ckpt.safetensors: cannot create a file in the folder '/proc'"),
+        "plot-over-a-fifo": case(["--plot", f"{D}/pipe"], "pipe: is a FIFO, not a regular file"),
+        "resume-a-fifo": case(["--resume", f"{D}/pipe"], "pipe: is not a regular file"),
+        "explain-over-a-fifo": case(["--out", f"{D}/pipe"], "pipe: is a FIFO, not a regular file", module="explain"),
+        "data-dir-of-fifos": case(["--dataset", "mnist", "--data-dir", f"{D}/fifos"], "the MNIST IDX files"),
+    })
 HELP_CASES = {"mlp": ["--help"], "higher_order": ["--help"], "": []}
 
 

@@ -4,14 +4,20 @@ import ast
 import contextlib
 import functools
 import io
+import os
 import re
 import shutil
+import subprocess
+import sys
+import textwrap
+import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 import exercise_solutions as solutions
+import interrupting
 import minitorch as mt
 from minitorch.engine.registry import OPS
 from minitorch.engine.state import switches
@@ -64,7 +70,10 @@ WRONG = {
     "a factor": ("mean", solutions.sum_grad, r"^off by a factor: the gradient of input 0 .* is 4 times the right one"),
     "values": ("log", lambda op, grad: grad * op.inputs[0], r"^wrong values: the gradient of input 0 .* at index"),
     "unkept input": ("exp", lambda op, grad: grad * mt.exp(op.inputs[0]),
-                     r"^raised RuntimeError: the gradient of Exp reads op.inputs, but this op keeps its outputs: use op.outputs\[0\]"),
+                     r"^read op.inputs, which Exp does not keep: this op keeps its output: use op.outputs\[0\]$"),
+    "unkept output": ("log", lambda op, grad: grad / op.outputs[0].exp(),
+                      r"^read op.outputs, which Log does not keep: this op keeps its inputs: use op.inputs$"),
+    "sys.exit": ("log", lambda op, grad: sys.exit(0), r"^raised SystemExit: 0; a gradient must return its result"),
     "one gradient for two inputs": ("mul", lambda op, grad: grad * op.inputs[1],
                                     r"returned 1 gradients for 2 inputs .*: return one gradient per input"),
     "float32": ("relu", lambda op, grad: (grad * (op.outputs[0] > 0).to(grad.dtype)).float(),
@@ -151,14 +160,17 @@ def test_check_of_fresh_stubs_says_todo_for_each(tmp_path):
     (["check", "{dir}/broken"], r"broken/gradients.py:3: SyntaxError: "),
     (["check", "{dir}/raising"], r"raising/gradients.py:2: ZeroDivisionError: division by zero"),
     (["frobnicate"], r"invalid choice: 'frobnicate'"),
-    ([], r"required: command"),
+    ([], r"give a command: start DIR, check DIR \[NAME ...\], list \(--help says more\)$"),
+    (["check", "{dir}/empty", "--timeout", "0"], r"--timeout: a positive number of seconds, got '0'"),
+    (["check", "{dir}/exits"], r"exits/gradients.py:3: SystemExit: 0$"),
 ])
 def test_command_line_mistakes_are_one_line_and_status_2(tmp_path, argv, message):
     (tmp_path / "empty").mkdir()
     (tmp_path / "taken").mkdir()
     (tmp_path / "taken" / "gradients.py").write_text("# work in progress\n")
     (tmp_path / "a-file").write_text("")
-    for name, text in (("broken", "import minitorch\n\ndef add_grad(op, grad)\n"), ("raising", "x = 1\ny = 1 / 0\n")):
+    for name, text in (("broken", "import minitorch\n\ndef add_grad(op, grad)\n"), ("raising", "x = 1\ny = 1 / 0\n"),
+                       ("exits", "import sys\n\nsys.exit(0)\n")):
         (tmp_path / name).mkdir()
         (tmp_path / name / "gradients.py").write_text(text)
     status, out, err = _run([arg.replace("{dir}", str(tmp_path)) for arg in argv])
@@ -194,3 +206,133 @@ def test_check_of_one_exercise_trains_with_what_passed(tmp_path):
     assert status == 0
     assert re.findall(r"^  (\w+) +(?:PASS|FAIL|TODO)", out, re.M) == ["relu"] and "1 of 1 pass" in out
     assert re.search(r"your gradients +test accuracy [\d.]+ .*yours: relu\)", out), out
+
+
+def test_options_may_come_before_the_exercise_names(tmp_path):
+    shutil.copy(SOLUTIONS, tmp_path / "gradients.py")
+    status, out, _ = _run(["check", str(tmp_path), "--no-train", "mul", "--timeout", "60", "exp"])
+    assert status == 0 and re.findall(r"^  (\w+) +PASS", out, re.M) == ["mul", "exp"] and "training" not in out, out
+
+
+def test_an_error_in_a_file_given_by_a_relative_path_names_its_line(tmp_path, monkeypatch):
+    (tmp_path / "work").mkdir()
+    (tmp_path / "work" / "gradients.py").write_text("import minitorch\nimport no_such_module_anywhere\n")
+    monkeypatch.chdir(tmp_path)
+    status, _, err = _run(["check", "work"])
+    assert status == 2 and err.startswith(f"{cli.PROG}: error: work/gradients.py:2: ModuleNotFoundError: "), err
+
+
+# ----- the student's code cannot stop `check`: each exercise in a worker process, with a time limit -----
+
+def _command(*args, **options):
+    """`python -m minitorch.exercises ARGS` as a subprocess, itself limited to 300 s: a hang fails the test."""
+    return subprocess.run([sys.executable, "-m", "minitorch.exercises", *map(str, args)], capture_output=True,
+                          text=True, timeout=300, **options)
+
+
+MISBEHAVING = """\
+import os
+import sys
+
+import minitorch as mt
+
+
+def mul_grad(op, grad):
+    sys.exit(0)
+
+
+def exp_grad(op, grad):
+    os._exit(3)
+
+
+def log_grad(op, grad):
+    while True:
+        pass
+
+
+def relu_grad(op, grad):
+    return grad * (op.outputs[0] > 0).to(grad.dtype)
+"""
+
+
+def test_a_gradient_that_exits_or_never_returns_fails_and_the_others_still_run(tmp_path):
+    (tmp_path / "gradients.py").write_text(MISBEHAVING)
+    result = _command("check", tmp_path, "--no-train", "--timeout", "3", "relu", "log", "exp", "mul")
+    assert result.returncode == 1, result.stderr
+    rows = dict(re.findall(r"^  (\w+) +(\w+  .*)$", result.stdout, re.M))
+    assert rows == {
+        "mul": "FAIL  raised SystemExit: 0 (gradients.py, line 8); a gradient must return its result, not end the "
+               "program",
+        "exp": "FAIL  ended the checking process (exit status 3): a gradient must return its result",
+        "log": "FAIL  did not finish in 3 s (a loop that never ends?)",
+        "relu": rows["relu"],
+    } and rows["relu"].startswith("PASS"), result.stdout
+    assert result.stdout.rstrip().endswith("1 of 4 pass") and result.stderr == ""
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+@pytest.mark.parametrize("command", [["check"], ["start", "--force"]])
+def test_a_fifo_for_the_student_file_is_one_line_and_status_2(tmp_path, command):
+    os.mkfifo(tmp_path / "gradients.py")  # read or written, a FIFO waits for its other end: forever
+    result = _command(command[0], tmp_path, *command[1:])
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == f"{cli.PROG}: error: {tmp_path / 'gradients.py'} is not a regular file\n"
+
+
+def test_a_file_whose_import_never_ends_is_one_line_and_status_2(tmp_path):
+    (tmp_path / "gradients.py").write_text("import minitorch\n\nwhile True:\n    pass\n")
+    result = _command("check", tmp_path, "--timeout", "2")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == (f"{cli.PROG}: error: {tmp_path / 'gradients.py'}: did not finish loading in 2 s (a loop "
+                             "at its top level that never ends?)\n")
+
+
+@pytest.mark.slow  # waits out the training run's time limit
+def test_a_training_run_that_never_ends_is_stopped(tmp_path):
+    # relu_grad passes on the checker's small cases and loops on the MLP's batches of 128
+    (tmp_path / "gradients.py").write_text(SOLUTIONS.read_text() + textwrap.dedent("""
+        _right_relu_grad = relu_grad
+
+
+        def relu_grad(op, grad):
+            while grad.shape[0] > 100:
+                pass
+            return _right_relu_grad(op, grad)
+    """))
+    result = _command("check", tmp_path, "relu", "--timeout", "1")
+    assert result.returncode == 1, result.stderr
+    assert "1 of 1 pass" in result.stdout
+    assert re.search(r"your gradients +did not finish the epoch in \d+ s \(--timeout plus 10 times minitorch's; "
+                     r"yours: relu\)", result.stdout), result.stdout
+
+
+def _checking_an_endless_loop(folder):
+    """`check` started on MISBEHAVING's log_grad, once its worker has loaded the file (and soon loops)."""
+    (folder / "gradients.py").write_text(MISBEHAVING)
+    command = interrupting.start([sys.executable, "-m", "minitorch.exercises", "check", str(folder), "log"])
+    if not command.stdout.readline().startswith("checking "):
+        command.kill()
+        pytest.fail(f"check did not start: {command.communicate()}")
+    return command
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="process groups, SIGINT and /proc: Linux")
+def test_ctrl_c_is_one_line_status_130_and_ends_the_worker(tmp_path):
+    command = _checking_an_endless_loop(tmp_path)
+    try:
+        time.sleep(0.5)  # the worker is in log_grad's loop
+        interrupting.ctrl_c(command)
+        out, err = command.communicate(timeout=60)
+    finally:
+        command.kill()
+    assert command.returncode == 130 and err == f"{cli.PROG}: interrupted\n", (out, err)
+    assert interrupting.gone_within(command.pid, 10), "the worker process outlived the command"
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="process groups and /proc: Linux")
+def test_a_worker_in_an_endless_loop_ends_when_check_is_killed(tmp_path):
+    command = _checking_an_endless_loop(tmp_path)
+    command.kill()  # SIGKILL: no cleanup runs in the command
+    command.wait()
+    # The worker was in log_grad's loop: it notices, and ends.
+    assert interrupting.gone_within(command.pid, 10), "the worker outlived a killed check"

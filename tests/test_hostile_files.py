@@ -116,6 +116,7 @@ _LOAD_ALL = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow  # every hostile file in a fresh process
 def test_whole_corpus_in_a_fresh_process_keeps_peak_memory_flat(tmp_path):
     """ru_maxrss also sees memory that tracemalloc does not (safetensors' Rust parser, zlib)."""
     pytest.importorskip("resource")

@@ -58,6 +58,7 @@ def test_matmul_keeps_its_inputs_but_not_its_output():
     assert np.allclose(ga.numpy(), np.ones((2, 2)) @ b.numpy().T)
 
 
+@pytest.mark.slow  # thousands of steps
 def test_training_like_loop_leaves_no_entries_and_no_growth():
     rng = np.random.default_rng(0)
     w1 = mt.tensor(rng.standard_normal((16, 32)) * 0.1, dtype=mt.float32, requires_grad=True)

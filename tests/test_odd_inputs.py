@@ -12,6 +12,9 @@ import pytest
 import minitorch as mt
 from non_finite_cases import CASES
 
+# One pytest-xdist worker runs this module (README's --dist loadgroup): its module-scoped fixture runs once.
+pytestmark = pytest.mark.xdist_group("test_odd_inputs")
+
 torch = pytest.importorskip("torch")
 
 LIBRARIES = [pytest.param(mt, id="minitorch"), pytest.param(torch, id="torch")]
@@ -186,6 +189,7 @@ with warnings.catch_warnings(record=True) as caught:
 seen["numpy outside minitorch"] = [str(w.message) for w in caught]
 print(json.dumps(seen))
 """
+
 
 
 @pytest.fixture(scope="module")

@@ -3,6 +3,7 @@
 Both sides get the same gradient, computed in numpy from the current
 parameter values, so only the update rules are compared.
 """
+import re
 import warnings
 
 import numpy as np
@@ -219,7 +220,9 @@ SCHEDULER_CASES = [
 ]
 
 
-@pytest.mark.parametrize("optimizer_cls, name, kwargs, steps", SCHEDULER_CASES, ids=lambda c: str(c))
+# ids without a lambda's address, which differs between processes (pytest-xdist's workers must collect alike)
+@pytest.mark.parametrize("optimizer_cls, name, kwargs, steps", SCHEDULER_CASES,
+                         ids=lambda c: re.sub(r" at 0x[0-9a-f]+", "", str(c)))
 def test_scheduler_sequence_matches_torch(optimizer_cls, name, kwargs, steps):
     ours = _lr_sequence(optim, optimizer_cls, name, kwargs, steps)
     theirs = _lr_sequence(torch.optim, optimizer_cls, name, kwargs, steps)

@@ -249,6 +249,20 @@ def test_minitorch_intraop_0_switches_splitting_off():
     assert result.stdout.split() == ["False", "1"], result.stderr
 
 
+@pytest.mark.parametrize("setting, expected", [({}, "physical cores"), ({"OMP_NUM_THREADS": "1"}, "1")])
+def test_the_blas_pool_has_one_thread_per_physical_core_unless_the_environment_says(setting, expected):
+    # ... and the environment is left alone: a child process still follows its own OMP_NUM_THREADS.
+    code = ("import os, minitorch as mt; print(mt.get_num_threads(), mt.threads.physical_cores(), "
+            "[os.environ.get(name) for name in ('OMP_NUM_THREADS', 'OPENBLAS_NUM_THREADS', 'MKL_NUM_THREADS')])")
+    environment = {k: v for k, v in os.environ.items() if k not in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
+                                                                    "MKL_NUM_THREADS")}
+    result = subprocess.run([sys.executable, "-c", code], env={**environment, **setting}, capture_output=True,
+                            text=True, timeout=120)
+    threads_used, cores, environment_after = result.stdout.split(maxsplit=2)
+    assert threads_used == (cores if expected == "physical cores" else expected), result.stderr
+    assert environment_after.strip() == str([setting.get("OMP_NUM_THREADS"), None, None])
+
+
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 def test_a_forked_child_splits_on_a_pool_of_its_own(splits):
     parallel.split("Warm", lambda first, last: None, 4, 0)  # the parent's pool has started

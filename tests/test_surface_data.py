@@ -3,6 +3,7 @@
 Random orders are not compared number for number (the generators differ); their properties are.
 """
 import collections
+import re
 import warnings
 
 import numpy as np
@@ -58,7 +59,8 @@ def _both(make):
 
 @pytest.mark.parametrize("samples", SAMPLES.values(), ids=SAMPLES.keys())
 @pytest.mark.parametrize("options", [dict(batch_size=3), dict(batch_size=3, drop_last=True), dict(batch_size=None),
-                                     dict(batch_size=2, collate_fn=lambda batch: batch)], ids=str)
+                                     dict(batch_size=2, collate_fn=lambda batch: batch)],
+                         ids=lambda options: re.sub(r" at 0x[0-9a-f]+", "", str(options)))  # alike in every process
 def test_batches_match_torch(samples, options):
     ours, theirs = _both(lambda module, lib: module.DataLoader(_ListDataset(samples, lib), **options))
     assert [_plain(b) for b in ours] == [_plain(b) for b in theirs]

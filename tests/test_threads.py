@@ -15,6 +15,7 @@ from thread_scenarios import SCENARIOS, Scenario, run
 SECONDS = 0.8
 
 
+@pytest.mark.slow  # stress: each scenario runs its threads for SECONDS
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.name)
 def test_scenario_matches_the_sequential_run(scenario):
     report = run(scenario, SECONDS)

@@ -11,6 +11,8 @@ import os
 import re
 from pathlib import Path
 
+from minitorch.exercises import one_epoch
+
 TUTORIAL = Path(__file__).resolve().parent.parent / "docs" / "tutorial.md"
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```[ \t]*$", re.S | re.M)
 
@@ -52,3 +54,19 @@ def test_every_tutorial_block_runs_and_prints_what_the_tutorial_shows(tmp_path):
                 )
     finally:
         os.chdir(cwd)
+
+
+def test_every_local_link_and_picture_in_the_docs_exists():
+    root = TUTORIAL.parent.parent
+    missing = []
+    for page in [root / "README.md", *sorted((root / "docs").glob("*.md"))]:
+        for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", page.read_text()):
+            if "://" not in target and not (page.parent / target).exists():
+                missing.append(f"{page.name}: {target}")
+    assert missing == []
+
+
+def test_the_training_accuracy_the_tutorial_shows_is_what_check_prints():
+    shown = re.findall(r"^  (?:minitorch's|your) gradients +test accuracy ([\d.]+)", TUTORIAL.read_text(), re.M)
+    assert len(shown) == 2
+    assert set(shown) == {f"{one_epoch():.4f}"}  # right gradients: the same weights, batches and steps

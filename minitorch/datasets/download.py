@@ -24,7 +24,7 @@ from typing import Iterable, Sequence
 
 from tqdm.auto import tqdm
 
-from ..utils.files import atomic_write
+from ..files import atomic_write
 
 __all__ = [
     "DownloadError",

@@ -11,6 +11,8 @@ anomaly detection is on), as PyTorch's detect_anomaly does. A write through
 `.data` (or `x.data = y`), which no version counter tracks, warns when an op of
 a pending graph saved the values it changed (`untracked_write`).
 """
+import functools
+import os
 import sys
 import traceback
 import warnings
@@ -78,9 +80,19 @@ def is_anomaly_enabled():
     return switches.check_anomalies
 
 
+# The package's own folder, not any folder named "minitorch": a checkout made by `git clone .../minitorch`
+# or a user's script under ~/minitorch/ has "/minitorch/" in its path too, and its frames are the user's.
+PACKAGE_DIR = os.path.normcase(os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), ""))
+
+
+@functools.lru_cache(maxsize=1024)  # every recorded op asks for every frame while anomaly detection is on
+def _in_package(filename):
+    return os.path.normcase(os.path.realpath(filename)).startswith(PACKAGE_DIR)
+
+
 def user_stack():
     """The caller's frames, without minitorch's own."""
-    frames = [f for f in traceback.extract_stack() if "/minitorch/" not in f.filename.replace("\\", "/")]
+    frames = [f for f in traceback.extract_stack() if not _in_package(f.filename)]
     return "".join(traceback.format_list(frames[-6:]))
 
 
@@ -141,7 +153,7 @@ def untracked_write(counter, how):
 def _user_stacklevel():
     """warnings.warn's stacklevel, called from the caller of this function, that points at the user's line."""
     frame, level = sys._getframe(1), 1
-    while frame.f_back is not None and "/minitorch/" in frame.f_code.co_filename.replace("\\", "/"):
+    while frame.f_back is not None and _in_package(frame.f_code.co_filename):
         frame, level = frame.f_back, level + 1
     return level
 

@@ -21,7 +21,7 @@ import reprlib
 import numpy as np
 
 import minitorch as mt
-from minitorch.utils.files import atomic_write
+from minitorch.files import atomic_write
 
 from .cli import UsageError, one_line
 

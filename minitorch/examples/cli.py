@@ -9,10 +9,11 @@ anything is loaded or trained, so a typo costs no training time.
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 
 from matplotlib.backend_bases import FigureCanvasBase
+
+from minitorch.files import check_writable
 
 DATASETS = ("embedded", "fashion-mnist", "mnist", "kmnist")
 
@@ -132,19 +133,15 @@ def check_paths(args: argparse.Namespace) -> None:
     >>> check_paths(argparse.Namespace(plot="out/curves.png", save=None, resume=None, data_dir=None))
     Traceback (most recent call last):
         ...
-    minitorch.examples.cli.UsageError: --plot out/curves.png: folder out does not exist
+    minitorch.examples.cli.UsageError: --plot out/curves.png: the folder 'out' does not exist
     """
     if args.plot is not None:
-        _check_output("--plot", Path(args.plot))
-        extension = Path(args.plot).suffix.lstrip(".").lower()
-        formats = FigureCanvasBase.get_supported_filetypes()
-        if extension and extension not in formats:
-            raise UsageError(f"--plot {args.plot}: matplotlib cannot write .{extension} files "
-                             f"(it writes {', '.join(sorted(formats))})")
+        check_figure_path("--plot", args.plot)
     if args.save is not None:
-        _check_output("--save", Path(args.save.replace("{epoch}", "1")), shown=args.save)
+        check_output("--save", args.save.replace("{epoch}", "1"), shown=args.save)
     if args.resume is not None and not Path(args.resume).is_file():
-        problem = "is a folder" if Path(args.resume).is_dir() else "no such file"
+        path = Path(args.resume)
+        problem = "is a folder" if path.is_dir() else "is not a regular file" if path.exists() else "no such file"
         raise UsageError(f"--resume {args.resume}: {problem}")
     if args.data_dir is not None:
         data_dir = Path(args.data_dir).expanduser()
@@ -155,12 +152,32 @@ def check_paths(args: argparse.Namespace) -> None:
                              f"the {args.dataset} files into it)")
 
 
-def _check_output(flag: str, path: Path, shown: str | None = None) -> None:
-    shown = shown or str(path)
-    folder = path.parent
-    if path.is_dir():
-        raise UsageError(f"{flag} {shown}: is a folder; give a file name")
-    if not folder.is_dir():
-        raise UsageError(f"{flag} {shown}: folder {folder} does not exist")
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise UsageError(f"{flag} {shown}: cannot write into folder {folder}")
+def check_figure_path(flag: str, path: str) -> None:
+    """UsageError unless a figure can be written to ``path``: a format matplotlib knows, a place to write it.
+
+    >>> check_figure_path("--out", "graph.xyz")
+    Traceback (most recent call last):
+        ...
+    minitorch.examples.cli.UsageError: --out graph.xyz: matplotlib cannot write .xyz files (it writes ..., png, ...)
+    """
+    extension = Path(path).suffix.lstrip(".").lower()
+    formats = FigureCanvasBase.get_supported_filetypes()
+    if extension and extension not in formats:
+        raise UsageError(f"{flag} {path}: matplotlib cannot write .{extension} files "
+                         f"(it writes {', '.join(sorted(formats))})")
+    check_output(flag, path)
+
+
+def check_output(flag: str, path: str, shown: str | None = None) -> None:
+    """UsageError unless ``path`` can be written (atomically) when the time comes: its folder exists and takes a
+    new file, and ``path`` is not a folder, a FIFO or a device, which a write would replace.
+
+    >>> check_output("--save", "/proc/model.safetensors")
+    Traceback (most recent call last):
+        ...
+    minitorch.examples.cli.UsageError: --save /proc/model.safetensors: cannot create a file in the folder '/proc': ...
+    """
+    try:
+        check_writable(path)
+    except OSError as error:
+        raise UsageError(f"{flag} {shown or path}: {error.strerror}") from None

@@ -20,7 +20,7 @@ import numpy as np
 import minitorch as mt
 from minitorch import nn
 
-from .cli import example_parser
+from .cli import UsageError, check_figure_path, example_parser
 
 
 def build(seed=0):
@@ -87,6 +87,10 @@ def main(argv=None):
                         help="where to write the graph PNG (default: %(default)s)")
     parser.add_argument("--html", metavar="PATH", help="also write a page that steps through the reverse pass")
     args = parser.parse_args(argv)
+    try:
+        check_figure_path("--out", args.out)  # before the output it would otherwise end
+    except UsageError as error:
+        parser.exit(2, f"{parser.prog}: error: {error}\n")
     model, x, target = build()
     print(model)
 

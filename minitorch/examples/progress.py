@@ -6,13 +6,14 @@ The finished line carries the epoch's time (training and testing), the training
 speed, and the loss and accuracy as train/test. Lines fit 80 columns; a test
 evaluation that takes more than half a second (the full 10,000-image test
 sets) gets its own bar, which disappears when done. ``tqdm.auto`` gives
-notebooks widgets. Without a terminal (a log file, a pipe) or with
---no-progress there are no bars, and the same line is printed at the end of
-each epoch.
+notebooks widgets. Without a terminal (a log file, a pipe), in a terminal
+narrower than the line or one that reports no size (0 x 0, as `script -c`
+and some CI ptys do: tqdm would draw nothing), or with --no-progress, there
+are no bars, and the same line is printed at the end of each epoch.
 """
 from __future__ import annotations
 
-import shutil
+import os
 import sys
 
 from tqdm.auto import tqdm
@@ -25,19 +26,30 @@ LEGEND = "per epoch: time (train+test), training speed, loss and accuracy as tra
 
 
 def bars_wanted(no_progress: bool) -> bool:
-    """Bars in a terminal or a notebook, not in a log file or a pipe, and never with --no-progress.
+    """Bars in a notebook, or in a terminal that has room for the epoch's line; never in a log file or a pipe, and
+    never with --no-progress.
 
     >>> bars_wanted(no_progress=True)
     False
     """
     if no_progress:
         return False
-    return issubclass(tqdm, tqdm_notebook) or sys.stderr.isatty()
+    if issubclass(tqdm, tqdm_notebook):
+        return True
+    if not sys.stderr.isatty():
+        return False
+    try:
+        size = os.get_terminal_size(sys.stderr.fileno())
+    except OSError:
+        return False
+    # tqdm cuts its line to the terminal's width, and draws nothing in a terminal of 0 rows (a new pty reports
+    # 0 x 0 until it is told its size: `script -c`, some CI runners).
+    return size.lines > 0 and size.columns >= WIDTH
 
 
 def _columns():
     # A notebook widget takes ncols as pixels: leave its width alone.
-    return None if issubclass(tqdm, tqdm_notebook) else min(WIDTH, shutil.get_terminal_size((WIDTH, 24)).columns)
+    return None if issubclass(tqdm, tqdm_notebook) else WIDTH
 
 
 def duration(seconds: float) -> str:
@@ -79,6 +91,12 @@ class EpochProgress:
         self.bar_file = bar_file
         self.bar = tqdm(total=train_size, desc=label, unit=UNIT, unit_scale=True, bar_format=LIVE_FORMAT,
                         ncols=_columns(), leave=True, disable=not enabled, file=bar_file)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.bar.close()  # an exception (Ctrl-C) leaves the bar's line as it was, with the cursor on the next one
 
     def trained(self, batch: int, loss: float, acc: float) -> None:
         """``batch`` more images trained; ``loss`` and ``acc`` are the epoch's running means."""

@@ -7,10 +7,13 @@ user code too: a DataLoader over a TensorDataset, ``model(x)``,
 The command line is in cli.py, checkpoints in checkpoint.py, the per-epoch
 display in progress.py.
 
-Order of work: the command line's paths, the --resume checkpoint (read and
+Order of work: the command line's paths (an output's folder is tried by
+creating and removing a file in it), the --resume checkpoint (read and
 checked field by field, its weights loaded into the model) and the data set
 are all checked before the first batch trains; any mistake is one line and
-exit status 2.
+exit status 2, and so is a checkpoint or a plot that cannot be written when
+the time comes (a full disk). Ctrl-C is one line too, naming the epoch it
+stopped and the last checkpoint that resumes the run, and exit status 130.
 
 Data: the images are standardised once, on the whole array (the training
 split's mean and std), then wrapped in a TensorDataset, so the DataLoader
@@ -33,10 +36,12 @@ the same steps as N processes do.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import io
 import textwrap
 import time
+from pathlib import Path
 
 import numpy as np
 from matplotlib.figure import Figure
@@ -45,6 +50,7 @@ from matplotlib.ticker import MaxNLocator
 import minitorch as mt
 from minitorch import nn
 from minitorch.datasets import DatasetNotFoundError, DownloadError, IDXFormatError
+from minitorch.files import atomic_write
 from minitorch.utils.data import DataLoader, DistributedSampler, Subset, TensorDataset
 
 from . import checkpoint as checkpoints
@@ -284,6 +290,31 @@ def _quiet(*values, **options):
 # ----- the whole run -----
 
 @dataclasses.dataclass
+class Whereabouts:
+    """How far a run got, for the line Ctrl-C prints: the epoch in progress, the last checkpoint written.
+
+    >>> Whereabouts(epoch=3, epochs=10, checkpoint="mlp.safetensors").interrupted()
+    'interrupted during epoch 3 of 10; the last checkpoint is mlp.safetensors: `--resume mlp.safetensors` continues'
+    """
+
+    epoch: int | None = None  # None: before the first epoch of this run
+    epochs: int = 0
+    checkpoint: str | None = None  # the last one written, or the one this run resumed
+    finished: bool = False
+
+    def interrupted(self) -> str:
+        if self.finished:
+            when = "after the last epoch"
+        elif self.epoch is None:
+            when = "before the first epoch"
+        else:
+            when = f"during epoch {self.epoch} of {self.epochs}"
+        if self.checkpoint is None:
+            return f"interrupted {when}"
+        return f"interrupted {when}; the last checkpoint is {self.checkpoint}: `--resume {self.checkpoint}` continues"
+
+
+@dataclasses.dataclass
 class Result:
     """What :func:`run` returns: the trained model, the whole history (a resumed run's earlier epochs too)."""
 
@@ -314,12 +345,19 @@ def run(name: str, build_model, recipe: Recipe, argv=None, *, prog: str, descrip
     """
     parser = training_parser(prog, description, recipe)
     args = parse_training_args(parser, recipe, argv)
+    where = Whereabouts(epochs=args.epochs, checkpoint=args.resume)
     try:
-        return _train(name, build_model, args)
+        return _train(name, build_model, args, where)
     except UsageError as error:
-        if args.distributed and mt.distributed.is_initialized() and mt.distributed.get_rank() != 0:
-            parser.exit(2)  # every rank stops; rank 0 says why
-        parser.exit(2, f"{prog}: error: {one_line(str(error))}\n")
+        _exit(parser, args, 2, f"{prog}: error: {one_line(str(error))}")
+    except KeyboardInterrupt:
+        _exit(parser, args, 130, f"{prog}: {where.interrupted()}")
+
+
+def _exit(parser, args: argparse.Namespace, status: int, line: str):
+    if args.distributed and mt.distributed.is_initialized() and mt.distributed.get_rank() != 0:
+        parser.exit(status)  # every rank stops; rank 0 says why
+    parser.exit(status, line + "\n")
 
 
 def _one_cycle(optimizer, args, cycle: Cycle, steps_per_epoch: int):
@@ -327,7 +365,7 @@ def _one_cycle(optimizer, args, cycle: Cycle, steps_per_epoch: int):
                                             steps_per_epoch=steps_per_epoch)
 
 
-def _train(name: str, build_model, args: argparse.Namespace) -> Result:
+def _train(name: str, build_model, args: argparse.Namespace, where: Whereabouts) -> Result:
     start = time.perf_counter()
     rank, world = _start_distributed(args) if args.distributed else (0, 1)
     say = print if rank == 0 else _quiet
@@ -379,36 +417,54 @@ def _train(name: str, build_model, args: argparse.Namespace) -> Result:
         if epoch > cycle.end:
             cycle = Cycle(cycle.end, args.epochs)
             scheduler = _one_cycle(optimizer, args, cycle, steps)
+        where.epoch = epoch
         epoch_start = time.perf_counter()
         if args.distributed:
             train_loader.sampler.set_epoch(epoch)
-        progress = EpochProgress(f"epoch {epoch:>{len(str(args.epochs))}}/{args.epochs}", train_images,
-                                 enabled=bars, out=None if rank == 0 else io.StringIO())
-        # Rank 0's bars count its own share times the number of processes: the whole epoch.
-        train_loss, train_acc = train_one_epoch(trained, train_loader, loss_fn, optimizer, scheduler,
-                                                lambda size, loss, acc: progress.trained(size * world, loss, acc))
-        train_seconds = time.perf_counter() - epoch_start
-        with progress.testing(test_images) as test_bar:
-            # Through DDP, every rank evaluates with rank 0's BatchNorm statistics (broadcast_buffers).
-            test_loss, test_acc = evaluate(trained, test_loader, loss_fn, lambda size: test_bar.update(size * world))
-        if args.distributed:
-            train_loss, train_acc = _global_means((train_loss, train_acc), len(train_loader.sampler))
-            test_loss, test_acc = _global_means((test_loss, test_acc), len(test_loader.dataset))
-        seconds = time.perf_counter() - epoch_start
-        history.append(train_loss=train_loss, train_acc=train_acc, test_loss=test_loss, test_acc=test_acc,
-                       epoch_time=seconds)
-        progress.finish(epoch_results(seconds, train_images / train_seconds, train_loss, train_acc, test_loss,
-                                      test_acc))
+        with EpochProgress(f"epoch {epoch:>{len(str(args.epochs))}}/{args.epochs}", train_images,
+                           enabled=bars, out=None if rank == 0 else io.StringIO()) as progress:
+            # Rank 0's bars count its own share times the number of processes: the whole epoch.
+            train_loss, train_acc = train_one_epoch(trained, train_loader, loss_fn, optimizer, scheduler,
+                                                    lambda size, loss, acc: progress.trained(size * world, loss, acc))
+            train_seconds = time.perf_counter() - epoch_start
+            with progress.testing(test_images) as test_bar:
+                # Through DDP, every rank evaluates with rank 0's BatchNorm statistics (broadcast_buffers).
+                test_loss, test_acc = evaluate(trained, test_loader, loss_fn,
+                                               lambda size: test_bar.update(size * world))
+            if args.distributed:
+                train_loss, train_acc = _global_means((train_loss, train_acc), len(train_loader.sampler))
+                test_loss, test_acc = _global_means((test_loss, test_acc), len(test_loader.dataset))
+            seconds = time.perf_counter() - epoch_start
+            history.append(train_loss=train_loss, train_acc=train_acc, test_loss=test_loss, test_acc=test_acc,
+                           epoch_time=seconds)
+            progress.finish(epoch_results(seconds, train_images / train_seconds, train_loss, train_acc, test_loss,
+                                          test_acc))
         if args.save and rank == 0:
-            checkpoints.save_checkpoint(args.save.replace("{epoch}", str(epoch)), example=name, model=model,
-                                        optimizer=optimizer, scheduler=scheduler, loader_generator=loader_generator,
-                                        epoch=epoch, cycle=cycle, args=args, history=history)
+            path = args.save.replace("{epoch}", str(epoch))
+            with _written("--save", path, where):
+                checkpoints.save_checkpoint(path, example=name, model=model, optimizer=optimizer, scheduler=scheduler,
+                                            loader_generator=loader_generator, epoch=epoch, cycle=cycle, args=args,
+                                            history=history)
+            where.checkpoint = path
+    where.finished = True
     if args.plot and history.train_loss and rank == 0:
-        history_figure(history, f"{name} on {args.dataset}").savefig(args.plot, dpi=100)
+        figure = history_figure(history, f"{name} on {args.dataset}")
+        with _written("--plot", args.plot, where), atomic_write(args.plot) as out:
+            figure.savefig(out, dpi=100, format=Path(args.plot).suffix.lstrip(".").lower() or "png")
     wall = time.perf_counter() - start
     if rank == 0:
         _print_summary(args, history, done, wall)
     return Result(model=model, history=history, start_epoch=done, wall_time=wall)
+
+
+@contextlib.contextmanager
+def _written(flag: str, path: str, where: Whereabouts):
+    """A write that fails when the time comes (a full disk, a folder gone) as a UsageError: one line, status 2."""
+    try:
+        yield
+    except OSError as error:
+        last = f"; the last checkpoint is {where.checkpoint}" if where.checkpoint and flag == "--save" else ""
+        raise UsageError(f"{flag} {path}: cannot write it: {error.strerror or error}{last}") from None
 
 
 def _print_summary(args: argparse.Namespace, history: History, done: int, wall: float) -> None:

@@ -14,6 +14,7 @@ For each case of the exercise (catalogue.py), on float64 inputs:
 """
 import contextlib
 import dataclasses
+import re
 import traceback
 
 import numpy as np
@@ -68,6 +69,15 @@ def _fail(message):
     return CheckFailed(Verdict(FAIL, message))
 
 
+_UNKEPT = re.compile(r"the gradient of (\w+) reads op\.(inputs|outputs), but this op keeps")
+_KEPT = {  # (keeps its inputs, keeps its outputs): what to read instead
+    (True, False): "this op keeps its inputs: use op.inputs",
+    (False, True): "this op keeps its output: use op.outputs[0]",
+    (False, False): "this op keeps nothing: its gradient needs no values, only grad and op.input_shapes",
+    (True, True): "use op.inputs and op.outputs",
+}
+
+
 def raised(error, path, function):
     """A Verdict for an exception from the student's code: TODO for NotImplementedError, else FAIL with where."""
     if isinstance(error, NotImplementedError):
@@ -75,10 +85,17 @@ def raised(error, path, function):
         return Verdict(TODO, f"not written yet ({what} raises NotImplementedError)")
     frames = [f for f in traceback.extract_tb(error.__traceback__) if path is not None and f.filename == str(path)]
     where = f" ({path.name}, line {frames[-1].lineno})" if frames else ""
+    unkept = _UNKEPT.match(str(error))
+    if unkept:  # the engine says it in op-table words; say what the student can use instead
+        op, read = unkept.groups()
+        kept = _KEPT[OPS[op].needs_inputs, OPS[op].needs_outputs]
+        return Verdict(FAIL, f"read op.{read}, which {op} does not keep: {kept}{where}")
     hint = ""
     if "numpy() on Tensor that requires grad" in str(error):
         hint = ("; a second derivative runs your gradient on tensors that require grad: numpy cannot follow "
                 "them, write it with minitorch ops")
+    if isinstance(error, SystemExit):
+        hint = "; a gradient must return its result, not end the program"
     return Verdict(FAIL, f"raised {type(error).__name__}: {error}{where}{hint}")
 
 
@@ -92,7 +109,9 @@ def check_op(exercise, function, path=None):
             _second_order(exercise, case, record, np.random.default_rng(100 + number))
     except CheckFailed as failure:
         return failure.verdict
-    except Exception as error:  # the student's function raised
+    except KeyboardInterrupt:
+        raise
+    except BaseException as error:  # the student's function raised, or called sys.exit: a FAIL, not the end of check
         return raised(error, path, exercise.function)
     cases = len(exercise.cases)
     return Verdict(PASS, f"agrees with finite differences (first and second order) and with minitorch's gradient "

@@ -120,7 +120,9 @@ def check_pass(function, path=None):
             _compare(case, got, expected)
         except CheckFailed as failure:
             return failure.verdict
-        except Exception as error:  # the student's pass raised, or returned too few or too many gradients
+        except KeyboardInterrupt:
+            raise
+        except BaseException as error:  # the student's pass raised (sys.exit too), or returned too few/many gradients
             if str(error).startswith("the reverse pass "):
                 return Verdict(FAIL, f"{str(error)[len('the reverse pass '):]} on {case.label} ({case.hint})")
             verdict = raised(error, path, "compute_gradient")

@@ -84,28 +84,37 @@ class StudentFileError(Exception):
     """The student's file cannot be loaded (missing, or it raises on import): one line for the command line."""
 
 
-def load(path):
-    """The student's file as a module (a fresh one at each call)."""
+def require(path):
+    """StudentFileError unless `path` is a regular file: the student's file is written by `start`."""
+    if path.exists() and not path.is_file():  # a folder, or a FIFO, which reading would wait on forever
+        raise StudentFileError(f"{path} is not a regular file")
     if not path.is_file():
         raise StudentFileError(f"no {path}: run `python -m minitorch.exercises start {path.parent}` first")
+
+
+def load(path):
+    """The student's file as a module (a fresh one at each call); its `__file__` is the name its frames carry."""
+    require(path)
     spec = importlib.util.spec_from_file_location(f"minitorch_exercises_student_{id(path)}", path)
     module = importlib.util.module_from_spec(spec)
     try:
         spec.loader.exec_module(module)
     except SyntaxError as error:
         raise StudentFileError(f"{path}:{error.lineno}: SyntaxError: {error.msg}") from None
-    except Exception as error:  # the student's module-level code failed: say where, in one line
-        raise StudentFileError(f"{path}:{_line_in(error, path)}: {type(error).__name__}: {error}") from None
+    except KeyboardInterrupt:
+        raise
+    except BaseException as error:  # the student's module-level code failed (sys.exit too): say where, in one line
+        raise StudentFileError(f"{path}:{_line_in(error, spec.origin)}: {type(error).__name__}: {error}") from None
     finally:
         sys.modules.pop(spec.name, None)
     return module
 
 
-def _line_in(error, path):
-    """The line of `path` where `error` was raised (the innermost frame in that file), or '?'."""
+def _line_in(error, filename):
+    """The line of `filename` (as its frames name it: importlib makes it absolute) where `error` was raised, or '?'."""
     line, tb = "?", error.__traceback__
     while tb is not None:
-        if tb.tb_frame.f_code.co_filename == str(path):
+        if tb.tb_frame.f_code.co_filename == filename:
             line = tb.tb_lineno
         tb = tb.tb_next
     return line

@@ -3,12 +3,13 @@
 The PNG has the title, the legend (one swatch per style used) and any notes
 at the top, then the layered drawing (layout.py): rounded boxes for tensors,
 square ones for ops, dashed boxes for modules, arrows in the forward direction.
+
+matplotlib is imported by the functions that draw, at the first drawing, not
+with minitorch: importing it took a third to a half of `import minitorch`'s
+time, for a picture most programs never draw (tests/test_structure.py lists
+this module's deferred imports).
 """
 import textwrap
-
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
-from matplotlib.patches import FancyBboxPatch
 
 from .layout import FONT_SIZE, LINE_HEIGHT, PAD, layout
 from .boxes import STYLES, picture
@@ -30,6 +31,10 @@ def draw(obj, path, names=None, group_by=None, dpi=110):
     >>> open(path, "rb").read(8) == b"\\x89PNG\\r\\n\\x1a\\n"
     True
     """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg  # deferred: see the module's docstring
+    from matplotlib.figure import Figure
+    from matplotlib.patches import FancyBboxPatch
+
     pic = picture(obj, names, group_by)
     shape = layout(pic)
     margin = 0.3
@@ -89,6 +94,8 @@ def _legend_rows(legend, width):
 
 def _draw_header(axes, title, rows, notes, fig_height, margin):
     """Title, legend (a swatch and its text per style used) and notes, at the top."""
+    from matplotlib.patches import FancyBboxPatch  # deferred: see the module's docstring
+
     y = fig_height - margin
     axes.text(margin, y, title, ha="left", va="top", fontsize=9, fontweight="bold")
     y -= 0.3
