@@ -175,15 +175,18 @@ def _class_last_2d(t):
 
 
 def _class_targets(input, target, ignore_index, name):
-    """Checks integer class targets against input (N, C, d1, ...); returns (flat int64 targets, ignored mask)."""
+    """Checks integer class targets against input (N, C, d1, ...); returns (flat int64 targets, ignored mask),
+    the mask None when no target is ignored."""
     expected = tuple(input.shape[:1]) + tuple(input.shape[2:])
     if tuple(target.shape) != expected:
         raise ShapeError(
             f"{name}: expected target of shape {expected} for input of shape {tuple(input.shape)}, got target of shape {tuple(target.shape)}"
         )
     flat = np.asarray(target).reshape(-1).astype(np.int64, copy=False)
-    ignored = flat == ignore_index
     classes = input.shape[1]
+    if flat.size and 0 <= flat.min() and flat.max() < classes and not 0 <= ignore_index < classes:
+        return flat, None  # the common case, every target a class and none ignored: two passes, not six
+    ignored = flat == ignore_index
     bad = flat[~ignored & ((flat < 0) | (flat >= classes))]
     if bad.size:
         raise IndexError(f"{name}: Target {bad[0]} is out of bounds (input has {classes} classes, shape {tuple(input.shape)})")
@@ -197,17 +200,17 @@ def _weighted_mean_or_sum(per_element, weight_of_target, ignored, reduction, tar
     the mean's is not finite (every target ignored: 1 / 0), as in PyTorch's nll_loss_backward,
     which never writes the rows it ignores.
     """
-    if ignored.any():
+    if ignored is not None and ignored.any():
         per_element = math_ops.where(from_numpy(ignored), 0.0, per_element)
     if reduction == "none":
         return per_element.reshape(target_shape)
-    total = per_element.sum()
     if reduction == "sum":
-        return total
+        return per_element.sum()
     if weight_of_target is None:
-        return total / float((~ignored).sum())
-    kept = from_numpy((~ignored).astype(np.asarray(weight_of_target).dtype))
-    return total / (weight_of_target * kept).sum()
+        return per_element.mean() if ignored is None else per_element.sum() / float((~ignored).sum())
+    if ignored is not None:
+        weight_of_target = weight_of_target * from_numpy((~ignored).astype(np.asarray(weight_of_target).dtype))
+    return per_element.sum() / weight_of_target.sum()
 
 
 def _check_class_input(input, weight, name):

@@ -74,8 +74,8 @@ def _logits_grad(logits, backprop, grad_loss, grad_backprop):
 @kernel("SparseSoftmaxCrossEntropyWithLogits")
 def _sparse_softmax_cross_entropy(logits, labels):
     n, classes = logits.shape
-    bad = (labels < 0) | (labels >= classes)
-    if bad.any():
+    if labels.size and (labels.min() < 0 or labels.max() >= classes):  # two reductions: the common case is quick
+        bad = (labels < 0) | (labels >= classes)
         raise IndexError(
             f"SparseSoftmaxCrossEntropyWithLogits: target index {int(labels[bad][0])} is out of bounds "
             f"for {classes} classes (logits shape {logits.shape})"
