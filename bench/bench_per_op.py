@@ -28,7 +28,10 @@ import os
 import statistics
 import sys
 
-import numpy as np
+# --minitorch-path: another checkout's package (the driver's --baseline, for before/after in one run).
+sys.path.insert(0, harness.argument_value(sys.argv, "--minitorch-path") or os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+import numpy as np  # noqa: E402
 
 WORKER = harness.argument_value(sys.argv, "--worker")
 torch = importlib.import_module("torch") if WORKER == "torch" else None

@@ -1,4 +1,7 @@
 """The PyTorch door on the same tapes: requires_grad, backward, .grad, autograd.grad, no_grad."""
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -196,3 +199,22 @@ def test_a_leaf_frozen_after_the_forward_pass_gets_no_gradient():
     lin.weight.requires_grad_(False)
     out.backward()
     assert lin.weight.grad is None and lin.bias.grad.tolist() == [1.0, 1.0]
+
+
+def test_the_autograd_tape_leaves_the_tape_set_once_nothing_requires_grad():
+    """Plain work after training pays no recording: the tape leaves even when its last leaf dies in the middle of
+    the backward pass (the pass frees the op that kept it), while the pass's entries are still on the tape."""
+    script = (
+        "import numpy as np, minitorch as mt\n"
+        "from minitorch.engine.state import active_tapes\n"
+        "c = mt.tensor(np.full(8, 0.5, np.float32))\n"
+        "x = mt.tensor(np.linspace(-1, 1, 8, dtype=np.float32), requires_grad=True)\n"
+        "for _ in range(3):\n"
+        "    x = (x * c + c).tanh()\n"  # the leaf is held by the first op's saved inputs alone
+        "x.sum().backward()\n"
+        "del x\n"
+        "print(len(active_tapes))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["0"]

@@ -196,6 +196,8 @@ class Tape:
                 start, end = bisect.bisect_left(self.seqs, first), bisect.bisect_right(self.seqs, last)
                 self.entries = self.entries[:start] + self.entries[end:]
                 self.seqs = self.seqs[:start] + self.seqs[end:]
+                if not self.entries:
+                    self._leave_if_empty()  # a leaf that died during the pass found the pass's entries still here
             else:
                 self.compact(first, last)
 
