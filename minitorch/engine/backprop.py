@@ -102,7 +102,7 @@ class _Sweep:
             grad = None if output_gradients is None else output_gradients[i]
             if grad is None:
                 grad = Tensor._make(np.ones(target._data.shape, target._data.dtype))
-            self.add(target._id, grad, target._node)
+            self.send(target._id, grad, target._node)
 
     def walk(self, refs, stop, due, leaf_ready):
         """The sweep: from the entry recorded last to the first, running those a gradient reached;
@@ -159,8 +159,8 @@ class _Sweep:
                 if data.shape != shape or data.dtype != dtype:
                     grad = match_input(grad, shape, dtype, entry.op_type)
                 if tensor_id in pending:
-                    self.add(tensor_id, grad)
-                else:  # its first gradient (inline: the common case)
+                    self.send(tensor_id, grad)
+                else:  # its first gradient: send's first case, inline (the common case)
                     pending[tensor_id] = grad
                     if node is not None and tape in node.tapes:
                         self.outstanding += 1
@@ -196,9 +196,9 @@ class _Sweep:
                 needs.append((node is not None and tape in node.tapes) or tensor_id in tape.watched)
         return tuple(needs)
 
-    def add(self, tensor_id, grad, node=None):
-        """One more gradient for `tensor_id` (made by the entry `node`, or None), added up when it is complete
-        (or early, when they take memory)."""
+    def send(self, tensor_id, grad, node=None):
+        """Sends a gradient to the tensor `tensor_id` (made by the entry `node`, or None): its pending gradients
+        are added up when it is complete (or early, when they take memory)."""
         pending = self.pending
         earlier = pending.get(tensor_id)
         if earlier is None:
