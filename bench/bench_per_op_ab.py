@@ -1,8 +1,9 @@
 """Per-op cost of this tree against another one, in one process: is a change within budget?
 
-Run: python bench/bench_per_op_ab.py OLD_DIR [--repeats 400]
-where OLD_DIR holds the `minitorch` package to compare with, e.g. after
-`git archive main minitorch | tar -x -C /tmp/old`. The old package is copied
+Run: python bench/bench_per_op_ab.py OLD_DIR [--new NEW_DIR] [--repeats 400]
+where OLD_DIR (and NEW_DIR, by default this tree) holds the `minitorch`
+package to compare with, e.g. after `git archive <commit> minitorch | tar -x
+-C /tmp/old`. The old package is copied
 under another name (its imports are relative) and imported next to this
 tree's `minitorch`; bench_per_op.py's workload (a chain of 198 elementwise
 ops on 8 floats, forward+backward through requires_grad, and forward with no
@@ -27,6 +28,10 @@ of 600 alternating repeats, eight runs, new/old:
                        (about 10.5 us per op before, 11.0 after)
     forward, no tape:  0.991 1.005 0.996 (runs 1-3)                       no change
     the tree against a copy of itself (the method's bias): 1.006, 1.007 forward+backward
+
+Besides forward+backward it times the two halves on their own: the forward
+pass with a tape recording (the graph then dropped) and the backward pass of
+a graph built beforehand.
 """
 import argparse
 import importlib
@@ -40,30 +45,43 @@ import time
 
 import numpy as np
 
-import minitorch
-
 from bench_per_op import N_OPS, chain, hips_work
 
-OLD_NAME = "minitorch_before"
+OLD_NAME, NEW_NAME = "minitorch_before", "minitorch_after"
+HERE = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 
-def import_old(tree, scratch):
-    shutil.copytree(os.path.join(tree, "minitorch"), os.path.join(scratch, OLD_NAME))
-    sys.path.insert(0, scratch)
-    return importlib.import_module(OLD_NAME)
+def import_tree(tree, scratch, name):
+    """The minitorch package of `tree`, imported under `name` (its imports are relative)."""
+    shutil.copytree(os.path.join(tree, "minitorch"), os.path.join(scratch, name))
+    if scratch not in sys.path:
+        sys.path.insert(0, scratch)
+    return importlib.import_module(name)
+
+
+def _timed(fn):
+    def run():
+        start = time.thread_time()
+        fn()
+        return time.thread_time() - start
+    return run
 
 
 def workloads(mt):
+    """{label: a function that runs the workload once and returns its CPU seconds}, on minitorch `mt`."""
     c = mt.tensor(np.full(8, 0.5, np.float32))
     start = np.linspace(-1, 1, 8, dtype=np.float32)
 
-    def with_grad():
-        chain(mt.tensor(start, requires_grad=True), c).sum().backward()
+    def backward_only():
+        loss = chain(mt.tensor(start, requires_grad=True), c).sum()
+        begin = time.thread_time()
+        loss.backward()
+        return time.thread_time() - begin
 
-    def forward_only():
-        chain(mt.tensor(start), c)
-
-    return with_grad, forward_only
+    return {"forward+backward": _timed(lambda: chain(mt.tensor(start, requires_grad=True), c).sum().backward()),
+            "forward, no tape": _timed(lambda: chain(mt.tensor(start), c)),
+            "forward, taped": _timed(lambda: chain(mt.tensor(start, requires_grad=True), c)),
+            "backward": backward_only}
 
 
 def alternate(old_fn, new_fn, repeats):
@@ -77,38 +95,37 @@ def alternate(old_fn, new_fn, repeats):
     for _ in range(repeats):
         pairs.reverse()  # old first, then new first: no place in the pair is favoured
         for fn, samples in pairs:
-            start = time.thread_time()
-            fn()
-            samples.append(time.thread_time() - start)
+            samples.append(fn())
     return [statistics.median(samples) / (N_OPS // 3 * 3) * 1e6 for samples in times]
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("old", help="a directory holding the minitorch package to compare with, or 'hips'")
+    parser.add_argument("--new", default=HERE, help="a directory holding the minitorch package to compare (default: this tree)")
     parser.add_argument("--repeats", type=int, default=400)
     args = parser.parse_args()
-    if args.old == "hips":
-        if importlib.util.find_spec("autograd") is None:
-            parser.error("HIPS autograd is not installed (pip install autograd)")
-        print("old: HIPS autograd")
-        compare(hips_work(), args.repeats)
-        return 0
-    if not os.path.isdir(os.path.join(args.old, "minitorch")):
-        parser.error(f"{args.old} holds no minitorch package")
+    for tree in ([args.old] if args.old != "hips" else []) + [args.new]:
+        if not os.path.isdir(os.path.join(tree, "minitorch")):
+            parser.error(f"{tree} holds no minitorch package")
+    if args.old == "hips" and importlib.util.find_spec("autograd") is None:
+        parser.error("HIPS autograd is not installed (pip install autograd)")
     with tempfile.TemporaryDirectory() as scratch:
-        old = import_old(args.old, scratch)
-        print(f"old: {os.path.dirname(old.__file__)} (copied from {args.old})")
-        compare(workloads(old), args.repeats)
+        new = import_tree(args.new, scratch, NEW_NAME)
+        if args.old == "hips":
+            print("old: HIPS autograd")
+            old_workloads = dict(zip(("forward+backward", "forward, no tape"), map(_timed, hips_work())))
+        else:
+            old = import_tree(args.old, scratch, OLD_NAME)
+            print(f"old: {args.old}")
+            old_workloads = workloads(old)
+        print(f"new: {args.new}")
+        print(f"median of {args.repeats} alternating repeats, CPU us per op")
+        for label, new_fn in workloads(new).items():
+            if label in old_workloads:
+                before, after = alternate(old_workloads[label], new_fn, args.repeats)
+                print(f"{label:18s} old {before:6.2f}   new {after:6.2f}   new/old {after / before:.3f}")
     return 0
-
-
-def compare(old_workloads, repeats):
-    print(f"new: {os.path.dirname(minitorch.__file__)}")
-    print(f"median of {repeats} alternating repeats, CPU us per op")
-    for label, old_fn, new_fn in zip(("forward+backward", "forward, no tape"), old_workloads, workloads(minitorch)):
-        before, after = alternate(old_fn, new_fn, repeats)
-        print(f"{label:18s} old {before:6.2f}   new {after:6.2f}   new/old {after / before:.3f}")
 
 
 if __name__ == "__main__":
