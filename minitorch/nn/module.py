@@ -27,7 +27,7 @@ from ..autograd.custom import Function
 from ..engine.hooks import RemovableHandle
 from ..engine.state import no_grad, thread_state
 from ..tensor import Tensor
-from .parameter import Parameter
+from .parameter import Buffer, Parameter
 
 _IncompatibleKeys = namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])
 
@@ -247,6 +247,11 @@ class Module:
                 raise AttributeError("cannot assign parameters before Module.__init__() call")
             self._forget(name, keep=registries[0])
             self.register_parameter(name, value)
+        elif isinstance(value, Buffer):
+            if registries[1] is None:
+                raise AttributeError("cannot assign buffer before Module.__init__() call")
+            self._forget(name, keep=registries[1])
+            self.register_buffer(name, value, persistent=value.persistent)
         elif isinstance(value, Module):
             if registries[2] is None:
                 raise AttributeError("cannot assign module before Module.__init__() call")
