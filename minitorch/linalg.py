@@ -31,37 +31,37 @@ __all__ = [
 ]
 
 
-def det(A):
+def det(input):
     """The determinant of each square matrix. Runs the "MatrixDeterminant" op (gradient det(A) A^-T,
     or the cofactors from an SVD where A is singular).
 
     >>> mt.linalg.det(mt.tensor([[1.0, 2.0], [3.0, 4.0]]))
     tensor(-2.)
     """
-    check_square(A, "linalg.det")
-    return execute("MatrixDeterminant", (A,))
+    check_square(input, "linalg.det")
+    return execute("MatrixDeterminant", (input,))
 
 
-def slogdet(A):
+def slogdet(input):
     """The sign and the log of the absolute value of each determinant: a (sign, logabsdet) pair.
     Runs the "LogMatrixDeterminant" op.
 
     >>> mt.linalg.slogdet(mt.tensor([[1.0, 2.0], [3.0, 4.0]]))
     linalg_slogdet(sign=tensor(-1.), logabsdet=tensor(0.6931))
     """
-    check_square(A, "linalg.slogdet")
-    return return_types.linalg_slogdet(*execute("LogMatrixDeterminant", (A,)))
+    check_square(input, "linalg.slogdet")
+    return return_types.linalg_slogdet(*execute("LogMatrixDeterminant", (input,)))
 
 
-def logdet(A):
+def logdet(input):
     """log(det(A)): NaN for a negative determinant, -inf for zero, as PyTorch. Built from "LogMatrixDeterminant".
 
     >>> mt.logdet(mt.tensor([[2.0, 0.0], [0.0, 3.0]]))
     tensor(1.7918)
     """
-    check_square(A, "logdet")
-    sign, logabsdet = execute("LogMatrixDeterminant", (A,))
-    return where(sign < 0, as_operand(np.array(np.nan, A._data.dtype)), logabsdet)
+    check_square(input, "logdet")
+    sign, logabsdet = execute("LogMatrixDeterminant", (input,))
+    return where(sign < 0, as_operand(np.array(np.nan, input._data.dtype)), logabsdet)
 
 
 def inv(A):
@@ -243,7 +243,7 @@ def lstsq(A, B, rcond=None, *, driver=None):
     )
 
 
-def matrix_exp(A):
+def matrix_exp(input):
     """The matrix exponential sum_k A^k / k! of each square matrix. Runs the "MatrixExponential" op
     (scipy.linalg.expm; the gradient is the adjoint Frechet derivative).
 
@@ -251,8 +251,8 @@ def matrix_exp(A):
     tensor([[1., 1.],
             [0., 1.]])
     """
-    check_square(A, "linalg.matrix_exp")
-    return execute("MatrixExponential", (A,))
+    check_square(input, "linalg.matrix_exp")
+    return execute("MatrixExponential", (input,))
 
 
 def cond(A, p=None):
@@ -270,13 +270,13 @@ def cond(A, p=None):
     return matrix_norm(A, p) * matrix_norm(inv(A), p)
 
 
-def cross(x, y, *, dim=-1):
+def cross(input, other, *, dim=-1):
     """The cross product of 3-vectors along `dim` (default the last). Built from "Mul", "Sub", "Pack".
 
     >>> mt.linalg.cross(mt.tensor([0.0, 1.0, 0.0]), mt.tensor([0.0, 0.0, 1.0]))
     tensor([1., 0., 0.])
     """
-    return _cross(x, y, dim)
+    return _cross(input, other, dim)
 
 
 def vecdot(x, y, *, dim=-1):
@@ -310,68 +310,68 @@ def vander(x, *, N=None):
 
 # ----- the torch-level names (older forms, kept by PyTorch) -----
 
-def inverse(A):
+def inverse(input):
     """The inverse of each square matrix (`mt.linalg.inv`).
 
     >>> mt.inverse(mt.tensor([[2.0, 0.0], [0.0, 4.0]])).diagonal()
     tensor([0.5000, 0.2500])
     """
-    return inv(A)
+    return inv(input)
 
 
-def pinverse(A, rcond=1e-15):
+def pinverse(input, rcond=1e-15):
     """The pseudo-inverse with singular values at or below rcond * largest treated as zero.
 
     >>> mt.pinverse(mt.tensor([[2.0, 0.0]]))
     tensor([[0.5000],
             [0.0000]])
     """
-    return pinv(A, rtol=rcond)
+    return pinv(input, rtol=rcond)
 
 
-def torch_cholesky(A, upper=False):
+def torch_cholesky(input, upper=False):
     """The Cholesky factor (torch.cholesky, deprecated there for linalg.cholesky): lower by default.
 
     >>> mt.cholesky(mt.tensor([[4.0, 2.0], [2.0, 2.0]]), upper=True)
     tensor([[2., 1.],
             [0., 1.]])
     """
-    return cholesky(A, upper=upper)
+    return cholesky(input, upper=upper)
 
 
-def cholesky_solve(B, L, upper=False):
+def cholesky_solve(input, input2, upper=False):
     """X with A X = B, given A's Cholesky factor L (A = L L^T; U^T U with `upper`). Runs "MatrixSolve" twice.
 
     >>> L = mt.linalg.cholesky(mt.tensor([[4.0, 2.0], [2.0, 2.0]]))
     >>> mt.cholesky_solve(mt.tensor([[2.0], [0.0]]), L).tolist()
     [[1.0], [-1.0]]
     """
-    lower = L.mT if upper else L
-    return execute("MatrixSolve", (lower.mT, execute("MatrixSolve", (lower, B))))
+    lower = input2.mT if upper else input2
+    return execute("MatrixSolve", (lower.mT, execute("MatrixSolve", (lower, input))))
 
 
-def torch_qr(A, some=True):
+def torch_qr(input, some=True):
     """The QR decomposition (torch.qr, deprecated there): reduced with `some`, else complete.
 
     >>> tuple(mt.qr(mt.ones(3, 2)).Q.shape)
     (3, 2)
     """
-    q, r = qr(A, "reduced" if some else "complete")
+    q, r = qr(input, "reduced" if some else "complete")
     return return_types.qr(q, r)
 
 
-def torch_svd(A, some=True, compute_uv=True):
+def torch_svd(input, some=True, compute_uv=True):
     """The SVD as torch.svd returns it: (U, S, V) with V, not V^T; reduced with `some`; with
     `compute_uv=False`, U and V are square zero matrices, as PyTorch's.
 
     >>> mt.svd(mt.tensor([[3.0, 0.0], [0.0, -2.0]])).S
     tensor([3., 2.])
     """
-    u, s, vh = svd(A, full_matrices=not some)
+    u, s, vh = svd(input, full_matrices=not some)
     if not compute_uv:
-        m, n = A.shape[-2], A.shape[-1]
-        u = as_operand(np.zeros(A.shape[:-2] + (m, m), A._data.dtype))
-        vh = as_operand(np.zeros(A.shape[:-2] + (n, n), A._data.dtype))
+        m, n = input.shape[-2], input.shape[-1]
+        u = as_operand(np.zeros(input.shape[:-2] + (m, m), input._data.dtype))
+        vh = as_operand(np.zeros(input.shape[:-2] + (n, n), input._data.dtype))
     return return_types.svd(u, s, vh.mT)
 
 

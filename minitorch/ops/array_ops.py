@@ -204,7 +204,7 @@ def shape_arg(shape):
     return tuple(int(n) for n in shape)
 
 
-def reshape(x, *shape):
+def reshape(input, *shape):
     """The same elements in a new shape (one dimension may be -1). Runs the "Reshape" op.
 
     >>> mt.reshape(mt.arange(6), (2, 3))
@@ -214,17 +214,17 @@ def reshape(x, *shape):
     minitorch.Size([3, 2])
     """
     shape = shape_arg(shape)
-    if shape == x._data.shape:
-        return execute("Reshape", (x,), {"shape": shape})
+    if shape == input._data.shape:
+        return execute("Reshape", (input,), {"shape": shape})
     known = int(math.prod([n for n in shape if n != -1]))
     if shape.count(-1) > 1 or (
-        (x.numel() != known) if -1 not in shape else (known == 0 or x.numel() % known)
+        (input.numel() != known) if -1 not in shape else (known == 0 or input.numel() % known)
     ):
-        raise ShapeError(f"Reshape: shape {list(shape)} is invalid for input of size {x.numel()} (shape {x.shape})")
-    return execute("Reshape", (x,), {"shape": shape})
+        raise ShapeError(f"Reshape: shape {list(shape)} is invalid for input of size {input.numel()} (shape {input.shape})")
+    return execute("Reshape", (input,), {"shape": shape})
 
 
-def flatten(x, start_dim=0, end_dim=-1):
+def flatten(input, start_dim=0, end_dim=-1):
     """Dimensions start_dim..end_dim merged into one. Runs the "Reshape" op.
 
     >>> mt.flatten(mt.zeros(2, 3, 4)).shape
@@ -232,13 +232,13 @@ def flatten(x, start_dim=0, end_dim=-1):
     >>> mt.flatten(mt.zeros(2, 3, 4), start_dim=1).shape
     minitorch.Size([2, 12])
     """
-    if x.ndim == 0:
-        return reshape(x, 1)
-    start, end = start_dim % x.ndim, end_dim % x.ndim
-    shape = x.shape[:start] + (-1,) + x.shape[end + 1 :] if start <= end else x.shape
-    if x.numel() == 0:
-        shape = x.shape[:start] + (int(math.prod(x.shape[start : end + 1])),) + x.shape[end + 1 :]
-    return reshape(x, shape)
+    if input.ndim == 0:
+        return reshape(input, 1)
+    start, end = start_dim % input.ndim, end_dim % input.ndim
+    shape = input.shape[:start] + (-1,) + input.shape[end + 1 :] if start <= end else input.shape
+    if input.numel() == 0:
+        shape = input.shape[:start] + (int(math.prod(input.shape[start : end + 1])),) + input.shape[end + 1 :]
+    return reshape(input, shape)
 
 
 def wrap_dim(dim, ndim, name):
@@ -265,7 +265,7 @@ def squeeze_shape(shape, dim, name="squeeze"):
     return tuple(n for i, n in enumerate(shape) if not (i in dims and n == 1))
 
 
-def squeeze(x, dim=None):
+def squeeze(input, dim=None):
     """Size-1 dimensions removed (all of them, or those in `dim`). Runs the "Reshape" op.
 
     >>> mt.squeeze(mt.zeros(2, 1, 3, 1)).shape
@@ -273,10 +273,10 @@ def squeeze(x, dim=None):
     >>> mt.squeeze(mt.zeros(2, 1, 3, 1), 1).shape
     minitorch.Size([2, 3, 1])
     """
-    return reshape(x, squeeze_shape(x.shape, dim))
+    return reshape(input, squeeze_shape(input.shape, dim))
 
 
-def unsqueeze(x, dim):
+def unsqueeze(input, dim):
     """A size-1 dimension inserted at `dim`. Runs the "Reshape" op.
 
     >>> mt.unsqueeze(mt.tensor([1, 2, 3]), 0)
@@ -284,27 +284,27 @@ def unsqueeze(x, dim):
     >>> mt.unsqueeze(mt.tensor([1, 2, 3]), -1).shape
     minitorch.Size([3, 1])
     """
-    dim = wrap_dim(dim, x.ndim + 1, "unsqueeze")
-    return reshape(x, x.shape[:dim] + (1,) + x.shape[dim:])
+    dim = wrap_dim(dim, input.ndim + 1, "unsqueeze")
+    return reshape(input, input.shape[:dim] + (1,) + input.shape[dim:])
 
 
-def permute(x, *dims):
+def permute(input, *dims):
     """The dimensions reordered as `dims`. Runs the "Transpose" op.
 
     >>> mt.permute(mt.zeros(2, 3, 4), (2, 0, 1)).shape
     minitorch.Size([4, 2, 3])
     """
     dims = shape_arg(dims)
-    if len(dims) != x.ndim:
+    if len(dims) != input.ndim:
         raise ShapeError(f"permute: number of dimensions in the tensor input does not match the length of the desired "
-                         f"ordering of dimensions i.e. input.dim() = {x.ndim} is not equal to len(dims) = {len(dims)}")
-    perm = tuple(wrap_dim(d, x.ndim, "permute") for d in dims)
+                         f"ordering of dimensions i.e. input.dim() = {input.ndim} is not equal to len(dims) = {len(dims)}")
+    perm = tuple(wrap_dim(d, input.ndim, "permute") for d in dims)
     if len(set(perm)) != len(perm):
         raise ShapeError(f"permute(): duplicate dims are not allowed (got {dims})")
-    return execute("Transpose", (x,), {"perm": perm})
+    return execute("Transpose", (input,), {"perm": perm})
 
 
-def transpose(x, dim0, dim1):
+def transpose(input, dim0, dim1):
     """Dimensions dim0 and dim1 swapped. Runs the "Transpose" op.
 
     >>> mt.transpose(mt.tensor([[1, 2, 3], [4, 5, 6]]), 0, 1)
@@ -312,11 +312,11 @@ def transpose(x, dim0, dim1):
             [2, 5],
             [3, 6]])
     """
-    dim0, dim1 = wrap_dim(dim0, x.ndim, "transpose"), wrap_dim(dim1, x.ndim, "transpose")
-    perm = list(range(x.ndim))
-    if x.ndim:
+    dim0, dim1 = wrap_dim(dim0, input.ndim, "transpose"), wrap_dim(dim1, input.ndim, "transpose")
+    perm = list(range(input.ndim))
+    if input.ndim:
         perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
-    return execute("Transpose", (x,), {"perm": tuple(perm)})
+    return execute("Transpose", (input,), {"perm": tuple(perm)})
 
 
 def expand(x, *sizes):
@@ -342,14 +342,14 @@ def expand(x, *sizes):
     return broadcast_to(x, shape)
 
 
-def broadcast_to(x, shape):
+def broadcast_to(input, size):
     """`x` broadcast to `shape` (numpy's rules). Runs the "BroadcastTo" op.
 
     >>> mt.broadcast_to(mt.tensor([1, 2, 3]), (2, 3))
     tensor([[1, 2, 3],
             [1, 2, 3]])
     """
-    return execute("BroadcastTo", (x,), {"shape": tuple(shape)})
+    return execute("BroadcastTo", (input,), {"shape": tuple(size)})
 
 
 def contiguous(x):
@@ -362,7 +362,7 @@ def contiguous(x):
     return x if x._data.flags.c_contiguous else execute("Identity", (x,))
 
 
-def clone(x):
+def clone(input):
     """A copy of `x` with its own data; gradients flow back to `x`. Runs the "Identity" op.
 
     >>> x = mt.tensor([1.0, 2.0], requires_grad=True)
@@ -370,7 +370,7 @@ def clone(x):
     >>> y
     tensor([1., 2.], grad_fn=<IdentityBackward0>)
     """
-    return execute("Identity", (x,), {"copy": True})
+    return execute("Identity", (input,), {"copy": True})
 
 
 def cat(tensors, dim=0):
@@ -429,7 +429,7 @@ def same_dtype(tensors):
     return [cast(t, target) for t in tensors]
 
 
-def stop_gradient(x):
+def stop_gradient(input):
     """A tensor with the same values that no tape sees through (`detach`). Runs the "StopGradient" op.
 
     >>> x = mt.tensor([1.0, 2.0], requires_grad=True)
@@ -437,7 +437,7 @@ def stop_gradient(x):
     >>> y, y.requires_grad
     (tensor([2., 4.]), False)
     """
-    return execute("StopGradient", (x,))
+    return execute("StopGradient", (input,))
 
 
 def getitem(x, index):

@@ -51,23 +51,23 @@ def split(x, split_size_or_sections, dim=0):
     return _pieces(x, dim, [(start, min(start + step, size)) for start in range(0, size, step)])
 
 
-def split_with_sizes(x, split_sizes, dim=0):
+def split_with_sizes(input, split_sizes, dim=0):
     """`x` cut along `dim` into pieces of the given sizes (they must add up to the size of `dim`). Views.
 
     >>> [p.tolist() for p in mt.split_with_sizes(mt.arange(5), [2, 3])]
     [[0, 1], [2, 3, 4]]
     """
-    if x.ndim == 0:
+    if input.ndim == 0:
         raise RuntimeError("split_with_sizes: cannot split a 0-dim tensor")
-    dim = wrap_dim(dim, x.ndim, "split_with_sizes")
+    dim = wrap_dim(dim, input.ndim, "split_with_sizes")
     sizes = [int(n) for n in split_sizes]
-    if any(n < 0 for n in sizes) or sum(sizes) != x.shape[dim]:
-        raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {x.shape[dim]} (input tensor's "
+    if any(n < 0 for n in sizes) or sum(sizes) != input.shape[dim]:
+        raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {input.shape[dim]} (input tensor's "
                            f"size at dimension {dim}), but got split_sizes={sizes}")
-    return _pieces(x, dim, _bounds(sizes))
+    return _pieces(input, dim, _bounds(sizes))
 
 
-def chunk(x, chunks, dim=0):
+def chunk(input, chunks, dim=0):
     """`x` cut along `dim` into `chunks` pieces of equal size (the last may be smaller, and there may
     be fewer pieces when the size does not allow that many). Views.
 
@@ -76,26 +76,26 @@ def chunk(x, chunks, dim=0):
     """
     if int(chunks) <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
-    if x.ndim == 0:
+    if input.ndim == 0:
         raise RuntimeError("chunk expects at least a 1-dimensional tensor")
-    dim = wrap_dim(dim, x.ndim, "chunk")
-    size = x.shape[dim]
+    dim = wrap_dim(dim, input.ndim, "chunk")
+    size = input.shape[dim]
     if size == 0:
-        return _pieces(x, dim, [(0, 0)] * int(chunks))
-    return split(x, -(-size // int(chunks)), dim)
+        return _pieces(input, dim, [(0, 0)] * int(chunks))
+    return split(input, -(-size // int(chunks)), dim)
 
 
-def unbind(x, dim=0):
+def unbind(input, dim=0):
     """The slices of `x` along `dim`, that dimension removed. Views (runs the "StridedSlice" op).
 
     >>> mt.unbind(mt.tensor([[1, 2], [3, 4]]), 1)
     (tensor([1, 3]), tensor([2, 4]))
     """
-    if x.ndim == 0:
+    if input.ndim == 0:
         raise IndexError("unbind: Dimension specified as 0 but tensor has no dimensions")
-    dim = wrap_dim(dim, x.ndim, "unbind")
+    dim = wrap_dim(dim, input.ndim, "unbind")
     lead = (slice(None),) * dim
-    return tuple(getitem(x, lead + (i,)) for i in range(x.shape[dim]))
+    return tuple(getitem(input, lead + (i,)) for i in range(input.shape[dim]))
 
 
 def tensor_split(x, indices_or_sections, dim=0):
@@ -345,7 +345,7 @@ def cartesian_prod(*tensors):
     return stack([reshape(g, -1) for g in meshgrid(*tensors, indexing="ij")], 1)
 
 
-def combinations(x, r=2, with_replacement=False):
+def combinations(input, r=2, with_replacement=False):
     """The length-`r` combinations of the elements of a 1-d tensor, as rows (itertools' order).
     Runs the "GatherNd" op, so gradients add up over repeated elements.
 
@@ -358,12 +358,12 @@ def combinations(x, r=2, with_replacement=False):
             [1, 2],
             [2, 2]])
     """
-    if x.ndim != 1:
-        raise RuntimeError(f"combinations: Expect a 1D vector, but got shape {list(x.shape)}")
+    if input.ndim != 1:
+        raise RuntimeError(f"combinations: Expect a 1D vector, but got shape {list(input.shape)}")
     if r < 0:
         raise RuntimeError(f"combinations: Expect a non-negative number, but got {r}")
     if r == 0:
-        return getitem(x, (np.zeros(0, np.int64),))
+        return getitem(input, (np.zeros(0, np.int64),))
     pick = itertools.combinations_with_replacement if with_replacement else itertools.combinations
-    index = np.array(list(pick(range(x.shape[0]), r)), np.int64).reshape(-1, r)
-    return getitem(x, (index,))
+    index = np.array(list(pick(range(input.shape[0]), r)), np.int64).reshape(-1, r)
+    return getitem(input, (index,))

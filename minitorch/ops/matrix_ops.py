@@ -71,7 +71,7 @@ def _two_dims(ndim, dim1, dim2, name):
     return dim1 % ndim, dim2 % ndim
 
 
-def diagonal(x, offset=0, dim1=0, dim2=1):
+def diagonal(input, offset=0, dim1=0, dim2=1):
     """The diagonal of dimensions `dim1` and `dim2` (above it for `offset` > 0, below for < 0),
     as the last dimension. Runs the "Diagonal" op. The result is a read-only view: writing into
     it raises (PyTorch's is writable; use `fill_diagonal_` or indexing to write a diagonal).
@@ -82,13 +82,13 @@ def diagonal(x, offset=0, dim1=0, dim2=1):
     tensor([[0, 3],
             [4, 7]])
     """
-    if x.ndim < 2:
-        raise RuntimeError(f"diagonal: expected a tensor with at least 2 dimensions, got shape {tuple(x.shape)}")
-    dim1, dim2 = _two_dims(x.ndim, dim1, dim2, "diagonal")
-    return execute("Diagonal", (x,), {"offset": int(offset), "dim1": dim1, "dim2": dim2})
+    if input.ndim < 2:
+        raise RuntimeError(f"diagonal: expected a tensor with at least 2 dimensions, got shape {tuple(input.shape)}")
+    dim1, dim2 = _two_dims(input.ndim, dim1, dim2, "diagonal")
+    return execute("Diagonal", (input,), {"offset": int(offset), "dim1": dim1, "dim2": dim2})
 
 
-def diag_embed(x, offset=0, dim1=-2, dim2=-1):
+def diag_embed(input, offset=0, dim1=-2, dim2=-1):
     """A tensor whose diagonals (of dimensions `dim1`, `dim2` of the result) are the last dimension
     of `x`, zeros elsewhere. Runs the "DiagEmbed" op.
 
@@ -99,17 +99,17 @@ def diag_embed(x, offset=0, dim1=-2, dim2=-1):
             [[3, 0],
              [0, 4]]])
     """
-    if x.ndim == 0:
+    if input.ndim == 0:
         raise RuntimeError("diag_embed: expected a tensor with at least 1 dimension, got a 0-d tensor")
-    ndim = x.ndim + 1
+    ndim = input.ndim + 1
     dim1, dim2 = _two_dims(ndim, dim1, dim2, "diag_embed")
-    size = x.shape[-1] + abs(int(offset))
-    batch = list(x.shape[:-1])
+    size = input.shape[-1] + abs(int(offset))
+    batch = list(input.shape[:-1])
     shape = tuple(size if d in (dim1, dim2) else batch.pop(0) for d in range(ndim))
-    return execute("DiagEmbed", (x,), {"shape": shape, "offset": int(offset), "dim1": dim1, "dim2": dim2})
+    return execute("DiagEmbed", (input,), {"shape": shape, "offset": int(offset), "dim1": dim1, "dim2": dim2})
 
 
-def diag(x, diagonal=0):
+def diag(input, diagonal=0):
     """For a vector, the square matrix with it on the `diagonal`-th diagonal; for a matrix, that
     diagonal as a vector. Runs "DiagEmbed" or "Diagonal".
 
@@ -119,32 +119,32 @@ def diag(x, diagonal=0):
     >>> mt.diag(mt.tensor([[1, 2, 3], [4, 5, 6]]), 1)
     tensor([2, 6])
     """
-    if x.ndim == 1:
-        return diag_embed(x, diagonal, 0, 1)
-    if x.ndim == 2:
-        main = execute("Diagonal", (x,), {"offset": int(diagonal), "dim1": 0, "dim2": 1})
+    if input.ndim == 1:
+        return diag_embed(input, diagonal, 0, 1)
+    if input.ndim == 2:
+        main = execute("Diagonal", (input,), {"offset": int(diagonal), "dim1": 0, "dim2": 1})
         return execute("Identity", (main,), {"copy": True})
-    raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {x.ndim}D")
+    raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {input.ndim}D")
 
 
-def diagflat(x, offset=0):
+def diagflat(input, offset=0):
     """The square matrix with the flattened `x` on its `offset`-th diagonal. Runs "DiagEmbed".
 
     >>> tuple(mt.diagflat(mt.tensor([[1, 2], [3, 4]])).shape)
     (4, 4)
     """
-    return diag_embed(x.reshape(-1), offset, 0, 1)
+    return diag_embed(input.reshape(-1), offset, 0, 1)
 
 
-def trace(x):
+def trace(input):
     """The sum of the main diagonal of a matrix (integers sum as int64). Built from "Diagonal" and "Sum".
 
     >>> mt.trace(mt.tensor([[1.0, 2.0], [3.0, 4.0]]))
     tensor(5.)
     """
-    if x.ndim != 2:
-        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {x.ndim}")
-    return diagonal(x).sum()
+    if input.ndim != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.ndim}")
+    return diagonal(input).sum()
 
 
 def _triangle(x, diagonal, lower, name):
@@ -153,7 +153,7 @@ def _triangle(x, diagonal, lower, name):
     return execute("MatrixBandPart", (x,), {"lower": lower, "diagonal": int(diagonal)})
 
 
-def tril(x, diagonal=0):
+def tril(input, diagonal=0):
     """The lower triangle of the (batched) matrices in the last two dimensions: elements on and below
     the `diagonal`-th diagonal, zeros above. Runs the "MatrixBandPart" op.
 
@@ -162,10 +162,10 @@ def tril(x, diagonal=0):
             [1., 1., 0.],
             [1., 1., 1.]])
     """
-    return _triangle(x, diagonal, True, "tril")
+    return _triangle(input, diagonal, True, "tril")
 
 
-def triu(x, diagonal=0):
+def triu(input, diagonal=0):
     """The upper triangle of the (batched) matrices in the last two dimensions: elements on and above
     the `diagonal`-th diagonal, zeros below. Runs the "MatrixBandPart" op.
 
@@ -173,7 +173,7 @@ def triu(x, diagonal=0):
     tensor([[0., 1., 1.],
             [0., 0., 1.]])
     """
-    return _triangle(x, diagonal, False, "triu")
+    return _triangle(input, diagonal, False, "triu")
 
 
 def _indices(lower, row, col, offset, dtype):

@@ -95,7 +95,7 @@ def _dims(dims, ndim, name):
     return wrapped
 
 
-def flip(x, *dims):
+def flip(input, *dims):
     """A copy of `x` with the order of elements reversed along `dims`. Runs the "ReverseV2" op.
 
     >>> mt.flip(mt.tensor([[1, 2], [3, 4]]), [1])
@@ -105,36 +105,36 @@ def flip(x, *dims):
     tensor([[4, 3],
             [2, 1]])
     """
-    dims = _dims(dims[0] if len(dims) == 1 else dims, x.ndim, "flip")
-    if x.ndim == 0:
-        return clone(x)
-    return execute("ReverseV2", (x,), {"axis": dims})
+    dims = _dims(dims[0] if len(dims) == 1 else dims, input.ndim, "flip")
+    if input.ndim == 0:
+        return clone(input)
+    return execute("ReverseV2", (input,), {"axis": dims})
 
 
-def fliplr(x):
+def fliplr(input):
     """`x` flipped left to right (along dimension 1). Runs the "ReverseV2" op.
 
     >>> mt.fliplr(mt.tensor([[1, 2, 3]]))
     tensor([[3, 2, 1]])
     """
-    if x.ndim < 2:
-        raise RuntimeError(f"fliplr: Input must be >= 2-d (got shape {tuple(x.shape)})")
-    return flip(x, 1)
+    if input.ndim < 2:
+        raise RuntimeError(f"fliplr: Input must be >= 2-d (got shape {tuple(input.shape)})")
+    return flip(input, 1)
 
 
-def flipud(x):
+def flipud(input):
     """`x` flipped upside down (along dimension 0). Runs the "ReverseV2" op.
 
     >>> mt.flipud(mt.tensor([[1, 2], [3, 4]]))
     tensor([[3, 4],
             [1, 2]])
     """
-    if x.ndim < 1:
+    if input.ndim < 1:
         raise RuntimeError("flipud: Input must be >= 1-d (got a 0-d tensor)")
-    return flip(x, 0)
+    return flip(input, 0)
 
 
-def roll(x, shifts, dims=None):
+def roll(input, shifts, dims=None):
     """`x` rolled by `shifts` along `dims` (elements leaving one end come back at the other);
     without `dims`, the flattened tensor is rolled and the shape restored. Runs the "Roll" op.
 
@@ -148,17 +148,17 @@ def roll(x, shifts, dims=None):
     if dims is None:
         if len(shifts) != 1:
             raise RuntimeError(f"roll: shifts and dimensions must align. shifts: {len(shifts)}, dims: 0")
-        return execute("Roll", (x,), {"shift": int(shifts[0]), "axis": None})
+        return execute("Roll", (input,), {"shift": int(shifts[0]), "axis": None})
     dims = (dims,) if isinstance(dims, (int, np.integer)) else tuple(dims)
     if len(shifts) != len(dims):
         raise RuntimeError(f"roll: shifts and dimensions must align. shifts: {len(shifts)}, dims: {len(dims)}")
-    axis = tuple(wrap_dim(d, x.ndim, "roll") for d in dims)
-    if x.ndim == 0:
-        return clone(x)
-    return execute("Roll", (x,), {"shift": tuple(int(s) for s in shifts), "axis": axis})
+    axis = tuple(wrap_dim(d, input.ndim, "roll") for d in dims)
+    if input.ndim == 0:
+        return clone(input)
+    return execute("Roll", (input,), {"shift": tuple(int(s) for s in shifts), "axis": axis})
 
 
-def rot90(x, k=1, dims=(0, 1)):
+def rot90(input, k=1, dims=(0, 1)):
     """`x` rotated by 90 degrees `k` times in the plane of `dims`, from the first toward the second.
     A flip and a transpose, as in PyTorch.
 
@@ -169,19 +169,19 @@ def rot90(x, k=1, dims=(0, 1)):
     dims = tuple(dims)
     if len(dims) != 2:
         raise RuntimeError(f"rot90: expected total rotation dims == 2, but got dims = {len(dims)}")
-    if x.ndim < 2:
-        raise RuntimeError(f"rot90: expected total dims >= 2, but got total dims = {x.ndim}")
-    first, second = wrap_dim(dims[0], x.ndim, "rot90"), wrap_dim(dims[1], x.ndim, "rot90")
+    if input.ndim < 2:
+        raise RuntimeError(f"rot90: expected total dims >= 2, but got total dims = {input.ndim}")
+    first, second = wrap_dim(dims[0], input.ndim, "rot90"), wrap_dim(dims[1], input.ndim, "rot90")
     if first == second:
         raise RuntimeError(f"rot90: expected rotation dims to be different, but got dim0 = {first} and dim1 = {second}")
     k %= 4
     if k == 1:
-        return transpose(flip(x, second), first, second)
+        return transpose(flip(input, second), first, second)
     if k == 2:
-        return flip(x, first, second)
+        return flip(input, first, second)
     if k == 3:
-        return flip(transpose(x, first, second), second)
-    return clone(x)
+        return flip(transpose(input, first, second), second)
+    return clone(input)
 
 
 # ----- repeating -----
@@ -208,7 +208,7 @@ def repeat(x, *sizes):
     return reshape(reshape(x, spread).expand(*expanded), tuple(n * s for n, s in zip(sizes, shape)))
 
 
-def tile(x, dims):
+def tile(input, dims):
     """`x` repeated `dims[i]` times along each dimension; fewer dims than dimensions repeat the
     last ones (numpy's tile). Same as `repeat` after padding `dims` with leading ones.
 
@@ -216,7 +216,7 @@ def tile(x, dims):
     tensor([[1, 2, 1, 2]])
     """
     dims = shape_arg((dims,) if isinstance(dims, (int, np.integer)) else dims)
-    return repeat(x, (1,) * (x.ndim - len(dims)) + dims)
+    return repeat(input, (1,) * (input.ndim - len(dims)) + dims)
 
 
 def repeat_interleave(x, repeats=None, dim=None, *, output_size=None):
@@ -277,7 +277,7 @@ def _counts(repeats, name):
 
 # ----- reordering dimensions (views) -----
 
-def movedim(x, source, destination):
+def movedim(input, source, destination):
     """`x` with the dimensions in `source` moved to the positions in `destination`, the others
     keeping their order. A view (runs the "Transpose" op); `mt.moveaxis` is the same function.
 
@@ -291,16 +291,16 @@ def movedim(x, source, destination):
     if len(source) != len(destination):
         raise RuntimeError(f"movedim: Invalid source or destination dims: source ({list(source)} dims) should contain "
                            f"the same number of dims as destination ({list(destination)} dims)")
-    source = tuple(wrap_dim(d, x.ndim, "movedim") for d in source)
-    destination = tuple(wrap_dim(d, x.ndim, "movedim") for d in destination)
+    source = tuple(wrap_dim(d, input.ndim, "movedim") for d in source)
+    destination = tuple(wrap_dim(d, input.ndim, "movedim") for d in destination)
     for name, dims in (("source", source), ("destination", destination)):
         if len(set(dims)) != len(dims):
             raise RuntimeError(f"movedim: repeated dim in `{name}` ({list(dims)})")
-    if x.ndim == 0:
-        return reshape(x, ())
-    rest = iter(d for d in range(x.ndim) if d not in source)
+    if input.ndim == 0:
+        return reshape(input, ())
+    rest = iter(d for d in range(input.ndim) if d not in source)
     placed = dict(zip(destination, source))
-    return permute(x, tuple(placed[i] if i in placed else next(rest) for i in range(x.ndim)))
+    return permute(input, tuple(placed[i] if i in placed else next(rest) for i in range(input.ndim)))
 
 
 def swapaxes(x, axis0, axis1):
@@ -312,7 +312,7 @@ def swapaxes(x, axis0, axis1):
     return transpose(x, axis0, axis1)
 
 
-def t(x):
+def t(input):
     """The transpose of a tensor with at most 2 dimensions (0-d and 1-d come back as they are). A view.
 
     >>> mt.t(mt.tensor([[1, 2, 3]]))
@@ -320,9 +320,9 @@ def t(x):
             [2],
             [3]])
     """
-    if x.ndim > 2:
-        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {x.ndim}D")
-    return permute(x, tuple(reversed(range(x.ndim))))
+    if input.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {input.ndim}D")
+    return permute(input, tuple(reversed(range(input.ndim))))
 
 
 def _matrices_transposed(x, name):
@@ -332,13 +332,13 @@ def _matrices_transposed(x, name):
     return transpose(x, -2, -1)
 
 
-def adjoint(x):
+def adjoint(input):
     """The conjugate transpose of the last two dimensions; for real tensors, `x.mT`. A view.
 
     >>> mt.adjoint(mt.tensor([[1, 2, 3]])).shape
     minitorch.Size([3, 1])
     """
-    return _matrices_transposed(x, "tensor.adjoint()")
+    return _matrices_transposed(input, "tensor.adjoint()")
 
 
 def matrix_transpose(x):
@@ -373,17 +373,17 @@ def conjugate_transpose(x):
 
 # ----- taking parts (views) -----
 
-def narrow(x, dim, start, length):
+def narrow(input, dim, start, length):
     """The part of `x` from `start` to `start + length` along `dim` (negative `start` counts from the end).
     A view (runs the "StridedSlice" op).
 
     >>> mt.narrow(mt.tensor([0, 1, 2, 3, 4]), 0, 1, 3)
     tensor([1, 2, 3])
     """
-    if x.ndim == 0:
+    if input.ndim == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
-    dim = wrap_dim(dim, x.ndim, "narrow")
-    start, length, size = int(start), int(length), x.shape[dim]
+    dim = wrap_dim(dim, input.ndim, "narrow")
+    start, length, size = int(start), int(length), input.shape[dim]
     if length < 0:
         raise RuntimeError(f"narrow(): length must be non-negative (got {length}).")
     if not -size <= start <= size:
@@ -392,23 +392,23 @@ def narrow(x, dim, start, length):
         start += size
     if start + length > size:
         raise RuntimeError(f"narrow: start ({start}) + length ({length}) exceeds dimension size ({size}).")
-    return getitem(x, (slice(None),) * dim + (slice(start, start + length),))
+    return getitem(input, (slice(None),) * dim + (slice(start, start + length),))
 
 
-def select(x, dim, index):
+def select(input, dim, index):
     """The slice of `x` at `index` along `dim`, with that dimension removed (`x[:, index]` for dim 1).
     A view (runs the "StridedSlice" op).
 
     >>> mt.select(mt.tensor([[1, 2], [3, 4]]), 1, -1)
     tensor([2, 4])
     """
-    if x.ndim == 0:
+    if input.ndim == 0:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
-    dim = wrap_dim(dim, x.ndim, "select")
+    dim = wrap_dim(dim, input.ndim, "select")
     index = int(index)
-    if not -x.shape[dim] <= index < x.shape[dim]:
-        raise IndexError(f"select(): index {index} out of range for tensor of size {list(x.shape)} at dimension {dim}")
-    return getitem(x, (slice(None),) * dim + (index,))
+    if not -input.shape[dim] <= index < input.shape[dim]:
+        raise IndexError(f"select(): index {index} out of range for tensor of size {list(input.shape)} at dimension {dim}")
+    return getitem(input, (slice(None),) * dim + (index,))
 
 
 def unfold(x, dimension, size, step):
@@ -444,33 +444,33 @@ def unfold(x, dimension, size, step):
 
 # ----- reshaping -----
 
-def unflatten(x, dim, sizes):
+def unflatten(input, dim, sizes):
     """Dimension `dim` split into `sizes` (one of them may be -1). A view where the layout allows
     (runs the "Reshape" op).
 
     >>> mt.unflatten(mt.zeros(2, 12), 1, (3, -1)).shape
     minitorch.Size([2, 3, 4])
     """
-    dim = wrap_dim(dim, x.ndim, "unflatten")
+    dim = wrap_dim(dim, input.ndim, "unflatten")
     sizes = tuple(int(n) for n in sizes)
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
     known = int(math.prod([n for n in sizes if n != -1]))
-    size = x.shape[dim] if x.ndim else 1
+    size = input.shape[dim] if input.ndim else 1
     if sizes.count(-1) > 1 or (size != known if -1 not in sizes else known == 0 or size % known):
         raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim {dim} "
                            f"({size}) in the input tensor")
     sizes = tuple(size // known if n == -1 else n for n in sizes)
-    return reshape(x, x.shape[:dim] + sizes + x.shape[dim + 1:])
+    return reshape(input, input.shape[:dim] + sizes + input.shape[dim + 1:])
 
 
-def ravel(x):
+def ravel(input):
     """The elements of `x` in one dimension (a view when `x` is contiguous). Runs the "Reshape" op.
 
     >>> mt.ravel(mt.tensor([[1, 2], [3, 4]]))
     tensor([1, 2, 3, 4])
     """
-    return reshape(x, -1)
+    return reshape(input, -1)
 
 
 def reshape_as(x, other):
