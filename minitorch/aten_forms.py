@@ -51,6 +51,15 @@ def feature_alpha_dropout(input, p, train):
     return F.feature_alpha_dropout(input, p, train)
 
 
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):
+    """F.rrelu with a generator where F.rrelu has inplace (`mt.rrelu_` is F.rrelu_, which takes one too).
+
+    >>> mt.rrelu(mt.tensor([-4.0, 2.0]), 0.25, 0.75)
+    tensor([-2.,  2.])
+    """
+    return F.rrelu(input, lower, upper, training, generator=generator)
+
+
 # ----- embedding and normalization: ATen's argument order -----
 
 def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):

@@ -117,7 +117,7 @@ def device(self):
     return devices.CPU
 
 
-def get_device(self):
+def get_device(input):
     """The index of the device holding this tensor: -1 for the CPU, as in PyTorch.
 
     >>> mt.zeros(2).get_device(), mt.get_device(mt.zeros(2))
@@ -153,55 +153,55 @@ def layout(self):
     return layouts.strided
 
 
-def _size_args(size):
-    return size[0] if len(size) == 1 and isinstance(size[0], (tuple, list)) else size
-
-
-def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
+def new_tensor(self, data, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """A new tensor holding a copy of `data`, of this tensor's dtype unless `dtype` is given.
 
     >>> mt.zeros(2, dtype=mt.int32).new_tensor([1.5, 2.0])
     tensor([1, 2], dtype=minitorch.int32)
     """
     return creation.tensor(data, dtype=self.dtype if dtype is None else dtype, device=device,
-                           requires_grad=requires_grad)
+                           requires_grad=requires_grad, pin_memory=pin_memory)
 
 
-def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+def new_zeros(self, *sizes, size=None, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False):
     """Zeros of the given size, of this tensor's dtype unless `dtype` is given.
 
     >>> mt.zeros(1, dtype=mt.float64).new_zeros(2, 3).dtype
     minitorch.float64
     """
-    return creation.zeros(*_size_args(size), dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+    return creation.zeros(*sizes, size=size, dtype=dtype or self.dtype, layout=layout, device=device,
+                          pin_memory=pin_memory, requires_grad=requires_grad)
 
 
-def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+def new_ones(self, *sizes, size=None, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False):
     """Ones of the given size, of this tensor's dtype unless `dtype` is given.
 
     >>> mt.tensor([1, 2]).new_ones((2, 2))
     tensor([[1, 1],
             [1, 1]])
     """
-    return creation.ones(*_size_args(size), dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+    return creation.ones(*sizes, size=size, dtype=dtype or self.dtype, layout=layout, device=device,
+                         pin_memory=pin_memory, requires_grad=requires_grad)
 
 
-def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
+def new_empty(self, *sizes, size=None, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False):
     """A tensor of the given size, of this tensor's dtype (its values are zeros in minitorch).
 
     >>> mt.zeros(1).new_empty(3).shape
     minitorch.Size([3])
     """
-    return creation.empty(*_size_args(size), dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+    return creation.empty(*sizes, size=size, dtype=dtype or self.dtype, layout=layout, device=device,
+                          pin_memory=pin_memory, requires_grad=requires_grad)
 
 
-def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
+def new_full(self, size, fill_value, *, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False):
     """`fill_value` everywhere in the given size, of this tensor's dtype unless `dtype` is given.
 
     >>> mt.zeros(1).new_full((2,), 3)
     tensor([3., 3.])
     """
-    return creation.full(size, fill_value, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+    return creation.full(size, fill_value, dtype=dtype or self.dtype, layout=layout, device=device,
+                         pin_memory=pin_memory, requires_grad=requires_grad)
 
 
 def new(self, *args, device=None):
@@ -223,6 +223,49 @@ def detach_(input):
     False
     """
     return input.detach_()
+
+
+_numpy_of = Tensor.numpy  # tensor.py's, which refuses a tensor that requires grad
+
+
+def numpy(self, *, force=False):
+    """The data as a numpy array, sharing memory; refused while the tensor requires grad unless
+    `force=True` (PyTorch's keyword), which hands over the detached data.
+
+    >>> w = mt.ones(2, requires_grad=True)
+    >>> w.numpy(force=True)
+    array([1., 1.], dtype=float32)
+    """
+    return _numpy_of(self.detach() if force else self)
+
+
+_grad_slot = Tensor.__dict__["grad"]  # tensor.py's slot, behind the `grad` property below
+set_grad_unchecked = _grad_slot.__set__  # backward()'s own writes: the tape already gave each its leaf's shape
+
+
+def get_grad(self):
+    """The gradient accumulated by backward() (None until one runs); assigning checks it as PyTorch does.
+
+    >>> w = mt.ones(2, requires_grad=True)
+    >>> w.grad = mt.zeros(3)
+    Traceback (most recent call last):
+    ...
+    RuntimeError: attempting to assign a gradient of size '[3]' to a tensor of size '[2]'. Please ensure that the gradient and the tensor are the same size
+    """
+    return _grad_slot.__get__(self)
+
+
+def set_grad(self, value):
+    if value is not None:
+        if not isinstance(value, Tensor):
+            raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type {type(value).__name__}")
+        if value._data.shape != self._data.shape:
+            raise RuntimeError(f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor of size "
+                               f"'{list(self.shape)}'. Please ensure that the gradient and the tensor are the same size")
+        if value._data.dtype != self._data.dtype:
+            raise RuntimeError(f"attempting to assign a gradient with dtype '{value.dtype}' to a tensor with dtype "
+                               f"'{self.dtype}'. The gradient must match the tensor's dtype")
+    _grad_slot.__set__(self, value)
 
 
 def nelement(self):

@@ -43,7 +43,7 @@ def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=
     >>> x.grad
     tensor([2., 4.])
     """
-    backward_of(self, gradient, retain_graph, create_graph, inputs)
+    backward_of(self, gradient, retain_graph, create_graph, inputs=inputs)
 
 
 # PyTorch's legacy tensor type names ("torch.FloatTensor"), which `Tensor.type()` speaks.
@@ -92,12 +92,12 @@ def pos(self):
 
 
 def view_as(self, other):
-    """The same elements in `other`'s shape. Runs the "Reshape" op.
+    """The same storage in `other`'s shape (`view`: never a copy). Runs the "Reshape" op.
 
     >>> mt.arange(6).view_as(mt.zeros(3, 2)).shape
     minitorch.Size([3, 2])
     """
-    return array_ops.reshape(self, other.shape)
+    return array_ops.view(self, other.shape)
 
 
 def expand_as(self, other):
@@ -188,7 +188,7 @@ METHODS = {
     "var": reduction_ops.var, "std": reduction_ops.std, "logsumexp": reduction_ops.logsumexp,
     "softmax": reduction_ops.softmax, "log_softmax": reduction_ops.log_softmax,
     # shapes and indexing
-    "reshape": array_ops.reshape, "view": array_ops.reshape, "view_as": view_as, "flatten": array_ops.flatten,
+    "reshape": array_ops.reshape, "view": array_ops.view, "view_as": view_as, "flatten": array_ops.flatten,
     "squeeze": array_ops.squeeze, "unsqueeze": array_ops.unsqueeze, "permute": array_ops.permute,
     "transpose": array_ops.transpose, "t": shape_ops.t, "expand": array_ops.expand, "expand_as": expand_as,
     "contiguous": array_ops.contiguous, "clone": array_ops.clone, "detach": array_ops.stop_gradient,
@@ -298,7 +298,7 @@ METHODS = {
     "nansum": statistics_ops.nansum, "nanmean": statistics_ops.nanmean, "aminmax": statistics_ops.aminmax,
     "count_nonzero": statistics_ops.count_nonzero, "cov": statistics_ops.cov, "corrcoef": statistics_ops.corrcoef,
     "bincount": statistics_ops.bincount, "histc": statistics_ops.histc, "histogram": statistics_ops.histogram,
-    "norm": norm_ops.norm, "dist": norm_ops.dist, "renorm": norm_ops.renorm,
+    "norm": norm_ops.norm_method, "dist": norm_ops.dist, "renorm": norm_ops.renorm,
     "mm": product_ops.mm, "bmm": product_ops.bmm, "mv": product_ops.mv, "dot": product_ops.dot,
     "vdot": product_ops.vdot, "inner": product_ops.inner, "outer": product_ops.outer, "ger": product_ops.outer,
     "kron": product_ops.kron, "addmm": product_ops.addmm, "addbmm": product_ops.addbmm,
@@ -307,22 +307,22 @@ METHODS = {
     "diag": matrix_ops.diag, "diag_embed": matrix_ops.diag_embed, "diagflat": matrix_ops.diagflat,
     "diagonal": matrix_ops.diagonal, "trace": matrix_ops.trace, "tril": matrix_ops.tril, "triu": matrix_ops.triu,
     "fill_diagonal_": matrix_ops.fill_diagonal_,
-    "det": linalg.det, "logdet": linalg.logdet, "slogdet": linalg.slogdet, "inverse": linalg.inverse,
+    "det": linalg.torch_det, "logdet": linalg.logdet, "slogdet": linalg.torch_slogdet, "inverse": linalg.inverse,
     "pinverse": linalg.pinverse, "cholesky": linalg.torch_cholesky, "cholesky_solve": linalg.cholesky_solve,
     "qr": linalg.torch_qr, "svd": linalg.torch_svd, "matrix_exp": linalg.matrix_exp,
-    "symeig": linalg.symeig, "eig": linalg.eig, "lstsq": linalg.legacy_lstsq, "solve": linalg.legacy_solve,
+    "symeig": linalg.symeig, "eig": linalg.legacy_eig, "lstsq": linalg.legacy_lstsq, "solve": linalg.legacy_solve,
 
     # ----- shapes, joining and splitting, indexing, scatter/gather (surface: shapes/indexing) -----
     "flip": shape_ops.flip, "fliplr": shape_ops.fliplr, "flipud": shape_ops.flipud, "roll": shape_ops.roll,
     "rot90": shape_ops.rot90, "repeat": shape_ops.repeat, "tile": shape_ops.tile,
     "repeat_interleave": shape_ops.repeat_interleave, "movedim": shape_ops.movedim, "moveaxis": shape_ops.movedim,
-    "swapaxes": shape_ops.swapaxes, "swapdims": shape_ops.swapaxes, "narrow": shape_ops.narrow,
+    "swapaxes": shape_ops.swapaxes, "swapdims": shape_ops.swapdims, "narrow": shape_ops.narrow,
     "select": shape_ops.select, "unfold": shape_ops.unfold, "unflatten": shape_ops.unflatten, "ravel": shape_ops.ravel,
     "reshape_as": shape_ops.reshape_as, "broadcast_to": array_ops.broadcast_to, "adjoint": shape_ops.adjoint,
     "stride": shape_ops.stride,
-    "split": join_ops.split, "split_with_sizes": join_ops.split_with_sizes, "chunk": join_ops.chunk,
+    "split": join_ops.unsafe_split, "split_with_sizes": join_ops.split_with_sizes, "chunk": join_ops.chunk,
     "unbind": join_ops.unbind, "tensor_split": join_ops.tensor_split, "hsplit": join_ops.hsplit,
-    "vsplit": join_ops.vsplit, "dsplit": join_ops.dsplit, "unsafe_split": join_ops.split,
+    "vsplit": join_ops.vsplit, "dsplit": join_ops.dsplit, "unsafe_split": join_ops.unsafe_split,
     "unsafe_split_with_sizes": join_ops.split_with_sizes, "unsafe_chunk": join_ops.chunk,
     "gather": index_ops.gather, "take_along_dim": index_ops.take_along_dim, "take": index_ops.take,
     "index_select": index_ops.index_select, "masked_select": index_ops.masked_select, "nonzero": index_ops.nonzero,
@@ -332,7 +332,7 @@ METHODS = {
     "index_put": scatter_ops.index_put, "index_reduce": scatter_ops.index_reduce,
     "masked_scatter": scatter_ops.masked_scatter, "put": scatter_ops.put,
     "squeeze_": shape_in_place_ops.squeeze_, "unsqueeze_": shape_in_place_ops.unsqueeze_, "t_": shape_in_place_ops.t_,
-    "transpose_": shape_in_place_ops.transpose_, "swapaxes_": shape_in_place_ops.transpose_,
+    "transpose_": shape_in_place_ops.transpose_, "swapaxes_": shape_in_place_ops.swapaxes_,
     "swapdims_": shape_in_place_ops.transpose_,
 
     # ----- devices, random sampling, the number protocol, misc (surface: core) -----
@@ -341,7 +341,7 @@ METHODS = {
     "is_cpu": property(core_methods.is_cpu), "layout": property(core_methods.layout),
     "new_tensor": core_methods.new_tensor, "new_zeros": core_methods.new_zeros, "new_ones": core_methods.new_ones,
     "new_empty": core_methods.new_empty, "new_full": core_methods.new_full, "new": core_methods.new,
-    "nelement": core_methods.nelement, "ndimension": core_methods.ndimension,
+    "numpy": core_methods.numpy, "nelement": core_methods.nelement, "ndimension": core_methods.ndimension,
     "is_contiguous": core_methods.is_contiguous, "retains_grad": property(core_methods.retains_grad),
     "__format__": core_methods.format_, "__complex__": core_methods.complex_, "__round__": core_methods.round_,
     "multinomial": random_ops.multinomial_method, "bernoulli": random_ops.bernoulli_method,
@@ -385,7 +385,8 @@ AUGMENTED = {
     "__ixor__": "bitwise_xor_",
 }
 
-PROPERTIES = {"T": (_transposed, None), "mT": (shape_ops.matrix_transpose, None), "data": (_detached, _set_data),
+PROPERTIES = {"grad": (core_methods.get_grad, core_methods.set_grad),
+              "T": (_transposed, None), "mT": (shape_ops.matrix_transpose, None), "data": (_detached, _set_data),
               "H": (shape_ops.conjugate_transpose, None), "mH": (shape_ops.matrix_conjugate_transpose, None)}
 
 

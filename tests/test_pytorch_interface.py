@@ -144,3 +144,128 @@ def test_nn_buffer_registers_itself_as_pytorch(framework):
     buffer = L.nn.Buffer(source)
     buffer[0] = 5.0
     assert source[0].item() == 5.0  # shares memory
+
+
+# ----- keywords -----------------------------------------------------------------------------------
+
+def frameworks():
+    """minitorch, and torch where installed: each keyword test runs the same code on both."""
+    return ["minitorch", "torch"]
+
+
+def framework(name):
+    return mt if name == "minitorch" else torch_or_skip()
+
+
+@pytest.mark.parametrize("name", frameworks())
+def test_pytorchs_keywords_are_taken(name):
+    L = framework(name)
+    x = L.arange(6.0).reshape(2, 3)
+    assert L.sum(input=x, dim=1).tolist() == [3.0, 12.0]
+    assert L.add(input=x, other=x, alpha=2).tolist() == [[0.0, 3.0, 6.0], [9.0, 12.0, 15.0]]
+    assert L.max(x, other=L.full((2, 3), 2.0)).tolist() == [[2.0, 2.0, 2.0], [3.0, 4.0, 5.0]]
+    assert L.zeros(size=(2,)).tolist() == [0.0, 0.0] and L.ones(size=[1]).tolist() == [1.0]
+    assert L.arange(end=4).tolist() == [0, 1, 2, 3]
+    assert L.flip(x, dims=[0]).tolist() == [[3.0, 4.0, 5.0], [0.0, 1.0, 2.0]]
+    assert L.concatenate([x, x], axis=0).shape == (4, 3) and L.cat([x, x], axis=1).shape == (2, 6)
+    assert x.reshape(shape=(3, 2)).shape == (3, 2) and x.view(size=(6,)).shape == (6,)
+    assert x.permute(dims=(1, 0)).shape == (3, 2) and x.repeat(repeats=(2, 1)).shape == (4, 3)
+    assert x.expand(size=(2, 2, 3)).shape == (2, 2, 3) and x.tile(2, 1).shape == (4, 3)
+    assert [p.shape for p in L.tensor_split(x, sections=3, dim=1)] == [(2, 1)] * 3
+    assert [p.shape for p in x.hsplit(1, 2)] == [(2, 1), (2, 1), (2, 1)]
+    assert x.split(split_size=1)[1].tolist() == [[3.0, 4.0, 5.0]]
+    assert L.swapdims(x, dim0=0, dim1=1).shape == (3, 2) and L.swapaxes(x, axis0=0, axis1=1).shape == (3, 2)
+    assert L.histogram(L.arange(10.0), density=True).hist.shape == (100,)  # PyTorch's default bins
+    assert L.where(x > 3)[1].tolist() == [1, 2]
+    assert L.repeat_interleave(repeats=L.tensor([1, 2])).tolist() == [0, 1, 1]
+    assert x.numpy(force=True).shape == (2, 3)
+    y = L.zeros(3)
+    assert y.copy_(other=L.ones(3)).tolist() == [1.0, 1.0, 1.0]
+
+
+@pytest.mark.parametrize("name", frameworks())
+@pytest.mark.parametrize("loss", ["mse_loss", "l1_loss", "huber_loss"])
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_weighted_regression_losses(name, loss, reduction):
+    L = framework(name)
+    x = L.tensor([[0.5, -1.0, 2.0], [3.0, 0.0, -2.5]], requires_grad=True)
+    y = L.tensor([[0.0, 1.0, 2.5], [1.0, 0.5, -1.0]])
+    w = L.tensor([[1.0, 0.5, 2.0], [0.0, 3.0, 1.0]])
+    out = getattr(L.nn.functional, loss)(x, y, reduction=reduction, weight=w)
+    out.sum().backward()
+    expected = {  # computed by PyTorch 2.13
+        ("mse_loss", "mean"): 5.75 / 7.5, ("mse_loss", "sum"): 5.75, ("mse_loss", "none"): 5.75,
+        ("l1_loss", "mean"): 5.5 / 7.5, ("l1_loss", "sum"): 5.5, ("l1_loss", "none"): 5.5,
+        ("huber_loss", "mean"): 2.5 / 6, ("huber_loss", "sum"): 2.5, ("huber_loss", "none"): 2.5,
+    }[loss, reduction]  # the weights sum to 7.5; huber_loss's mean is over the 6 elements
+    np.testing.assert_allclose(out.sum().item(), expected, rtol=1e-6)
+    with pytest.raises(ValueError, match="same size"):
+        getattr(L.nn.functional, loss)(x, y, weight=L.ones(3))
+
+
+@pytest.mark.parametrize("name", frameworks())
+def test_initialisers_take_a_generator(name):
+    L = framework(name)
+    inits = [lambda t, g: L.nn.init.uniform_(t, generator=g), lambda t, g: L.nn.init.normal_(t, generator=g),
+             lambda t, g: L.nn.init.xavier_uniform_(t, generator=g), lambda t, g: L.nn.init.xavier_normal_(t, generator=g),
+             lambda t, g: L.nn.init.kaiming_uniform_(t, generator=g),
+             lambda t, g: L.nn.init.kaiming_normal_(t, generator=g),
+             lambda t, g: L.nn.init.trunc_normal_(t, generator=g), lambda t, g: L.nn.init.orthogonal_(t, generator=g)]
+    if name == "minitorch":  # PyTorch's sparse_ draws its zeroed rows from the global generator
+        inits.append(lambda t, g: L.nn.init.sparse_(t, 0.5, generator=g))
+    for init in inits:
+        first = init(L.empty(4, 5), L.Generator().manual_seed(7)).tolist()
+        again = init(L.empty(4, 5), L.Generator().manual_seed(7)).tolist()
+        other = init(L.empty(4, 5), L.Generator().manual_seed(8)).tolist()
+        assert first == again and first != other
+
+
+# ----- out= ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", frameworks())
+def test_out_writes_into_the_given_tensor(name):
+    L = framework(name)
+    a, b = L.tensor([1.0, 2.0]), L.tensor([10.0, 20.0])
+    c = L.zeros(2)
+    assert L.add(a, b, out=c) is c and c.tolist() == [11.0, 22.0]
+    values, indices = L.zeros(0), L.zeros(0, dtype=L.int64)
+    result = L.max(L.tensor([[1.0, 3.0], [4.0, 2.0]]), 1, out=(values, indices))
+    assert result.values is values and values.tolist() == [3.0, 4.0] and indices.tolist() == [1, 0]
+    d = L.zeros(2, dtype=L.float64)
+    L.mul(a, 2, out=d)  # a same-kind cast into out's dtype
+    assert d.dtype == L.float64 and d.tolist() == [2.0, 4.0]
+    e = L.zeros(2, dtype=L.int64)
+    with pytest.raises(RuntimeError, match="can't be cast"):
+        L.add(a, b, out=e)
+    with pytest.warns(UserWarning, match="resized"):
+        L.add(a, b, out=L.zeros(5))
+    x = L.ones(2, requires_grad=True)
+    with pytest.raises(RuntimeError, match="don't support automatic differentiation"):
+        L.mul(x, 2, out=L.zeros(2))
+    with L.no_grad():
+        assert L.mul(x, 2, out=L.zeros(2)).tolist() == [2.0, 2.0]
+    f = L.empty(0)
+    assert L.arange(3.0, out=f) is f and f.tolist() == [0.0, 1.0, 2.0]
+    g = L.empty(0)
+    assert L.linalg.inv(L.eye(2) * 2, out=g) is g and g.tolist() == [[0.5, 0.0], [0.0, 0.5]]
+    h = L.empty(0)
+    assert L.special.expit(L.zeros(1), out=h) is h and h.tolist() == [0.5]
+
+
+# ----- forms and names ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", frameworks())
+def test_dtype_aliases_and_constants(name):
+    L = framework(name)
+    assert (L.int, L.short, L.long, L.half, L.float, L.double, L.bool) == (
+        L.int32, L.int16, L.int64, L.float16, L.float32, L.float64, L.bool)
+    assert L.ones(1, dtype=L.int).dtype == L.int32
+    assert L.inf == float("inf") and L.nan != L.nan and L.pi == np.pi and L.e == np.e
+
+
+def test_complex_dtypes_are_named_and_refused_clearly():
+    torch = torch_or_skip()
+    for name in ("cfloat", "cdouble", "complex64", "complex128", "chalf", "complex32"):
+        assert hasattr(torch, name) and hasattr(mt, name), name
+    with pytest.raises(TypeError, match="complex"):
+        mt.zeros(2, dtype=mt.cfloat)

@@ -140,23 +140,28 @@ def prelu(input, weight):
     return math_ops.where(input > 0, input, weight * input)
 
 
-def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False, *, generator=None):
     """Randomized leaky ReLU: while training each x <= 0 is scaled by its own slope ~ U(lower, upper);
-    otherwise the slope is (lower + upper) / 2. The slopes come from the global generator.
+    otherwise the slope is (lower + upper) / 2. The slopes come from `generator` (default: the global one).
 
     >>> F.rrelu(mt.tensor([-4.0, 2.0]), 0.25, 0.75)
     tensor([-2.,  2.])
     """
     if inplace:
-        return rrelu_(input, lower, upper, training)
+        return rrelu_(input, lower, upper, training, generator)
     _require_floating(input, "rrelu")
     if not training:
         return leaky_relu(input, (lower + upper) / 2)
-    slopes = random.generator().uniform(lower, upper, input.shape).astype(np.asarray(input).dtype)
+    slopes = random.generator(generator).uniform(lower, upper, input.shape).astype(np.asarray(input).dtype)
     return math_ops.where(input > 0, input, input * from_numpy(slopes))
 
 
-rrelu_ = _in_place(rrelu, "rrelu_", """>>> x = mt.tensor([-4.0, 2.0])
+def _rrelu_with_generator(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):
+    """rrelu in the arguments of PyTorch's F.rrelu_ (torch.rrelu_): a generator where F.rrelu has inplace."""
+    return rrelu(input, lower, upper, training, generator=generator)
+
+
+rrelu_ = _in_place(_rrelu_with_generator, "rrelu_", """>>> x = mt.tensor([-4.0, 2.0])
     >>> F.rrelu_(x, 0.25, 0.75)
     tensor([-2.,  2.])
     """)

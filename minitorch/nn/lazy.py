@@ -56,7 +56,8 @@ class LazyModuleMixin:
                 if is_lazy(tensor) and name not in self._non_persistent_buffers_set:
                     destination[prefix + name] = tensor
 
-    def _load_from_state_dict(self, state_dict, prefix, strict, missing_keys, unexpected_keys, error_msgs):
+    def _load_from_state_dict(self, state_dict, prefix, strict, missing_keys, unexpected_keys, error_msgs,
+                              assign=False):
         """Placeholders take the shapes of the tensors being loaded, then load as usual; a placeholder
         meeting a placeholder stays one."""
         with no_grad():
@@ -68,7 +69,7 @@ class LazyModuleMixin:
         still_lazy = {prefix + name for name, t in list(self._parameters.items()) + list(self._buffers.items()) if is_lazy(t)}
         loadable = {key: value for key, value in state_dict.items() if key not in still_lazy}
         missing = len(missing_keys)
-        super()._load_from_state_dict(loadable, prefix, strict, missing_keys, unexpected_keys, error_msgs)
+        super()._load_from_state_dict(loadable, prefix, strict, missing_keys, unexpected_keys, error_msgs, assign)
         missing_keys[missing:] = [key for key in missing_keys[missing:] if not (key in still_lazy and key in state_dict)]
 
 

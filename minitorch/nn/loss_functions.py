@@ -39,6 +39,20 @@ def _reduce(loss, reduction):
     return loss
 
 
+def _reduce_weighted(loss, reduction, weight, input, name, mean_over_weight=True):
+    """A loss with PyTorch's per-element `weight=` (mse_loss, l1_loss, huber_loss): weight * loss, then the
+    reduction; the mean is sum(weight * loss) / sum(weight), or for huber_loss the plain mean, as PyTorch."""
+    if weight is None:
+        return _reduce(loss, reduction)
+    if tuple(weight.shape) != tuple(input.shape):
+        raise ValueError(f"{name}: Weights and input must have the same size (weight {tuple(weight.shape)}, "
+                         f"input {tuple(input.shape)}).")
+    weighted = loss * weight
+    if reduction == "mean" and mean_over_weight:
+        return weighted.sum() / weight.sum()
+    return _reduce(weighted, reduction)
+
+
 def _as_float_target(input, target, name, same_shape=False):
     """The target as a floating tensor of input's dtype; warns (or raises) on shape mismatch as PyTorch."""
     if not isinstance(target, Tensor):
@@ -62,7 +76,7 @@ def _as_float_target(input, target, name, same_shape=False):
 
 # ----- regression losses -----
 
-def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     """(input - target)^2, reduced.
 
     >>> mt.nn.functional.mse_loss(mt.tensor([1.0, 2.0]), mt.tensor([1.0, 4.0])).item()
@@ -71,10 +85,10 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction, "mse_loss")
     diff = input - _as_float_target(input, target, "mse_loss")
-    return _reduce(diff * diff, reduction)
+    return _reduce_weighted(diff * diff, reduction, weight, input, "mse_loss")
 
 
-def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     """|input - target|, reduced.
 
     >>> mt.nn.functional.l1_loss(mt.tensor([1.0, 2.0]), mt.tensor([1.0, 4.0]), reduction="sum").item()
@@ -82,7 +96,8 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     """
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction, "l1_loss")
-    return _reduce((input - _as_float_target(input, target, "l1_loss")).abs(), reduction)
+    return _reduce_weighted((input - _as_float_target(input, target, "l1_loss")).abs(), reduction, weight, input,
+                            "l1_loss")
 
 
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
@@ -102,7 +117,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     return _reduce(loss, reduction)
 
 
-def huber_loss(input, target, reduction="mean", delta=1.0):
+def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     """0.5 d^2 where |d| < delta, else delta (|d| - 0.5 delta) (d = input - target), then the reduction.
 
     >>> F.huber_loss(mt.tensor([0.5, 3.0]), mt.zeros(2), delta=2.0, reduction="none")
@@ -113,7 +128,7 @@ def huber_loss(input, target, reduction="mean", delta=1.0):
         raise ValueError(f"huber_loss: delta must be positive, got {delta}")
     distance = (input - _as_float_target(input, target, "huber_loss")).abs()
     loss = math_ops.where(distance < delta, 0.5 * distance * distance, delta * (distance - 0.5 * delta))
-    return _reduce(loss, reduction)
+    return _reduce_weighted(loss, reduction, weight, input, "huber_loss", mean_over_weight=False)
 
 
 # ----- binary classification -----

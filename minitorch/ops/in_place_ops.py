@@ -19,6 +19,10 @@ value refuses to run instead of computing from overwritten data. Three cases:
 The in-place twins of the op functions (`exp_` of `exp`, `add_` of `add`, ...)
 are made from the method table by `twin` (tensor_methods.py).
 """
+import functools
+import inspect
+import warnings
+
 import numpy as np
 
 from .. import dtypes, random
@@ -169,6 +173,62 @@ def _rederive_views(t):
             _take_identity(view, execute(op_name, (base,), attrs))
 
 
+# ----- out=: a function's result written into a tensor the caller gives -----
+
+def accepts_out(fn):
+    """`fn` with PyTorch's `out=` keyword: the result is written into `out` (resized if its shape differs,
+    cast to its dtype where that is a same-kind cast) and `out` is returned. As in PyTorch, `out=` refuses
+    to take part in autograd: a result that requires grad raises.
+
+    >>> add = accepts_out(mt.ops.math_ops.add)
+    >>> c = mt.zeros(2)
+    >>> add(mt.tensor([1.0, 2.0]), 1, out=c) is c, c
+    (True, tensor([2., 3.]))
+    """
+    def with_out(*args, out=None, **kwargs):
+        if out is None:
+            return fn(*args, **kwargs)
+        return write_out(fn.__name__, fn(*args, **kwargs), out)
+
+    functools.update_wrapper(with_out, fn)
+    signature = inspect.signature(fn)
+    if "out" not in signature.parameters:
+        params = list(signature.parameters.values())
+        at = next((i for i, p in enumerate(params) if p.kind is p.VAR_KEYWORD), len(params))
+        params.insert(at, inspect.Parameter("out", inspect.Parameter.KEYWORD_ONLY, default=None))
+        with_out.__signature__ = signature.replace(parameters=params)
+    return with_out
+
+
+def write_out(name, result, out):
+    """Writes `result` (a tensor, or a tuple of them for `out=(values, indices)`) into `out`; returns `out`."""
+    if isinstance(result, tuple):
+        if not isinstance(out, (tuple, list)) or len(out) != len(result):
+            raise TypeError(f"{name}(): argument 'out' must be a tuple of {len(result)} Tensors")
+        written = [write_out(name, r, o) for r, o in zip(result, out)]
+        return type(result)(*written) if hasattr(result, "_fields") else tuple(written)
+    if not isinstance(out, Tensor):
+        raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+    if not isinstance(result, Tensor):
+        result = Tensor._from_data(result)
+    if result._requires_grad:
+        raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic differentiation, "
+                           "but one of the arguments requires grad.")
+    check_writable(out, name)
+    if not np.can_cast(result._data.dtype, out._data.dtype, "same_kind"):
+        raise _cast_error(name, result._data.dtype, out)
+    if out.shape != result.shape:
+        if out._data.size:
+            warnings.warn(f"{name}(): an output with one or more elements was resized since it had shape "
+                          f"{list(out.shape)}, which does not match the required output shape {list(result.shape)}. "
+                          "(As in PyTorch: resize it to zero elements first to silence this.)", UserWarning, stacklevel=3)
+        out._data = np.empty(result.shape, out._data.dtype)  # new storage, no longer a view of anything
+        out._view_of = out._version = None
+    np.copyto(out._data, result._data, casting="unsafe")
+    bump(out)
+    return out
+
+
 # ----- the generic twin and the special ones -----
 
 def twin(fn, name, op_name=None, casting="same_kind"):
@@ -180,21 +240,22 @@ def twin(fn, name, op_name=None, casting="same_kind"):
     ufunc = kernel if isinstance(kernel, np.ufunc) else None
     takes_alpha = op_name in ("Add", "Sub")  # add_(other, alpha=...) is the optimizers' favourite
 
-    def in_place(self, *args, **kwargs):
-        check_writable(self, name)
-        if would_record((self,) + args + tuple(kwargs.values())):
-            return _recorded(self, name, lambda old: fn(old, *args, **kwargs))
+    def in_place(input, *args, **kwargs):
+        check_writable(input, name)
+        if would_record((input,) + args + tuple(kwargs.values())):
+            return _recorded(input, name, lambda old: fn(old, *args, **kwargs))
         if ufunc is not None and len(args) == ufunc.nin - 1 and (not kwargs or takes_alpha and kwargs.keys() == {"alpha"}):
             if kwargs:
                 other = args[0]
                 args = ((other._data if isinstance(other, Tensor) else np.asarray(other)) * kwargs["alpha"],)
-            _ufunc_write(self, ufunc, args, name)
+            _ufunc_write(input, ufunc, args, name)
         else:
-            _write(self, fn(self, *args, **kwargs), name, casting)
-        bump(self)
-        return self
+            _write(input, fn(input, *args, **kwargs), name, casting)
+        bump(input)
+        return input
 
     in_place.__name__ = in_place.__qualname__ = name
+    in_place.__signature__ = inspect.signature(fn)  # what it takes: it passes everything on to fn
     in_place.__doc__ = (f"In place: writes `{fn.__name__}(self, ...)` into this tensor's storage and returns it "
                         f"(see `mt.{fn.__name__}`).\n\n{fn.__doc__ or ''}")
     return in_place
@@ -223,30 +284,30 @@ def setitem(self, index, value):
     bump(self)
 
 
-def fill_(self, value):
+def fill_(input, value):
     """Fills this tensor with `value` in place.
 
     >>> mt.zeros(2).fill_(7)
     tensor([7., 7.])
     """
-    check_writable(self, "fill_")
-    if would_record((self, value)):
-        return _recorded(self, "fill_", lambda old: broadcast_to(cast(as_operand(value, like=old), old._data.dtype), old.shape))
-    self._data[...] = value._data if isinstance(value, Tensor) else value
-    bump(self)
-    return self
+    check_writable(input, "fill_")
+    if would_record((input, value)):
+        return _recorded(input, "fill_", lambda old: broadcast_to(cast(as_operand(value, like=old), old._data.dtype), old.shape))
+    input._data[...] = value._data if isinstance(value, Tensor) else value
+    bump(input)
+    return input
 
 
-def zero_(self):
+def zero_(input):
     """Fills this tensor with zeros in place (how optimizers clear `.grad`).
 
     >>> mt.ones(3).zero_()
     tensor([0., 0., 0.])
     """
-    return fill_(self, 0)
+    return fill_(input, 0)
 
 
-def copy_(self, src, non_blocking=False):
+def copy_(self, other, non_blocking=False):
     """Copies `src` (broadcast to this shape, cast to this dtype) into this tensor in place.
 
     >>> x = mt.zeros(2, 2)
@@ -255,12 +316,12 @@ def copy_(self, src, non_blocking=False):
             [1., 2.]])
     """
     check_writable(self, "copy_")
-    src = as_operand(src)
-    if broadcast_axes(self.shape, src.shape) is None:
-        raise ShapeError(f"copy_: cannot copy a tensor of shape {tuple(src.shape)} into one of shape {tuple(self.shape)}")
-    if would_record((self, src)):
-        return _recorded(self, "copy_", lambda old: broadcast_to(cast(src, old._data.dtype), old.shape))
-    np.copyto(self._data, src._data, casting="unsafe")
+    other = as_operand(other)
+    if broadcast_axes(self.shape, other.shape) is None:
+        raise ShapeError(f"copy_: cannot copy a tensor of shape {tuple(other.shape)} into one of shape {tuple(self.shape)}")
+    if would_record((self, other)):
+        return _recorded(self, "copy_", lambda old: broadcast_to(cast(other, old._data.dtype), old.shape))
+    np.copyto(self._data, other._data, casting="unsafe")
     bump(self)
     return self
 
@@ -289,6 +350,10 @@ def random_fill(name, draw):
         return self
 
     fill.__name__ = fill.__qualname__ = name
+    drawn = list(inspect.signature(draw).parameters.values())[2:]  # after (rng, shape)
+    fill.__signature__ = inspect.Signature(
+        [inspect.Parameter("self", inspect.Parameter.POSITIONAL_ONLY)] + drawn
+        + [inspect.Parameter("generator", inspect.Parameter.KEYWORD_ONLY, default=None)])
     return fill
 
 
@@ -301,7 +366,7 @@ def _write_constant(t, values):
         _take_identity(t, Tensor._make(t._data))
 
 
-uniform_ = random_fill("uniform_", lambda rng, shape, a=0.0, b=1.0: rng.uniform(a, b, shape))
+uniform_ = random_fill("uniform_", lambda rng, shape, from_=0.0, /, to=1.0: rng.uniform(from_, to, shape))
 uniform_.__doc__ = """Fills this tensor in place with uniform random numbers in [a, b) from `generator=` (default: the global one).
 
     >>> _ = mt.manual_seed(0)

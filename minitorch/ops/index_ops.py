@@ -299,9 +299,10 @@ def bucketize(input, boundaries, *, out_int32=False, right=False):
     return searchsorted(boundaries, input, out_int32=out_int32, right=right)
 
 
-def isin(elements, test_elements, *, assume_unique=False, invert=False):
+def isin(elements=None, test_elements=None, *, assume_unique=False, invert=False, element=None, test_element=None):
     """True where an element of `elements` is among `test_elements` (False with invert=True).
-    Either argument may be a number. Runs the "IsIn" op (numpy.isin).
+    Either argument may be a number (by keyword, PyTorch calls a number `element` or `test_element`).
+    Runs the "IsIn" op (numpy.isin).
 
     >>> mt.isin(mt.tensor([[1, 2], [3, 4]]), mt.tensor([2, 3]))
     tensor([[False,  True],
@@ -309,6 +310,8 @@ def isin(elements, test_elements, *, assume_unique=False, invert=False):
     >>> mt.isin(mt.tensor([1, 2, 3]), 2, invert=True)
     tensor([ True, False,  True])
     """
+    elements = element if elements is None else elements
+    test_elements = test_element if test_elements is None else test_elements
     if not isinstance(elements, Tensor) and not isinstance(test_elements, Tensor):
         raise TypeError("isin() expected at least one of elements or test_elements to be a Tensor")
     elements = elements if isinstance(elements, Tensor) else Tensor._make(np.asarray(elements))

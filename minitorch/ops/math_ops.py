@@ -803,15 +803,23 @@ minimum = binary_function("Minimum", "minimum", """The smaller of a and b, eleme
     """)
 
 
-def where(condition, input, other):
-    """x where condition holds, else y (broadcasting all three). Runs the "SelectV2" op.
+def where(condition, input=None, other=None):
+    """input where condition holds, else other (broadcasting all three). Runs the "SelectV2" op.
+    `where(condition)` alone is `nonzero(condition, as_tuple=True)`, the indices where it holds.
 
     >>> x = mt.tensor([-1.0, 2.0, -3.0])
     >>> mt.where(x > 0, x, mt.zeros(3))
     tensor([0., 2., 0.])
     >>> mt.where(x > 0, 1.0, 0.0)
     tensor([0., 1., 0.])
+    >>> mt.where(x < 0)
+    (tensor([0, 2]),)
     """
+    if input is None and other is None:
+        indices = np.nonzero(np.atleast_1d(np.asarray(condition)))
+        return tuple(Tensor._make(i.astype(np.int64)) for i in indices)
+    if input is None or other is None:
+        raise TypeError("where() takes condition alone, or condition, input and other")
     condition = as_operand(condition)
     if condition._data.dtype != np.bool_:
         condition = cast(condition, dtypes.bool_)

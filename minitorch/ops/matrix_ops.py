@@ -9,7 +9,7 @@ its own gradient. trace, diag, diagflat and fill_diagonal_ are built from them.
 import numpy as np
 
 from .. import dtypes
-from ..creation import as_operand
+from ..creation import as_operand, check_placement
 from ..engine.execute import execute
 from ..engine.registry import STORAGE, gradient, jvp, kernel
 from .dims import normalize_dims
@@ -183,24 +183,26 @@ def _indices(lower, row, col, offset, dtype):
     return as_operand(np.stack([rows, cols]).astype(dtypes.to_numpy_dtype(dtype)))
 
 
-def tril_indices(row, col, offset=0, *, dtype=dtypes.int64):
+def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None, pin_memory=False, requires_grad=False):
     """The coordinates of the lower triangle of a row x col matrix, as a 2 x N tensor (row-major order).
 
     >>> mt.tril_indices(3, 3)
     tensor([[0, 1, 1, 2, 2, 2],
             [0, 0, 1, 0, 1, 2]])
     """
-    return _indices(True, row, col, offset, dtype)
+    check_placement(device, layout, pin_memory)
+    return _indices(True, row, col, offset, dtypes.int64 if dtype is None else dtype).requires_grad_(requires_grad)
 
 
-def triu_indices(row, col, offset=0, *, dtype=dtypes.int64):
+def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None, pin_memory=False, requires_grad=False):
     """The coordinates of the upper triangle of a row x col matrix, as a 2 x N tensor (row-major order).
 
     >>> mt.triu_indices(2, 3, 1)
     tensor([[0, 0, 1],
             [1, 2, 2]])
     """
-    return _indices(False, row, col, offset, dtype)
+    check_placement(device, layout, pin_memory)
+    return _indices(False, row, col, offset, dtypes.int64 if dtype is None else dtype).requires_grad_(requires_grad)
 
 
 def _filled_diagonal(x, fill_value, wrap=False):

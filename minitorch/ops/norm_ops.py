@@ -14,6 +14,7 @@ from ..engine.execute import execute
 from ..engine.registry import TRANSPOSE, gradient, kernel
 from ..errors import ShapeError
 from .dims import normalize_dims, numpy_names
+from .in_place_ops import write_out
 from .math_ops import abs, cast, sign, where
 from .reduction_ops import amax, amin
 
@@ -73,7 +74,7 @@ def _floating(x, dtype, name):
     return x
 
 
-def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
+def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
     """The `ord`-norm of `x` as a vector (of all elements, or over `dim`): (sum |x|^ord)^(1/ord), the
     largest (inf) or smallest (-inf) magnitude, or the count of nonzeros (0). Runs the "VectorNorm"
     op (its gradient at a zero vector is 0, as PyTorch's).
@@ -84,17 +85,17 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, axis=None, kee
     tensor([7., 1.])
     """
     dim, keepdim = numpy_names("linalg.vector_norm", dim, keepdim, axis, keepdims)
-    x = _floating(x, dtype, "linalg.vector_norm")
+    input = _floating(input, dtype, "linalg.vector_norm")
     if isinstance(dim, (tuple, list)) and len(dim) == 0:
         dim = None
-    axis = normalize_dims(dim, x.ndim, "linalg.vector_norm")
-    if ord < 0 and x.numel() == 0 or ord == -math.inf and any(x.shape[d] == 0 for d in (axis or range(x.ndim))):
+    axis = normalize_dims(dim, input.ndim, "linalg.vector_norm")
+    if ord < 0 and input.numel() == 0 or ord == -math.inf and any(input.shape[d] == 0 for d in (axis or range(input.ndim))):
         raise RuntimeError(f"linalg.vector_norm cannot compute the {ord} norm on an empty tensor "
                            "because the operation does not have an identity")
-    return execute("VectorNorm", (x,), {"ord": float(ord), "axis": axis, "keepdims": bool(keepdim)})
+    return execute("VectorNorm", (input,), {"ord": float(ord), "axis": axis, "keepdims": bool(keepdim)})
 
 
-def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
+def matrix_norm(input, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     """A matrix norm over the two dimensions `dim`: 'fro' (Frobenius), 'nuc' (sum of singular values),
     2 / -2 (largest / smallest singular value), 1 / -1 (largest / smallest column sum of |x|),
     inf / -inf (largest / smallest row sum). Built from "VectorNorm", "Sum", "Max"/"Min" and "Svd".
@@ -102,16 +103,16 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     >>> mt.linalg.matrix_norm(mt.tensor([[1.0, -2.0], [3.0, 4.0]]), ord=1)
     tensor(6.)
     """
-    A = _floating(A, dtype, "linalg.matrix_norm")
-    dims = normalize_dims(dim, A.ndim, "linalg.matrix_norm") if A.ndim >= 2 else None
+    input = _floating(input, dtype, "linalg.matrix_norm")
+    dims = normalize_dims(dim, input.ndim, "linalg.matrix_norm") if input.ndim >= 2 else None
     if dims is None or len(dims) != 2:
         raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple of different dimensions and the input at least "
-                           f"2-D, got dim={dim} for shape {tuple(A.shape)}")
-    row, col = dim[0] % A.ndim, dim[1] % A.ndim
+                           f"2-D, got dim={dim} for shape {tuple(input.shape)}")
+    row, col = dim[0] % input.ndim, dim[1] % input.ndim
     if ord == "fro":
-        return vector_norm(A, 2, (row, col), keepdim)
+        return vector_norm(input, 2, (row, col), keepdim)
     if ord in ("nuc", 2, -2):
-        moved = A.permute(*[d for d in range(A.ndim) if d not in (row, col)], row, col)
+        moved = input.permute(*[d for d in range(input.ndim) if d not in (row, col)], row, col)
         values = execute("Svd", (moved,), {"full_matrices": False})[1]
         result = values.sum(dim=-1) if ord == "nuc" else (amax if ord == 2 else amin)(values, -1)
         if keepdim:
@@ -119,7 +120,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
         return result
     if ord in (1, -1, math.inf, -math.inf):
         summed, extreme = (row, col) if ord in (1, -1) else (col, row)
-        sums = abs(A).sum(dim=summed, keepdim=True)
+        sums = abs(input).sum(dim=summed, keepdim=True)
         result = (amax if ord > 0 else amin)(sums, dim=extreme, keepdim=True)
         return result if keepdim else result.squeeze((row, col))
     raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
@@ -144,7 +145,7 @@ def linalg_norm(input, ord=None, dim=None, keepdim=False, *, dtype=None, axis=No
     return vector_norm(input, 2 if ord is None else ord, dim, keepdim, dtype=dtype)
 
 
-def norm(x, p="fro", dim=None, keepdim=False, dtype=None):
+def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
     """PyTorch's torch.norm (deprecated there for the linalg functions): the p-norm of all elements,
     or over `dim`; 'fro' is the 2-norm, 'nuc' the nuclear norm of a matrix.
 
@@ -156,12 +157,21 @@ def norm(x, p="fro", dim=None, keepdim=False, dtype=None):
     if isinstance(dim, int):
         dim = (dim,)
     if p == "nuc":
-        return matrix_norm(x, "nuc", (-2, -1) if dim is None else dim, keepdim, dtype=dtype)
-    if p == "fro":
-        p = 2
-    elif isinstance(p, str):
+        result = matrix_norm(input, "nuc", (-2, -1) if dim is None else dim, keepdim, dtype=dtype)
+    elif p == "fro" or not isinstance(p, str):
+        result = vector_norm(input, 2 if p == "fro" else p, dim, keepdim, dtype=dtype)
+    else:
         raise RuntimeError(f"norm: unknown p={p!r}; use a number, 'fro' or 'nuc'")
-    return vector_norm(x, p, dim, keepdim, dtype=dtype)
+    return result if out is None else write_out("norm", result, out)
+
+
+def norm_method(input, p="fro", dim=None, keepdim=False, dtype=None):
+    """`x.norm(...)`: torch.norm as a method, whose arguments have no `out`.
+
+    >>> mt.tensor([3.0, 4.0]).norm()
+    tensor(5.)
+    """
+    return norm(input, p, dim, keepdim, dtype=dtype)
 
 
 def frobenius_norm(input, dim=(-2, -1), keepdim=False):

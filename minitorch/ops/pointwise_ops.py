@@ -662,7 +662,7 @@ def _nan_to_num_grad(op, grad):
 jvp("NanToNum")(diagonal_jvp("NanToNum"))
 
 
-def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
+def nan_to_num(input, nan=None, posinf=None, neginf=None):
     """NaN, +inf and -inf replaced by `nan`, `posinf` and `neginf` (by default 0 and the dtype's
     largest and smallest finite values). Runs the "NanToNum" op.
 
@@ -671,7 +671,8 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
     >>> mt.nan_to_num(mt.tensor([float("nan"), float("inf")]), nan=-1.0, posinf=9.0)
     tensor([-1.,  9.])
     """
-    return execute("NanToNum", (as_operand(input),), {"nan": nan, "posinf": posinf, "neginf": neginf})
+    return execute("NanToNum", (as_operand(input),), {"nan": 0.0 if nan is None else nan, "posinf": posinf,
+                                                       "neginf": neginf})
 
 
 # ----- integers and bits -----
@@ -826,7 +827,7 @@ def clamp_max(input, max):
     return clamp(input, max=max)
 
 
-def rsub(input, other, alpha=1):
+def rsub(input, other, *, alpha=1):
     """other - alpha * input: subtraction with the operands reversed. Runs the "Sub" op.
 
     >>> mt.rsub(mt.tensor([1.0, 2.0]), 10)

@@ -18,7 +18,7 @@ from ..engine.registry import gradient, jvp, kernel
 from ..errors import ShapeError
 from ..tensor import Tensor
 from .dims import one_dim
-from .in_place_ops import twin
+from .in_place_ops import twin, write_out
 from .jvp import fit
 from .math_ops import matmul, where
 from .scan_ops import cumulative
@@ -130,7 +130,7 @@ def kron(input, other):
     return (spread_a * spread_b).reshape(tuple(m * n for m, n in zip(a_shape, b_shape)))
 
 
-def tensordot(a, b, dims=2):
+def tensordot(a, b, dims=2, out=None):
     """Sums of products over the last `dims` dimensions of `a` and the first `dims` of `b`, or over
     the listed pairs `dims=([a dims], [b dims])`. Built from "Transpose", "Reshape" and "MatMul".
 
@@ -157,7 +157,8 @@ def tensordot(a, b, dims=2):
     size = int(math.prod([a.shape[d] for d in dims_a]))
     left = a.permute(*free_a, *dims_a).reshape(int(math.prod([a.shape[d] for d in free_a])), size)
     right = b.permute(*dims_b, *free_b).reshape(size, int(math.prod([b.shape[d] for d in free_b])))
-    return matmul(left, right).reshape(tuple(a.shape[d] for d in free_a) + tuple(b.shape[d] for d in free_b))
+    result = matmul(left, right).reshape(tuple(a.shape[d] for d in free_a) + tuple(b.shape[d] for d in free_b))
+    return result if out is None else write_out("tensordot", result, out)
 
 
 # ----- einsum -----
@@ -401,22 +402,22 @@ def chain_matmul(*matrices):
     return multi_dot(matrices)
 
 
-def matrix_power(a, n):
-    """The square matrix (or batch) `a` multiplied by itself `n` times: the identity for 0, powers of the
+def matrix_power(input, n):
+    """The square matrix (or batch) `A` multiplied by itself `n` times: the identity for 0, powers of the
     inverse for negative `n`. Runs "MatMul" (by repeated squaring) and, for n < 0, "MatrixInverse".
 
     >>> mt.matrix_power(mt.tensor([[1.0, 1.0], [0.0, 1.0]]), 3)
     tensor([[1., 3.],
             [0., 1.]])
     """
-    _require(a.ndim >= 2 and a.shape[-1] == a.shape[-2],
-             f"matrix_power: expected a tensor of square matrices, but got shape {tuple(a.shape)}")
+    _require(input.ndim >= 2 and input.shape[-1] == input.shape[-2],
+             f"matrix_power: expected a tensor of square matrices, but got shape {tuple(input.shape)}")
     if n == 0:  # the identity, still connected to `a` (a zero gradient, as PyTorch's)
-        identity = np.broadcast_to(np.eye(a.shape[-1], dtype=a._data.dtype), a.shape)
-        return where(as_operand(np.ones(a.shape, bool)), as_operand(identity), a)
+        identity = np.broadcast_to(np.eye(input.shape[-1], dtype=input._data.dtype), input.shape)
+        return where(as_operand(np.ones(input.shape, bool)), as_operand(identity), input)
     if n < 0:
-        a, n = a.inverse(), -n
-    result, power = None, a
+        input, n = input.inverse(), -n
+    result, power = None, input
     while n:
         if n & 1:
             result = power if result is None else matmul(result, power)

@@ -239,7 +239,7 @@ def _reduce(op_name, x, dim, keepdim):
     return execute(op_name, (x,), {"axis": axis, "keepdims": bool(keepdim)})
 
 
-def sum(input, dim=None, keepdim=False, dtype=None, *, axis=None, keepdims=None):
+def sum(input, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
     """The sum of all elements, or over `dim`. Runs the "Sum" op (integers and bools sum as int64).
 
     >>> x = mt.tensor([[1.0, 2.0], [3.0, 4.0]])
@@ -259,20 +259,22 @@ def sum(input, dim=None, keepdim=False, dtype=None, *, axis=None, keepdims=None)
     return _reduce("Sum", input, dim, keepdim)
 
 
-def sum_to_size(x, *size):
+def sum_to_size(x, *sizes, size=None):
     """`x` summed down to `size`, a shape that broadcasts to x's: the sum that undoes broadcasting
     (what the engine does to every gradient of a broadcasting op). Runs "Sum" and "Reshape".
 
     >>> mt.ones(2, 3).sum_to_size(1, 3)
     tensor([[2., 2., 2.]])
     """
-    size = tuple(size[0]) if len(size) == 1 and isinstance(size[0], (tuple, list)) else tuple(size)
+    if size is None:
+        size = tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) else tuple(sizes)
+    size = tuple(size)
     if broadcast_axes(tuple(x.shape), size) is None:
         raise RuntimeError(f"sum_to_size: size {list(size)} is not expandable to size {list(x.shape)}")
     return x if tuple(x.shape) == size else sum_to_shape(x, size, "sum_to_size")
 
 
-def mean(input, dim=None, keepdim=False, dtype=None, *, axis=None, keepdims=None):
+def mean(input, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
     """The mean of all elements, or over `dim` (floating dtypes only). Runs the "Mean" op.
 
     >>> x = mt.tensor([[1.0, 2.0], [3.0, 4.0]])
@@ -290,7 +292,7 @@ def mean(input, dim=None, keepdim=False, dtype=None, *, axis=None, keepdims=None
     return _reduce("Mean", input, dim, keepdim)
 
 
-def prod(input, dim=None, keepdim=False, dtype=None, *, axis=None, keepdims=None):
+def prod(input, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
     """The product of all elements, or over one `dim` (integers and bools multiply as int64). Runs the "Prod" op.
 
     The gradient is exact where elements are zero (products of the others, no division).
@@ -325,7 +327,7 @@ def _extremum(op_name, x, dim, keepdim, result_type):
     return result_type(take_along(x, indices._data, axis, kept=keepdim or not x.ndim), indices)
 
 
-def max(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
+def max(input, dim=None, keepdim=False, *, other=None, axis=None, keepdims=None):
     """The largest value; with `dim`, a (values, indices) pair as PyTorch; with a tensor, the elementwise maximum. Runs the "Max" op (and "ArgMax").
 
     >>> x = mt.tensor([[1.0, 5.0], [4.0, 2.0]])
@@ -335,10 +337,10 @@ def max(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
     max(values=tensor([5., 4.]), indices=tensor([1, 0]))
     """
     dim, keepdim = numpy_names("max", dim, keepdim, axis, keepdims)
-    return _extremum("Max", input, dim, keepdim, return_types.max)
+    return _extremum("Max", input, dim if other is None else other, keepdim, return_types.max)
 
 
-def min(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
+def min(input, dim=None, keepdim=False, *, other=None, axis=None, keepdims=None):
     """The smallest value; with `dim`, a (values, indices) pair as PyTorch; with a tensor, the elementwise minimum. Runs the "Min" op (and "ArgMin").
 
     >>> x = mt.tensor([[1.0, 5.0], [4.0, 2.0]])
@@ -349,7 +351,7 @@ def min(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
     (tensor([1., 2.]), tensor([0, 1]))
     """
     dim, keepdim = numpy_names("min", dim, keepdim, axis, keepdims)
-    return _extremum("Min", input, dim, keepdim, return_types.min)
+    return _extremum("Min", input, dim if other is None else other, keepdim, return_types.min)
 
 
 def amax(input, dim=(), keepdim=False, *, axis=None, keepdims=None):
@@ -426,7 +428,7 @@ def any(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
     return _reduce("Any", input, dim, keepdim)
 
 
-def var(input, dim=None, unbiased=None, keepdim=False, correction=None, *, axis=None, keepdims=None):
+def var(input, dim=None, unbiased=True, keepdim=False, *, correction=None, axis=None, keepdims=None):
     """Variance with Bessel's correction by default (`correction=1`), as PyTorch. Built from "Mean", "Sub", "Mul", "Sum" and "RealDiv".
 
     `var(x, False)` reads the bool as `unbiased`, as PyTorch's overload does.
@@ -442,7 +444,7 @@ def var(input, dim=None, unbiased=None, keepdim=False, correction=None, *, axis=
     if input._data.dtype.kind != "f":
         raise RuntimeError(f"var: input dtype should be floating point, got {input.dtype}")
     if correction is None:
-        correction = 1 if unbiased is None or unbiased else 0
+        correction = 1 if unbiased else 0
     if isinstance(dim, (tuple, list)) and len(dim) == 0:
         dim = None
     axis = normalize_dims(dim, input.ndim, "Var")
@@ -454,14 +456,14 @@ def var(input, dim=None, unbiased=None, keepdim=False, correction=None, *, axis=
     return (centered * centered).sum(dim=axis, keepdim=keepdim) / builtins.max(count - correction, 0)
 
 
-def std(input, dim=None, unbiased=None, keepdim=False, correction=None, *, axis=None, keepdims=None):
+def std(input, dim=None, unbiased=True, keepdim=False, *, correction=None, axis=None, keepdims=None):
     """Standard deviation: the square root of `var` (Bessel's correction by default, as PyTorch).
 
     >>> mt.std(mt.tensor([1.0, 2.0, 3.0, 4.0]))
     tensor(1.2910)
     """
     dim, keepdim = numpy_names("std", dim, keepdim, axis, keepdims)
-    return var(input, dim, unbiased, keepdim, correction).sqrt()
+    return var(input, dim, unbiased, keepdim, correction=correction).sqrt()
 
 
 def logsumexp(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
@@ -478,7 +480,7 @@ def logsumexp(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
     return _reduce("LogSumExp", input, dim, keepdim)
 
 
-def softmax(x, dim=None, dtype=None, *, axis=None):
+def softmax(input, dim=None, dtype=None, *, axis=None):
     """exp(x) / sum(exp(x)) along `dim`. Runs the "Softmax" op.
 
     >>> mt.softmax(mt.tensor([[1.0, 1.0], [0.0, 2.0]]), dim=1)
@@ -489,11 +491,11 @@ def softmax(x, dim=None, dtype=None, *, axis=None):
     if dim is None:
         raise TypeError("softmax() missing required argument 'dim'")
     if dtype is not None:
-        x = x.to(dtype)
-    return execute("Softmax", (x,), {"axis": normalize_dims(dim, x.ndim, "Softmax") or ()})
+        input = input.to(dtype)
+    return execute("Softmax", (input,), {"axis": normalize_dims(dim, input.ndim, "Softmax") or ()})
 
 
-def log_softmax(x, dim=None, dtype=None, *, axis=None):
+def log_softmax(input, dim=None, dtype=None, *, axis=None):
     """log(softmax(x)) along `dim`, computed stably. Runs the "LogSoftmax" op.
 
     >>> mt.log_softmax(mt.tensor([0.0, 0.0]), dim=0)
@@ -503,5 +505,5 @@ def log_softmax(x, dim=None, dtype=None, *, axis=None):
     if dim is None:
         raise TypeError("log_softmax() missing required argument 'dim'")
     if dtype is not None:
-        x = x.to(dtype)
-    return execute("LogSoftmax", (x,), {"axis": normalize_dims(dim, x.ndim, "LogSoftmax") or ()})
+        input = input.to(dtype)
+    return execute("LogSoftmax", (input,), {"axis": normalize_dims(dim, input.ndim, "LogSoftmax") or ()})

@@ -108,7 +108,7 @@ def _scan_input(x, dtype, op_name):
     return x
 
 
-def cumsum(input, dim=None, dtype=None, *, axis=None):
+def cumsum(input, dim=None, *, dtype=None, axis=None):
     """Running sums along `dim` (integers and bools sum as int64). Runs the "Cumsum" op.
 
     >>> mt.cumsum(mt.tensor([1.0, 2.0, 3.0]), dim=0)
@@ -121,7 +121,7 @@ def cumsum(input, dim=None, dtype=None, *, axis=None):
     return cumulative("Cumsum", _scan_input(input, dtype, "Cumsum"), one_dim(dim, input.ndim, "Cumsum"))
 
 
-def cumprod(input, dim=None, dtype=None, *, axis=None):
+def cumprod(input, dim=None, *, dtype=None, axis=None):
     """Running products along `dim` (integers and bools multiply as int64). Runs the "Cumprod" op.
 
     Gradients are exact with zeros in `x` too (see the op's gradient).
@@ -241,7 +241,7 @@ def _trapezoid_spacing(y, x, dx, axis):
     return diff(x, dim=axis)
 
 
-def trapezoid(y, x=None, *, dx=None, dim=-1, axis=None):
+def trapezoid(y, x=None, *, dx=1, dim=-1, axis=None):
     """The integral of `y` along `dim` by the trapezoid rule, with sample points `x` or spacing `dx`
     (default 1). Built from "StridedSlice", "Add", "Mul" and "Sum"; `mt.trapz` is the same function.
 
@@ -250,31 +250,31 @@ def trapezoid(y, x=None, *, dx=None, dim=-1, axis=None):
     >>> mt.trapezoid(mt.tensor([1.0, 2.0, 3.0]), mt.tensor([0.0, 1.0, 3.0]))
     tensor(6.5000)
     """
-    if x is not None and dx is not None:
+    if x is not None and dx != 1:
         raise TypeError("trapezoid: received both `x` and `dx`; give one of them")
     dim, _ = numpy_names("trapezoid", dim, False, axis, None, -1)
     axis = one_dim(dim, y.ndim, "trapezoid")
     y = _floating(y)
     if y.ndim == 0 or y.shape[axis] == 0:
         return (y * 0).sum(dim=axis if y.ndim else None)
-    widths = _trapezoid_spacing(y, x, 1 if dx is None else dx, axis)
+    widths = _trapezoid_spacing(y, x, dx, axis)
     heights = _slice_along(y, axis, 1, None) + _slice_along(y, axis, None, -1)
     return (heights * widths).sum(dim=axis) / 2
 
 
-def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1, axis=None):
+def cumulative_trapezoid(y, x=None, *, dx=1, dim=-1, axis=None):
     """The running integral of `y` along `dim` by the trapezoid rule (one value fewer than `y`).
     Runs the "Cumsum" op on the trapezoids' areas.
 
     >>> mt.cumulative_trapezoid(mt.tensor([1.0, 2.0, 3.0]))
     tensor([1.5000, 4.0000])
     """
-    if x is not None and dx is not None:
+    if x is not None and dx != 1:
         raise TypeError("cumulative_trapezoid: received both `x` and `dx`; give one of them")
     dim, _ = numpy_names("cumulative_trapezoid", dim, False, axis, None, -1)
     axis = one_dim(dim, y.ndim, "cumulative_trapezoid")
     y = _floating(y)
-    widths = _trapezoid_spacing(y, x, 1 if dx is None else dx, axis)
+    widths = _trapezoid_spacing(y, x, dx, axis)
     heights = _slice_along(y, axis, 1, None) + _slice_along(y, axis, None, -1)
     return cumulative("Cumsum", heights * widths / 2, axis)
 
@@ -329,7 +329,7 @@ def _finite_difference(f, x, axis, edge_order):
 
 
 # exported as mt.gradient (PyTorch's name); in this file `gradient` is the registry's decorator
-def finite_gradient(input, *, spacing=1, dim=None, edge_order=1):
+def finite_gradient(input, *, spacing=None, dim=None, edge_order=1):
     """Estimates of the derivative of the function sampled in `input`, one tensor per dimension
     of `dim` (all by default): central differences inside and one-sided differences of order
     `edge_order` (1 or 2) at both ends, as numpy.gradient. `spacing` is the step between samples

@@ -176,7 +176,7 @@ def _on_flat(x, compute):
     return reshape(compute(reshape(x, 1)), ()) if x.ndim == 0 else compute(x)
 
 
-def scatter(input, dim, index, src=None, value=None, *, reduce=None):
+def scatter(input, dim, index, src=None, *, value=None, reduce=None):
     """`x` with `src` (a tensor, or the number `value`) written at `index` along `dim`:
     out[i][index[i][j]] = src[i][j] for dim 1. With reduce="add" or "multiply", combined with what
     is there instead. Runs "TensorScatterUpdate" (or "TensorScatterAdd", "ScatterReduce").

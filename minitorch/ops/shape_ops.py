@@ -95,7 +95,7 @@ def _dims(dims, ndim, name):
     return wrapped
 
 
-def flip(input, *dims):
+def flip(input, *dim_list, dims=None):
     """A copy of `x` with the order of elements reversed along `dims`. Runs the "ReverseV2" op.
 
     >>> mt.flip(mt.tensor([[1, 2], [3, 4]]), [1])
@@ -105,7 +105,7 @@ def flip(input, *dims):
     tensor([[4, 3],
             [2, 1]])
     """
-    dims = _dims(dims[0] if len(dims) == 1 else dims, input.ndim, "flip")
+    dims = _dims(shape_arg(dim_list, dims, "flip", "dims"), input.ndim, "flip")
     if input.ndim == 0:
         return clone(input)
     return execute("ReverseV2", (input,), {"axis": dims})
@@ -134,7 +134,7 @@ def flipud(input):
     return flip(input, 0)
 
 
-def roll(input, shifts, dims=None):
+def roll(input, shifts, dims=()):
     """`x` rolled by `shifts` along `dims` (elements leaving one end come back at the other);
     without `dims`, the flattened tensor is rolled and the shape restored. Runs the "Roll" op.
 
@@ -145,7 +145,7 @@ def roll(input, shifts, dims=None):
             [2, 1]])
     """
     shifts = (shifts,) if isinstance(shifts, (int, np.integer)) else tuple(int(s) for s in shifts)
-    if dims is None:
+    if dims is None or dims == () or dims == []:
         if len(shifts) != 1:
             raise RuntimeError(f"roll: shifts and dimensions must align. shifts: {len(shifts)}, dims: 0")
         return execute("Roll", (input,), {"shift": int(shifts[0]), "axis": None})
@@ -186,7 +186,7 @@ def rot90(input, k=1, dims=(0, 1)):
 
 # ----- repeating -----
 
-def repeat(x, *sizes):
+def repeat(x, *sizes, repeats=None):
     """`x` repeated `sizes[i]` times along each dimension (more sizes than dimensions add leading
     ones). Always a copy. A reshape, an expand and a reshape: no op of its own.
 
@@ -194,7 +194,7 @@ def repeat(x, *sizes):
     tensor([[1, 2, 1, 2],
             [1, 2, 1, 2]])
     """
-    sizes = shape_arg(sizes)
+    sizes = shape_arg(sizes, repeats, "repeat", "repeats")
     if len(sizes) < x.ndim:
         raise RuntimeError(f"repeat: Number of dimensions of repeat dims can not be smaller than number of dimensions "
                            f"of tensor ({len(sizes)} < {x.ndim})")
@@ -208,18 +208,18 @@ def repeat(x, *sizes):
     return reshape(reshape(x, spread).expand(*expanded), tuple(n * s for n, s in zip(sizes, shape)))
 
 
-def tile(input, dims):
+def tile(input, *dim_list, dims=None):
     """`x` repeated `dims[i]` times along each dimension; fewer dims than dimensions repeat the
     last ones (numpy's tile). Same as `repeat` after padding `dims` with leading ones.
 
     >>> mt.tile(mt.tensor([[1, 2]]), (2,))
     tensor([[1, 2, 1, 2]])
     """
-    dims = shape_arg((dims,) if isinstance(dims, (int, np.integer)) else dims)
+    dims = shape_arg(dim_list, dims, "tile", "dims")
     return repeat(input, (1,) * (input.ndim - len(dims)) + dims)
 
 
-def repeat_interleave(x, repeats=None, dim=None, *, output_size=None):
+def repeat_interleave(input=None, repeats=None, dim=None, *, output_size=None):
     """Each element (or slice along `dim`) repeated `repeats` times in place, one after the other;
     without `dim`, over the flattened tensor. `repeats` is an int or a tensor of one count per
     element; `mt.repeat_interleave(counts)` alone repeats 0, 1, 2, ... A tensor of counts runs
@@ -234,32 +234,32 @@ def repeat_interleave(x, repeats=None, dim=None, *, output_size=None):
     >>> mt.repeat_interleave(mt.tensor([2, 0, 1]))
     tensor([0, 0, 2])
     """
-    if repeats is None:
-        counts = _counts(x, "repeat_interleave")
+    if input is None or repeats is None:  # repeat_interleave(counts), or repeat_interleave(repeats=counts)
+        counts = _counts(repeats if input is None else input, "repeat_interleave")
         if counts.ndim != 1:
             raise RuntimeError(f"repeat_interleave: repeats must be 0-dim or 1-dim tensor, got shape {list(counts.shape)}")
         return Tensor._make(np.repeat(np.arange(counts.size), counts))
     if dim is None:
-        x, dim = reshape(x, -1), 0
-    dim = wrap_dim(dim, x.ndim, "repeat_interleave")
-    if x.ndim == 0:
-        x = reshape(x, 1)
+        input, dim = reshape(input, -1), 0
+    dim = wrap_dim(dim, input.ndim, "repeat_interleave")
+    if input.ndim == 0:
+        input = reshape(input, 1)
     if isinstance(repeats, Tensor) and repeats.ndim == 0:
         repeats = int(repeats.item())
     if isinstance(repeats, (int, np.integer)):
         if repeats < 0:
             raise RuntimeError(f"repeat_interleave: Repeats must be non-negative, got {repeats}")
-        size = x.shape[dim]
-        out = unsqueeze(x, dim + 1).expand(*x.shape[: dim + 1], int(repeats), *x.shape[dim + 1:])
-        result = reshape(out, x.shape[:dim] + (size * int(repeats),) + x.shape[dim + 1:])
+        size = input.shape[dim]
+        out = unsqueeze(input, dim + 1).expand(*input.shape[: dim + 1], int(repeats), *input.shape[dim + 1:])
+        result = reshape(out, input.shape[:dim] + (size * int(repeats),) + input.shape[dim + 1:])
         if repeats == 1:
             result = clone(result)  # a reshape of x itself: PyTorch's result is always a copy
     else:
         counts = _counts(repeats, "repeat_interleave")
-        if counts.ndim != 1 or counts.size != x.shape[dim]:
+        if counts.ndim != 1 or counts.size != input.shape[dim]:
             raise RuntimeError(f"repeat_interleave: repeats must have the same size as input along dim, but got "
-                               f"repeats.size(0) = {counts.size} and input.size({dim}) = {x.shape[dim]}")
-        result = getitem(x, (slice(None),) * dim + (np.repeat(np.arange(counts.size), counts),))
+                               f"repeats.size(0) = {counts.size} and input.size({dim}) = {input.shape[dim]}")
+        result = getitem(input, (slice(None),) * dim + (np.repeat(np.arange(counts.size), counts),))
     if output_size is not None and result.shape[dim] != output_size:
         raise RuntimeError(f"repeat_interleave: output_size {output_size} does not match the total of repeats "
                            f"{result.shape[dim]}")
@@ -303,13 +303,22 @@ def movedim(input, source, destination):
     return permute(input, tuple(placed[i] if i in placed else next(rest) for i in range(input.ndim)))
 
 
-def swapaxes(x, axis0, axis1):
-    """Dimensions axis0 and axis1 swapped: `mt.transpose` under numpy's name (also `swapdims`). A view.
+def swapaxes(input, axis0, axis1):
+    """Dimensions axis0 and axis1 swapped: `mt.transpose` under numpy's name. A view.
 
     >>> mt.swapaxes(mt.zeros(2, 3, 4), 0, 2).shape
     minitorch.Size([4, 3, 2])
     """
-    return transpose(x, axis0, axis1)
+    return transpose(input, axis0, axis1)
+
+
+def swapdims(input, dim0, dim1):
+    """Dimensions dim0 and dim1 swapped: `mt.transpose` under another name. A view.
+
+    >>> mt.swapdims(mt.zeros(2, 3, 4), 0, 2).shape
+    minitorch.Size([4, 3, 2])
+    """
+    return transpose(input, dim0, dim1)
 
 
 def t(input):

@@ -71,7 +71,7 @@ def _scalar_result(x, result_type):
     return result_type(take_along(x, None, 0), as_operand(np.zeros((), np.int64)))
 
 
-def sort(input, dim=-1, descending=False, stable=False, *, axis=None):
+def sort(input, dim=-1, descending=False, *, stable=False, axis=None):
     """The elements sorted along `dim` and where each came from: a (values, indices) pair.
 
     The sort is always stable (equal elements keep their order; `stable=` is accepted);
@@ -91,7 +91,7 @@ def sort(input, dim=-1, descending=False, stable=False, *, axis=None):
     return return_types.sort(take_along(input, order._data, axis), order)
 
 
-def argsort(input, dim=-1, descending=False, stable=False, *, axis=None):
+def argsort(input, dim=-1, descending=False, *, stable=False, axis=None):
     """The indices that sort `x` along `dim` (stable; NaN largest). Runs the "ArgSort" op (not differentiable).
 
     >>> mt.argsort(mt.tensor([3.0, 1.0, 2.0]), descending=True)

@@ -30,7 +30,7 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=No
     dim, keepdim = numpy_names("nansum", dim, keepdim, axis, keepdims)
     if input._data.dtype.kind == "f":
         input = where(isnan(input), as_operand(np.zeros((), input._data.dtype)), input)
-    return sum(input, dim, keepdim, dtype)
+    return sum(input, dim, keepdim, dtype=dtype)
 
 
 def nanmean(input, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
@@ -50,7 +50,7 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=N
     return nansum(input, dim, keepdim) / cast(present, input._data.dtype)
 
 
-def var_mean(input, dim=None, unbiased=None, keepdim=False, correction=None, *, axis=None, keepdims=None):
+def var_mean(input, dim=None, unbiased=True, keepdim=False, *, correction=None, axis=None, keepdims=None):
     """(var(x), mean(x)) over `dim`, as `var` and `mean` compute them (Bessel's correction by default).
 
     >>> mt.var_mean(mt.tensor([1.0, 2.0, 3.0, 4.0]))
@@ -59,17 +59,17 @@ def var_mean(input, dim=None, unbiased=None, keepdim=False, correction=None, *, 
     dim, keepdim = numpy_names("var_mean", dim, keepdim, axis, keepdims)
     if isinstance(dim, bool):
         dim, unbiased = None, dim
-    return var(input, dim, unbiased, keepdim, correction), mean(input, dim, keepdim)
+    return var(input, dim, unbiased, keepdim, correction=correction), mean(input, dim, keepdim)
 
 
-def std_mean(input, dim=None, unbiased=None, keepdim=False, correction=None, *, axis=None, keepdims=None):
+def std_mean(input, dim=None, unbiased=True, keepdim=False, *, correction=None, axis=None, keepdims=None):
     """(std(x), mean(x)) over `dim` (Bessel's correction by default).
 
     >>> mt.std_mean(mt.tensor([1.0, 2.0, 3.0, 4.0]), correction=0)
     (tensor(1.1180), tensor(2.5000))
     """
     dim, keepdim = numpy_names("std_mean", dim, keepdim, axis, keepdims)
-    variance, average = var_mean(input, dim, unbiased, keepdim, correction)
+    variance, average = var_mean(input, dim, unbiased, keepdim, correction=correction)
     return variance.sqrt(), average
 
 
@@ -90,12 +90,16 @@ def aminmax(input, *, dim=None, keepdim=False, axis=None, keepdims=None):
     return return_types.aminmax(amin(input, dim, keepdim), amax(input, dim, keepdim))
 
 
-def count_nonzero(input, dim=None, *, axis=None):
+def count_nonzero(input, *dims, dim=None, axis=None):
     """How many elements are not zero, overall or over `dim` (int64). Runs the "CountNonzero" op (not differentiable).
 
     >>> mt.count_nonzero(mt.tensor([[0.0, 1.0], [2.0, 3.0]]), dim=0)
     tensor([1, 2])
     """
+    if dims not in ((), (None,)):
+        if dim is not None:
+            raise TypeError("count_nonzero(): dim given both by position and as dim=")
+        dim = dims[0] if len(dims) == 1 else dims
     dim, _ = numpy_names("count_nonzero", dim, False, axis, None)
     return execute("CountNonzero", (input,), {"axis": normalize_dims(dim, input.ndim, "count_nonzero")})
 
@@ -251,7 +255,7 @@ def histc(input, bins=100, min=0, max=0):
     return _histogram_of("histc", input.reshape(-1, 1), [edges], None, False)
 
 
-def histogram(input, bins, *, range=None, weight=None, density=False):
+def histogram(input, bins=100, *, range=None, weight=None, density=False):
     """A histogram of `x`: `bins` equal bins over `range` (the data's range by default), or the bin edges
     given as a 1-D tensor; a (hist, bin_edges) pair. Optional `weight` per element and `density`
     (the histogram integrates to 1). Runs the "Histogram" op (not differentiable).
@@ -273,7 +277,7 @@ def histogram(input, bins, *, range=None, weight=None, density=False):
     return return_types.histogram(hist, as_operand(edges))
 
 
-def histogramdd(input, bins, *, range=None, weight=None, density=False):
+def histogramdd(input, bins, range=None, weight=None, density=False):
     """A D-dimensional histogram of the points in the rows of `x` (..., D): `bins` per dimension (an int,
     a list of ints, or a list of 1-D edge tensors), `range` as [min_0, max_0, min_1, max_1, ...];
     a (hist, bin_edges) pair with one edge tensor per dimension. Runs "Histogram" (not differentiable).

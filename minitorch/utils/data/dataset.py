@@ -21,6 +21,7 @@ from typing import Sequence
 
 import numpy as np
 
+from ... import random
 from .collate import _as_numpy
 from .sampler import drawing_generator, numpy_generator
 
@@ -274,7 +275,7 @@ class Subset(Dataset):
         return tuple(field[indices] for field in self.dataset.arrays())
 
 
-def random_split(dataset, lengths: Sequence[int | float], generator=None):
+def random_split(dataset, lengths: Sequence[int | float], generator=random.default_generator):
     """Split ``dataset`` into non-overlapping random Subsets of the given lengths (or fractions).
 
     ``generator``: a minitorch or numpy Generator, or an int seed; by default
