@@ -85,7 +85,7 @@ from .linalg import (
 
 # ----- surface: shapes, joining and splitting, indexing -----
 from .ops.shape_ops import (
-    adjoint, atleast_1d, atleast_2d, atleast_3d, flip, fliplr, flipud, movedim, movedim as moveaxis, narrow, ravel,
+    adjoint, as_strided, atleast_1d, atleast_2d, atleast_3d, flip, fliplr, flipud, movedim, movedim as moveaxis, narrow, ravel,
     repeat_interleave, roll, rot90, select, swapaxes, swapdims, t, tile, unflatten,
 )
 from .ops.join_ops import (

@@ -250,6 +250,8 @@ def view(input, *sizes, size=None, dtype=None):
     ...
     RuntimeError: view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.
     """
+    if len(sizes) == 1 and isinstance(sizes[0], dtypes.DType):  # x.view(mt.int32), PyTorch's other form
+        sizes, dtype = (), sizes[0]
     if dtype is not None:
         if sizes or size is not None:
             raise TypeError("view() takes a size or a dtype, not both")

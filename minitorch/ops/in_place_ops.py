@@ -150,10 +150,21 @@ def _rewrite_bases(view):
             new_base = execute("TensorScatterUpdate", (old, view), {"index": attrs["index"]})
         elif op_name == "Reshape":
             new_base = execute("Reshape", (view,), {"shape": base.shape})
-        else:  # "Transpose"
+        elif op_name == "Transpose":
             new_base = execute("Transpose", (view,), {"perm": tuple(np.argsort(attrs["perm"]))})
+        else:  # Diagonal, Unfold, AsStrided: the view written over the positions of base it shows
+            new_base = execute("TensorScatterUpdate", (old, view), {"index": _positions_shown(base, op_name, attrs)})
         _take_identity(base, new_base)
         view = base
+
+
+def _positions_shown(base, op_name, attrs):
+    """The positions of `base` that the view op shows: its kernel run on an array of base's positions
+    (AsStrided, whose kernel reads memory, not positions, carries them in its attrs)."""
+    if op_name == "AsStrided":
+        return attrs["index"]
+    positions = OPS[op_name].kernel(np.arange(base._data.size).reshape(base.shape), **attrs)
+    return np.unravel_index(positions, base.shape)
 
 
 def _rederive_views(t):

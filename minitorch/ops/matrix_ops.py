@@ -11,16 +11,22 @@ import numpy as np
 from .. import dtypes
 from ..creation import as_operand, check_placement
 from ..engine.execute import execute
-from ..engine.registry import STORAGE, gradient, jvp, kernel
+from ..engine.registry import VIEW, gradient, jvp, kernel
 from .dims import normalize_dims
 from .in_place_ops import twin
 from .jvp import linear
 from .math_ops import cast, where
 
 
-@kernel("Diagonal", view=STORAGE)
+@kernel("Diagonal", view=VIEW)
 def _diagonal(x, offset, dim1, dim2):
-    return np.diagonal(x, offset, dim1, dim2)  # numpy's read-only view: writing into it raises
+    """np.diagonal's elements as a writable view (numpy's own is read-only): the stride along the
+    diagonal is the sum of the two dimensions' strides, as PyTorch's diagonal view."""
+    moved = np.moveaxis(x, (dim1, dim2), (-2, -1))
+    start = moved[..., max(-offset, 0):, max(offset, 0):]
+    length = max(min(start.shape[-2], start.shape[-1]), 0)
+    return np.lib.stride_tricks.as_strided(start, start.shape[:-2] + (length,),
+                                           start.strides[:-2] + (start.strides[-2] + start.strides[-1],))
 
 
 @gradient("Diagonal", needs="nothing")
@@ -73,8 +79,7 @@ def _two_dims(ndim, dim1, dim2, name):
 
 def diagonal(input, offset=0, dim1=0, dim2=1):
     """The diagonal of dimensions `dim1` and `dim2` (above it for `offset` > 0, below for < 0),
-    as the last dimension. Runs the "Diagonal" op. The result is a read-only view: writing into
-    it raises (PyTorch's is writable; use `fill_diagonal_` or indexing to write a diagonal).
+    as the last dimension. Runs the "Diagonal" op. A view, as PyTorch's: writing into it writes the diagonal.
 
     >>> mt.diagonal(mt.tensor([[1, 2, 3], [4, 5, 6]]))
     tensor([1, 5])

@@ -53,7 +53,7 @@ jvp("Roll")(linear("Roll"))
 
 @kernel("Unfold", view=VIEW)
 def _unfold(x, dim, size, step):
-    windows = np.lib.stride_tricks.sliding_window_view(x, size, axis=dim)  # read-only: windows overlap
+    windows = np.lib.stride_tricks.sliding_window_view(x, size, axis=dim, writeable=True)  # writes may overlap, as PyTorch's
     return windows[(slice(None),) * dim + (slice(None, None, step),)]
 
 
@@ -82,6 +82,88 @@ def _unfold_grad_grad(op, grad):
 
 jvp("Unfold")(linear("Unfold"))
 jvp("UnfoldGrad")(linear("UnfoldGrad"))
+
+
+# ----- as_strided: any strided window on a tensor's memory -----
+
+def _owner(array):
+    """The numpy array that owns `array`'s memory (the end of its chain of bases)."""
+    while isinstance(array.base, np.ndarray):
+        array = array.base
+    return array
+
+
+def offset_in_storage(input):
+    """Where `input` starts in the memory it shares with its views, in elements (PyTorch's storage_offset()).
+
+    >>> mt.arange(6.0)[2:].storage_offset()
+    2
+    """
+    array = input._data
+    return (array.ctypes.data - _owner(array).ctypes.data) // array.itemsize
+
+
+@kernel("AsStrided", view=VIEW)
+def _as_strided(x, size, stride, start, index):
+    """The elements `start + sum(i_k * stride_k)` (in elements, from x's first) as a writable view.
+    `index` (their positions in x) is for the gradient and for rewriting x after a write."""
+    owner = _owner(x)
+    offset = x.ctypes.data - owner.ctypes.data + start * x.itemsize
+    return np.ndarray(size, x.dtype, buffer=owner, offset=offset, strides=tuple(s * x.itemsize for s in stride))
+
+
+@gradient("AsStrided", needs="nothing")
+def _as_strided_grad(op, grad):
+    """d as_strided(x) = as_strided(dx): each element's gradient is added where it was read (overlaps add up)."""
+    return execute("ScatterNd", (grad,), {"shape": op.input_shapes[0], "index": op.attrs["index"]})
+
+
+jvp("AsStrided")(linear("AsStrided"))
+
+
+def as_strided(input, size, stride, storage_offset=None):
+    """A view of `input`'s memory with the given size and strides (in elements), starting at
+    `storage_offset` (default: where `input` starts). Runs the "AsStrided" op; writes go through.
+    The view must stay within `input`'s own elements (PyTorch lets it reach the rest of the storage).
+
+    >>> x = mt.zeros(6)
+    >>> _ = x.as_strided((2, 2), (3, 1)).fill_(1.0); x
+    tensor([1., 1., 0., 1., 1., 0.])
+    """
+    size, stride = tuple(int(n) for n in size), tuple(int(s) for s in stride)
+    if len(size) != len(stride):
+        raise RuntimeError(f"as_strided: mismatch in length of strides and shape ({len(stride)} and {len(size)})")
+    if any(n < 0 for n in size) or any(s < 0 for s in stride):
+        raise RuntimeError(f"as_strided: negative sizes or strides are not allowed (size {list(size)}, stride {list(stride)})")
+    start = 0 if storage_offset is None else int(storage_offset) - offset_in_storage(input)
+    index = _positions_in(input, size, stride, start)
+    return execute("AsStrided", (input,), {"size": size, "stride": stride, "start": start, "index": index})
+
+
+def _addresses(shape, strides, start):
+    """The byte address of each element of an array of `shape` with byte `strides` starting at `start`."""
+    addresses = np.full(shape, start, dtype=np.int64)
+    for axis, (n, step) in enumerate(zip(shape, strides)):
+        addresses += (np.arange(n, dtype=np.int64) * step).reshape((n,) + (1,) * (len(shape) - axis - 1))
+    return addresses
+
+
+def _positions_in(input, size, stride, start):
+    """The position in `input` of each element of the strided view (found by address), or RuntimeError
+    where one falls outside input's elements."""
+    array = input._data
+    held = _addresses(array.shape, array.strides, array.ctypes.data).reshape(-1)
+    wanted = _addresses(size, [s * array.itemsize for s in stride], array.ctypes.data + start * array.itemsize)
+    wanted = wanted.reshape(-1)
+    order = np.argsort(held, kind="stable")
+    at = np.searchsorted(held, wanted, sorter=order)
+    inside = at < held.size
+    inside[inside] = held[order[at[inside]]] == wanted[inside]
+    if not inside.all():
+        raise RuntimeError(f"as_strided: size {list(size)}, stride {list(stride)} and storage offset reach memory "
+                           f"outside the tensor of shape {list(input.shape)} (minitorch keeps a strided view inside "
+                           "the tensor it is taken of)")
+    return np.unravel_index(order[at].reshape(size), input.shape)
 
 
 # ----- flipping and rotating -----
@@ -422,11 +504,9 @@ def select(input, dim, index):
 
 def unfold(x, dimension, size, step):
     """Every window of `size` elements along `dimension`, `step` apart, in a new last dimension
-    (`dimension` then counts the windows). A view of `x`. Windows that do not overlap are cut with
-    "StridedSlice", "Reshape" and "Transpose", and can be written into, as in PyTorch. Overlapping
-    windows (step < size) run the "Unfold" op and are read-only: writing into them raises, where
-    PyTorch lets the writes to shared elements overwrite each other. (So are the rare windows that
-    do not overlap but whose steps overrun the end, count * step > the size of `dimension`.)
+    (`dimension` then counts the windows). A view of `x`, written through as in PyTorch. Windows that
+    do not overlap are cut with "StridedSlice", "Reshape" and "Transpose"; overlapping windows
+    (step < size) run the "Unfold" op, where writes to a shared element overwrite each other, as in PyTorch.
 
     >>> mt.arange(5).unfold(0, 2, 1)
     tensor([[0, 1],
