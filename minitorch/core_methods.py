@@ -225,6 +225,28 @@ def detach_(input):
     return input.detach_()
 
 
+def reduce_ex(self, protocol):
+    """Pickling out, as PyTorch's (copy.deepcopy of a Module, multiprocessing, DataLoader workers): a
+    tensor's values, class and requires_grad (and a subclass's own slots, such as Buffer's persistent),
+    never its tape bookkeeping or .grad; it comes back as a new leaf. minitorch.load never unpickles.
+
+    >>> import pickle
+    >>> pickle.loads(pickle.dumps(mt.ones(2, requires_grad=True)))
+    tensor([1., 1.], requires_grad=True)
+    """
+    extra = {slot: getattr(self, slot) for cls in type(self).__mro__ if cls is not Tensor and issubclass(cls, Tensor)
+             for slot in cls.__dict__.get("__slots__", ()) if hasattr(self, slot)}
+    return rebuild_tensor, (type(self), np.array(self._data), self._requires_grad, extra)
+
+
+def rebuild_tensor(cls, array, requires_grad, extra):
+    """The inverse of `reduce_ex`: a new leaf of class `cls` holding `array`."""
+    t = cls._make(array)
+    for slot, value in extra.items():
+        setattr(t, slot, value)
+    return t.requires_grad_() if requires_grad else t
+
+
 _numpy_of = Tensor.numpy  # tensor.py's, which refuses a tensor that requires grad
 
 

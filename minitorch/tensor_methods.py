@@ -341,7 +341,7 @@ METHODS = {
     "is_cpu": property(core_methods.is_cpu), "layout": property(core_methods.layout),
     "new_tensor": core_methods.new_tensor, "new_zeros": core_methods.new_zeros, "new_ones": core_methods.new_ones,
     "new_empty": core_methods.new_empty, "new_full": core_methods.new_full, "new": core_methods.new,
-    "numpy": core_methods.numpy, "nelement": core_methods.nelement, "ndimension": core_methods.ndimension,
+    "numpy": core_methods.numpy, "__reduce_ex__": core_methods.reduce_ex, "nelement": core_methods.nelement, "ndimension": core_methods.ndimension,
     "is_contiguous": core_methods.is_contiguous, "retains_grad": property(core_methods.retains_grad),
     "__format__": core_methods.format_, "__complex__": core_methods.complex_, "__round__": core_methods.round_,
     "multinomial": random_ops.multinomial_method, "bernoulli": random_ops.bernoulli_method,

@@ -269,3 +269,130 @@ def test_complex_dtypes_are_named_and_refused_clearly():
         assert hasattr(torch, name) and hasattr(mt, name), name
     with pytest.raises(TypeError, match="complex"):
         mt.zeros(2, dtype=mt.cfloat)
+
+
+# ----- autograd flags -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", frameworks())
+@pytest.mark.parametrize("mode", ["floor", "trunc"])
+def test_div_with_rounding_requires_grad_with_a_zero_gradient(name, mode):
+    L = framework(name)
+    x = L.tensor([1.5, -2.5], requires_grad=True)
+    y = L.div(x, 2, rounding_mode=mode)
+    assert y.requires_grad
+    y.sum().backward()
+    assert x.grad.tolist() == [0.0, 0.0]
+
+
+@pytest.mark.parametrize("name", frameworks())
+@pytest.mark.parametrize("write", ["zero_", "fill_", "copy_"])
+def test_overwriting_a_clone_keeps_requires_grad_and_gives_zero_gradients(name, write):
+    L = framework(name)
+    x = L.tensor([1.0, 2.0], requires_grad=True)
+    source = L.tensor([3.0, 4.0], requires_grad=True)
+    c = x.clone()
+    {"zero_": lambda: c.zero_(), "fill_": lambda: c.fill_(2.0), "copy_": lambda: c.copy_(source * 2)}[write]()
+    assert c.requires_grad
+    (c * c).sum().backward()
+    assert x.grad.tolist() == [0.0, 0.0]
+    if write == "copy_":
+        assert source.grad.tolist() == [24.0, 32.0]  # d (2s)^2 / ds = 8 s
+
+
+@pytest.mark.parametrize("name", frameworks())
+def test_assigning_a_wrong_grad_raises(name):
+    L = framework(name)
+    w = L.ones(2, requires_grad=True)
+    with pytest.raises(RuntimeError, match="size"):
+        w.grad = L.zeros(3)
+    with pytest.raises(RuntimeError, match="dtype"):
+        w.grad = L.zeros(2, dtype=L.float64)
+    with pytest.raises(TypeError):
+        w.grad = [0.0, 0.0]
+    w.grad = L.full((2,), 3.0)
+    w.grad = None
+    assert w.grad is None
+
+
+@pytest.mark.parametrize("name", frameworks())
+def test_linear_and_matmul_refuse_mixed_dtypes(name):
+    L = framework(name)
+    with pytest.raises(RuntimeError, match="same dtype"):
+        L.nn.functional.linear(L.ones(2, 3, dtype=L.int64), L.ones(4, 3))
+    with pytest.raises(RuntimeError, match="same dtype"):
+        L.matmul(L.ones(2, 2, dtype=L.float64), L.ones(2, 2))
+
+
+# ----- pickling out ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", frameworks())
+def test_tensors_and_modules_pickle_out(name):
+    L = framework(name)
+    x = L.tensor([1.0, 2.0], requires_grad=True)
+    x.grad = L.ones(2)
+    again = pickle.loads(pickle.dumps(x))
+    assert again.requires_grad and again.is_leaf and again.grad is None and again.tolist() == [1.0, 2.0]
+    assert pickle.loads(pickle.dumps(x * 2)).requires_grad  # a non-leaf comes back as a leaf
+    model = L.nn.Sequential(L.nn.Linear(2, 3), L.nn.BatchNorm1d(3), L.nn.ReLU())
+    model(L.ones(4, 2)).sum().backward()
+    for copied in (pickle.loads(pickle.dumps(model)), copy.deepcopy(model)):
+        assert [type(p).__name__ for p in copied.parameters()] == ["Parameter"] * 4
+        for (key, value), other in zip(model.state_dict().items(), copied.state_dict().values()):
+            assert value.tolist() == other.tolist(), key
+        copied(L.ones(4, 2)).sum().backward()
+        assert copied[0].weight.grad is not None
+
+
+def test_a_model_reaches_spawned_data_loader_workers():
+    """A data set holding a model is pickled into spawned worker processes."""
+    model = mt.nn.Linear(3, 1)
+    with mt.no_grad():
+        model.weight.fill_(1.0)
+        model.bias.fill_(0.0)
+
+    loader = mt.utils.data.DataLoader(_ModelDataset(model), batch_size=2, num_workers=1,
+                                      multiprocessing_context="spawn")
+    batches = [batch.tolist() for batch in loader]
+    assert batches == [[[0.0], [3.0]], [[6.0], [9.0]]]
+
+
+class _ModelDataset(mt.utils.data.Dataset):
+    def __init__(self, model):
+        self.model = model
+
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        with mt.no_grad():
+            return self.model(mt.full((3,), float(i)))
+
+
+def test_minitorch_load_still_refuses_pickles(tmp_path):
+    path = tmp_path / "model.pt"
+    path.write_bytes(pickle.dumps(mt.nn.Linear(2, 2)))
+    with pytest.raises(mt.CheckpointError, match="pickle"):
+        mt.load(path)
+
+
+# ----- exception classes ----------------------------------------------------------------------------
+
+CALLS_AND_CLASSES = [
+    ("index_select out of range", IndexError, lambda L: L.index_select(L.ones(2, 3), 0, L.tensor([5]))),
+    ("embedding out of range", IndexError, lambda L: L.nn.functional.embedding(L.tensor([5]), L.ones(3, 2))),
+    ("zeros(-1)", RuntimeError, lambda L: L.zeros(-1)),
+    ("bitwise_and on floats", RuntimeError, lambda L: L.bitwise_and(L.ones(2), L.ones(2))),
+    ("~ on floats", TypeError, lambda L: ~L.ones(2)),  # PyTorch: TypeError here, RuntimeError for bitwise_and
+    ("float indices to Embedding", RuntimeError, lambda L: L.nn.Embedding(3, 2)(L.tensor([1.0]))),
+    ("float target to nll_loss", RuntimeError, lambda L: L.nn.functional.nll_loss(L.ones(2, 3), L.tensor([1.0, 0.0]))),
+    ("float indices to one_hot", RuntimeError, lambda L: L.nn.functional.one_hot(L.tensor([1.0]))),
+    ("reflect padding too wide", RuntimeError, lambda L: L.nn.functional.pad(L.ones(1, 1, 2), (3, 3), mode="reflect")),
+]
+
+
+@pytest.mark.parametrize("name", frameworks())
+@pytest.mark.parametrize("what, error, call", CALLS_AND_CLASSES, ids=[c[0] for c in CALLS_AND_CLASSES])
+def test_pytorchs_exception_classes(name, what, error, call):
+    L = framework(name)
+    with pytest.raises(error):
+        call(L)

@@ -290,7 +290,7 @@ def one_hot(tensor, num_classes=-1):
     """
     values = np.asarray(tensor)
     if values.dtype.kind not in "iu":
-        raise TypeError(f"one_hot is only applicable to index tensor of integer dtype, got {tensor.dtype}")
+        raise RuntimeError(f"one_hot is only applicable to index tensor of integer dtype, got {tensor.dtype}")
     if num_classes == -1:
         num_classes = int(values.max()) + 1 if values.size else 0
     if values.size and (values.min() < 0 or values.max() >= num_classes):

@@ -29,7 +29,7 @@ from .functional_distance import vector_norm
 def _indices(input, num_embeddings, name):
     indices = np.asarray(input)
     if indices.dtype.kind not in "iu":
-        raise TypeError(f"{name}: expected an integer index tensor (Long or Int), got {indices.dtype}")
+        raise RuntimeError(f"{name}: expected an integer index tensor (Long or Int), got {indices.dtype}")
     if indices.size and (indices.min() < 0 or indices.max() >= num_embeddings):
         raise IndexError(f"{name}: index out of range in self (indices must lie in [0, {num_embeddings}))")
     return indices

@@ -243,7 +243,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
         # A single sample of C log-probabilities with a 0-d target.
         return nll_loss(input.unsqueeze(0), target.reshape(1), weight, None, ignore_index, None, reduction).reshape(())
     if target.dtype.category != 1:
-        raise TypeError(f"nll_loss: expected target of integer dtype (class indices), got {target.dtype}")
+        raise RuntimeError(f"nll_loss: expected target of integer dtype (class indices), got {target.dtype}")
     targets, ignored = _class_targets(input, target, ignore_index, "nll_loss")
     log_probs = _class_last_2d(input)
     rows = from_numpy(np.arange(targets.size))
@@ -276,7 +276,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     if target.is_floating_point():
         return _cross_entropy_probabilities(input, target, weight, ignore_index, reduction, label_smoothing)
     if target.dtype.category != 1:
-        raise TypeError(f"cross_entropy: expected target of integer dtype (class indices) or floating dtype (probabilities), got {target.dtype}")
+        raise RuntimeError(f"cross_entropy: expected target of integer dtype (class indices) or floating dtype (probabilities), got {target.dtype}")
     classes = input.shape[1]
     targets, ignored = _class_targets(input, target, ignore_index, "cross_entropy")
     logits = _class_last_2d(input)

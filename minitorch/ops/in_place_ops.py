@@ -295,6 +295,13 @@ def setitem(self, index, value):
     bump(self)
 
 
+def _overwritten(old, value):
+    """`value` in old's shape and dtype, recorded as a function of `old` too (a SelectV2 that always picks
+    value): the tensor keeps requiring grad and its old value gets a zero gradient, as in PyTorch."""
+    always = Tensor._make(np.ones((), np.bool_))
+    return execute("SelectV2", (always, broadcast_to(cast(value, old._data.dtype), old.shape), old))
+
+
 def fill_(input, value):
     """Fills this tensor with `value` in place.
 
@@ -303,7 +310,7 @@ def fill_(input, value):
     """
     check_writable(input, "fill_")
     if would_record((input, value)):
-        return _recorded(input, "fill_", lambda old: broadcast_to(cast(as_operand(value, like=old), old._data.dtype), old.shape))
+        return _recorded(input, "fill_", lambda old: _overwritten(old, as_operand(value, like=old)))
     input._data[...] = value._data if isinstance(value, Tensor) else value
     bump(input)
     return input
@@ -319,7 +326,7 @@ def zero_(input):
 
 
 def copy_(self, other, non_blocking=False):
-    """Copies `src` (broadcast to this shape, cast to this dtype) into this tensor in place.
+    """Copies `other` (broadcast to this shape, cast to this dtype) into this tensor in place.
 
     >>> x = mt.zeros(2, 2)
     >>> x.copy_(mt.tensor([1, 2]))
@@ -331,7 +338,7 @@ def copy_(self, other, non_blocking=False):
     if broadcast_axes(self.shape, other.shape) is None:
         raise ShapeError(f"copy_: cannot copy a tensor of shape {tuple(other.shape)} into one of shape {tuple(self.shape)}")
     if would_record((self, other)):
-        return _recorded(self, "copy_", lambda old: broadcast_to(cast(other, old._data.dtype), old.shape))
+        return _recorded(self, "copy_", lambda old: _overwritten(old, other))
     np.copyto(self._data, other._data, casting="unsafe")
     bump(self)
     return self

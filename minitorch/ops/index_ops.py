@@ -162,7 +162,8 @@ def index_select(input, dim, index):
     if index.ndim > 1:
         raise IndexError(f"index_select(): Index is supposed to be a vector, got shape {list(index.shape)}")
     size = input.shape[dim] if input.ndim else 1
-    check_range(index, size, dim, "index_select")
+    # PyTorch's CPU kernel raises IndexError ("index out of range in self"), but RuntimeError along dim 1
+    check_range(index, size, dim, "index_select", error=RuntimeError if dim == 1 else IndexError)
     if input.ndim == 0:
         if index.size != 1:
             raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {index.size} value(s)")

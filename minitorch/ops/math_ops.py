@@ -559,18 +559,34 @@ def _matmul_op(a, b, transpose_a=False, transpose_b=False):
 
 # ----- ops without gradients -----
 
+def integers_only(ufunc, name):
+    """The kernel `ufunc`, refusing floating inputs with PyTorch's NotImplementedError (a RuntimeError)."""
+
+    def checked(*arrays):
+        floating = next((a.dtype for a in arrays if a.dtype.kind == "f"), None)
+        if floating is not None:
+            raise NotImplementedError(f'"{name}" not implemented for {dtypes.from_numpy_dtype(floating)} '
+                                      "(integer and bool tensors only)")
+        return ufunc(*arrays)
+
+    checked.__name__ = checked.__qualname__ = f"_{name}"
+    return checked
+
+
+for _name, _fn in {"BitwiseAnd": np.bitwise_and, "BitwiseOr": np.bitwise_or, "BitwiseXor": np.bitwise_xor,
+                   "Invert": np.invert}.items():
+    kernel(_name)(integers_only(_fn, _name))
+
 for _name, _fn in {
     "Less": np.less, "LessEqual": np.less_equal, "Greater": np.greater, "GreaterEqual": np.greater_equal,
     "Equal": np.equal, "NotEqual": np.not_equal, "LogicalAnd": np.logical_and, "LogicalOr": np.logical_or,
     "LogicalXor": np.logical_xor, "LogicalNot": np.logical_not, "Floor": np.floor,
     "Ceil": np.ceil, "Round": np.round, "IsNan": np.isnan, "IsInf": np.isinf, "IsFinite": np.isfinite,
-    "BitwiseAnd": np.bitwise_and, "BitwiseOr": np.bitwise_or, "BitwiseXor": np.bitwise_xor, "Invert": np.invert,
 }.items():
     kernel(_name)(_fn)
 not_differentiable(
     "Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual", "LogicalAnd", "LogicalOr",
-    "LogicalXor", "LogicalNot", "IsNan", "IsInf", "IsFinite",
-    "FloorDiv", "TruncateDiv", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "Invert",
+    "LogicalXor", "LogicalNot", "IsNan", "IsInf", "IsFinite", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "Invert",
 )
 
 
@@ -600,6 +616,17 @@ def zero_jvp(inputs, outputs, attrs, tangents):
 
 for _name in ("Sign", "Floor", "Ceil", "Round"):
     gradient(_name, needs="nothing")(zero_gradient)
+    jvp(_name)(zero_jvp)
+
+
+def zero_gradients(op, grad):
+    """d floor(x / y) = d trunc(x / y) = 0 for both operands wherever they are differentiable: PyTorch's
+    div(rounding_mode="floor"/"trunc") gives these zeros, so its result requires grad when x does."""
+    return zeros_like(grad), zeros_like(grad)
+
+
+for _name in ("FloorDiv", "TruncateDiv"):
+    gradient(_name, needs="nothing")(zero_gradients)
     jvp(_name)(zero_jvp)
 
 
@@ -876,8 +903,12 @@ def matmul(input, other, transpose_b=False):
     minitorch.Size([2, 4])
     >>> mt.matmul(mt.tensor([[1.0, 2.0]]), mt.tensor([[3.0], [4.0]]))
     tensor([[11.]])
+
+    As in PyTorch, the operands are not promoted: their dtypes must be the same.
     """
-    input, other = _coerce_pair(input, other)
+    input, other = as_operand(input), as_operand(other)
+    if input._data.dtype != other._data.dtype:
+        raise RuntimeError(f"MatMul: expected m1 and m2 to have the same dtype, but got: {input.dtype} != {other.dtype}")
     if input.ndim == 0 or other.ndim == 0:
         raise RuntimeError(f"MatMul: both arguments need at least 1 dimension, got shapes {input.shape} and {other.shape}")
     if input.ndim == 1 and other.ndim == 1:

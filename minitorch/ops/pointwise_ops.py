@@ -142,7 +142,7 @@ def binary(op_name, numpy_function, name, doc, differentiable=True, kinds=None):
     def checked(input, other):
         for t in (input, other):
             if isinstance(t, Tensor) and t._data.dtype.kind not in kinds:
-                raise TypeError(f"{name}: not implemented for {t.dtype} ({_KINDS[kinds]} only)")
+                raise NotImplementedError(f"{name}: not implemented for {t.dtype} ({_KINDS[kinds]} only)")
         return function(input, other)
 
     return _named(checked, name, doc)
@@ -537,7 +537,7 @@ def frac(input):
     """
     input = as_operand(input)
     if input._data.dtype.kind != "f":
-        raise TypeError(f"frac: not implemented for {input.dtype} (floating point only)")
+        raise NotImplementedError(f"frac: not implemented for {input.dtype} (floating point only)")
     return input - trunc(input)
 
 
@@ -607,7 +607,7 @@ def heaviside(input, values):
     """
     input, values = as_operand(input), as_operand(values)
     if input.dtype != values.dtype:
-        raise TypeError(f"heaviside is not implemented for tensors with different dtypes ({input.dtype} and {values.dtype})")
+        raise RuntimeError(f"heaviside is not implemented for tensors with different dtypes ({input.dtype} and {values.dtype})")
     return execute("Heaviside", (input, values))
 nextafter = binary("NextAfter", np.nextafter, "nextafter", """The next floating-point value after input in the direction of other. Runs the "NextAfter" op (not differentiable).
 
@@ -734,7 +734,7 @@ def lerp(input, end, weight):
     """
     input, end = as_operand(input), as_operand(end)
     if input._data.dtype.kind != "f":
-        raise TypeError(f"lerp: not implemented for {input.dtype} (floating point only)")
+        raise NotImplementedError(f"lerp: not implemented for {input.dtype} (floating point only)")
     if input.dtype != end.dtype:
         raise TypeError(f"lerp: expected dtype {input.dtype} for `end` but got dtype {end.dtype}")
     weight = cast(as_operand(weight, like=input), input._data.dtype)
