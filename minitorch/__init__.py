@@ -113,7 +113,7 @@ from .ops.in_place_ops import fill_, zero_
 from .ops.random_ops import bernoulli, binomial, multinomial, normal, poisson
 from .printing import set_printoptions
 from .random import (
-    Generator, default_generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state,
+    Generator, default_generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state, thread_safe_generator,
 )
 from .settings import (
     are_deterministic_algorithms_enabled, finfo, get_default_dtype, get_deterministic_debug_mode,
@@ -131,8 +131,9 @@ from . import amp
 from .amp import autocast
 from .serialization import CheckpointError, load, save
 from .aten_forms import (
-    adaptive_max_pool1d, alpha_dropout, batch_norm, binary_cross_entropy_with_logits, constant_pad_nd, convolution,
-    cosine_embedding_loss, ctc_loss, dropout, embedding, feature_alpha_dropout, feature_dropout, group_norm,
+    adaptive_max_pool1d, alpha_dropout, alpha_dropout_, batch_norm, binary_cross_entropy_with_logits, constant_pad_nd,
+    convolution, cosine_embedding_loss, ctc_loss, dropout, dropout_, embedding, embedding_bag, embedding_renorm_,
+    feature_alpha_dropout, feature_alpha_dropout_, feature_dropout, feature_dropout_, group_norm,
     hinge_embedding_loss, instance_norm, kl_div, layer_norm, margin_ranking_loss, max_pool1d, max_pool2d,
     poisson_nll_loss, rrelu, triplet_margin_loss,
 )

@@ -3,11 +3,15 @@
 
 tensor_methods.py binds them onto Tensor from its table (the "surface: core" block).
 """
+import math
+import warnings
+
 import numpy as np
 
 from . import creation, devices, dtypes, layouts
 from .engine import hooks
-from .ops.array_ops import clone
+from .engine.versions import bump
+from .ops.array_ops import clone, reshape, shape_arg
 from .ops.math_ops import cast
 from .tensor import Tensor
 
@@ -288,6 +292,106 @@ def set_grad(self, value):
             raise RuntimeError(f"attempting to assign a gradient with dtype '{value.dtype}' to a tensor with dtype "
                                f"'{self.dtype}'. The gradient must match the tensor's dtype")
     _grad_slot.__set__(self, value)
+
+
+# ----- resizing (PyTorch's legacy in-place resize, where it means something here) -----
+
+def resize_(self, *sizes, size=None, memory_format=None):
+    """Gives this tensor the shape `sizes` in place, keeping its elements in order as far as they go
+    (new ones are zeros, where PyTorch leaves them uninitialised). As in PyTorch, a tensor that requires
+    grad refuses; so does, in minitorch, a tensor that shares its memory with views (clone() it first).
+
+    >>> mt.arange(4.0).resize_(2, 3)
+    tensor([[0., 1., 2.],
+            [3., 0., 0.]])
+    """
+    shape = shape_arg(sizes, size, "resize_", "size")
+    if self._requires_grad:
+        raise RuntimeError("cannot resize variables that require grad")
+    if any(n < 0 for n in shape):
+        raise RuntimeError(f"resize_: Trying to create tensor with negative dimension: {list(shape)}")
+    if shape == self._data.shape:
+        return self
+    counter = self._version
+    if self._view_of is not None or self._data.base is not None or counter is not None and counter.views:
+        raise RuntimeError("resize_: this tensor shares its memory with views; minitorch resizes only a tensor "
+                           "that owns its memory (clone() it first)")
+    resized = np.zeros(shape, self._data.dtype)
+    kept = min(resized.size, self._data.size)
+    resized.reshape(-1)[:kept] = self._data.reshape(-1)[:kept]
+    self._data = resized
+    bump(self)
+    return self
+
+
+def resize_as_(self, the_template, *, memory_format=None):
+    """`resize_` to the shape of `the_template`.
+
+    >>> mt.zeros(2).resize_as_(mt.ones(1, 3)).shape
+    minitorch.Size([1, 3])
+    """
+    return resize_(self, the_template.shape)
+
+
+def resize(self, *sizes):
+    """Deprecated in PyTorch (it warns): a copy of this tensor in the shape `sizes`, which must hold as many
+    elements.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     mt.ones(2, 3).resize(3, 2).shape
+    minitorch.Size([3, 2])
+    """
+    warnings.warn("non-inplace resize is deprecated", stacklevel=2)
+    shape = shape_arg(sizes, None, "resize", "size")
+    if math.prod(shape) != self.numel():
+        raise RuntimeError(f"requested resize to {'x'.join(map(str, shape))} ({math.prod(shape)} elements in total), "
+                           f"but the given tensor has a size of {'x'.join(map(str, self.shape))} "
+                           f"({self.numel()} elements). autograd's resize can only change the shape of a given "
+                           "tensor, while preserving the number of elements.")
+    return clone(self).reshape(shape)
+
+
+def resize_as(self, tensor):
+    """Deprecated `resize` to `tensor`'s shape."""
+    return resize(self, *tensor.shape)
+
+
+def as_subclass(self, cls):
+    """This tensor as an instance of the Tensor subclass `cls`: the same memory, still on the autograd graph.
+
+    >>> class Tagged(mt.Tensor):
+    ...     __slots__ = ()
+    >>> type(mt.ones(2).as_subclass(Tagged)).__name__
+    'Tagged'
+    """
+    if not (isinstance(cls, type) and issubclass(cls, Tensor)):
+        raise TypeError(f"as_subclass: cls must be a subclass of minitorch.Tensor, got {cls!r}")
+    view = reshape(self, self.shape)  # a recorded view: shares the memory and the history
+    view.__class__ = cls
+    return view
+
+
+def volatile(self):
+    """Removed from PyTorch long ago: always False, with PyTorch's warning."""
+    warnings.warn("volatile was removed (Variable.volatile is always False)", UserWarning, stacklevel=2)
+    return False
+
+
+def reinforce(self, reward):
+    """Removed from PyTorch: raises, as PyTorch's does."""
+    raise RuntimeError("reinforce() was removed (as in PyTorch): sample an action, then backpropagate "
+                       "-log_prob(action) * reward instead.")
+
+
+def grad_dtype(self):
+    """The dtype `.grad` has: the tensor's own (None for tensors that cannot require grad).
+
+    >>> mt.ones(1).grad_dtype, mt.ones(1, dtype=mt.int64).grad_dtype
+    (minitorch.float32, None)
+    """
+    return self.dtype if self._data.dtype.kind == "f" else None
 
 
 def nelement(self):

@@ -14,7 +14,7 @@ tensor([0.0909, 0.6364])
 """
 import numpy as np
 
-from .creation import as_operand
+from .creation import as_operand, eye
 from .engine.execute import execute
 from .errors import ShapeError
 from .ops import return_types
@@ -28,6 +28,7 @@ from .ops.product_ops import cross as _cross, matrix_power, multi_dot, vander as
 __all__ = [
     "LinAlgError", "cholesky", "cond", "cross", "det", "diagonal", "eig", "eigh", "eigvalsh", "inv", "lstsq", "matmul",
     "matrix_exp", "matrix_norm", "matrix_power", "matrix_rank", "multi_dot", "norm", "pinv", "qr", "slogdet", "solve",
+    "solve_triangular",
     "svd", "svdvals", "vander", "vecdot", "vector_norm",
 ]
 
@@ -97,6 +98,28 @@ def solve(A, B, *, left=True):
                            f"and B of type {B.dtype} instead")
     x = execute("MatrixSolve", (A, rhs))
     return x.squeeze(-1) if vector else x
+
+
+def solve_triangular(input, B, *, upper, left=True, unitriangular=False):
+    """X with A X = B (X A = B with `left=False`) for a triangular A = `input`: only its upper (or lower)
+    triangle is read, and with `unitriangular` not its diagonal either (ones are taken). Runs "MatrixSolve"
+    on that triangle, so gradients reach only the triangle read.
+
+    >>> A = mt.tensor([[2.0, 1.0], [9.0, 4.0]])   # the 9 is below the diagonal: not read
+    >>> mt.linalg.solve_triangular(A, mt.tensor([[3.0], [4.0]]), upper=True)
+    tensor([[1.],
+            [1.]])
+    """
+    check_square(input, "linalg.solve_triangular")
+    if B.ndim < 2:
+        raise RuntimeError(f"linalg.solve_triangular: The input tensor B must have at least 2 dimensions "
+                           f"(got shape {tuple(B.shape)})")
+    if unitriangular:
+        ones = eye(input.shape[-1], dtype=input.dtype)
+        triangle = (input.triu(1) if upper else input.tril(-1)) + ones
+    else:
+        triangle = input.triu() if upper else input.tril()
+    return solve(triangle, B, left=left)
 
 
 def cholesky(input, *, upper=False):
@@ -433,6 +456,6 @@ legacy_solve = _removed("solve", "minitorch.linalg.solve (arguments reversed)")
 
 # PyTorch's `out=` (`mt.linalg.inv(A, out=X)`), from one wrapper, for the functions whose PyTorch forms take it.
 for _name in """cholesky cond cross det eig eigh eigvalsh inv lstsq matmul matrix_exp matrix_norm matrix_power matrix_rank
-                multi_dot norm pinv qr slogdet solve svd svdvals vecdot vector_norm""".split():
+                multi_dot norm pinv qr slogdet solve solve_triangular svd svdvals vecdot vector_norm""".split():
     globals()[_name] = accepts_out(globals()[_name])
 del _name

@@ -77,9 +77,14 @@ def type_(self, dtype=None, non_blocking=False):
     return math_ops.cast(self, dtype)
 
 
-def _conversion(name, dtype, example):
-    def convert(self):
-        return math_ops.cast(self, dtype)
+def _conversion(name, dtype, example, memory_format_by_position=False):
+    # memory_format: PyTorch's layout hint, nothing to do for a numpy array (cfloat and cdouble take it by position)
+    if memory_format_by_position:
+        def convert(self, memory_format=None):
+            return math_ops.cast(self, dtype)
+    else:
+        def convert(self, *, memory_format=None):
+            return math_ops.cast(self, dtype)
 
     convert.__name__ = convert.__qualname__ = name
     convert.__doc__ = f"This tensor as {dtype.name} (runs the \"Cast\" op when the dtype differs).\n\n{example}"
@@ -211,6 +216,9 @@ METHODS = {
     "long": _conversion("long", dtypes.int64, ">>> mt.tensor([1.7, -1.7]).long()  # truncated toward zero\ntensor([ 1, -1])"),
     "int": _conversion("int", dtypes.int32, ">>> mt.tensor([1.7]).int()\ntensor([1], dtype=minitorch.int32)"),
     "bool": _conversion("bool", dtypes.bool_, ">>> mt.tensor([0.0, 2.0]).bool()\ntensor([False,  True])"),
+    **{name: _conversion(name, dtypes.UNSUPPORTED[name], f">>> mt.ones(1).{name}()\nTraceback (most recent call last):\n"
+                         f"...\nTypeError: minitorch has no {dtypes.UNSUPPORTED[name].name} dtype: "
+                         f"{dtypes.UNSUPPORTED[name].reason}", name != "chalf") for name in ("cfloat", "cdouble", "chalf")},
 
     # ----- pointwise math, special functions, conversions (surface: pointwise) -----
     # trigonometry, exponentials, logarithms, special functions
@@ -256,6 +264,7 @@ METHODS = {
     "char": _conversion("char", dtypes.int8, ">>> mt.tensor([1.7, -3.2]).char()\ntensor([ 1, -3], dtype=minitorch.int8)"),
     "short": _conversion("short", dtypes.int16, ">>> mt.tensor([1.7]).short()\ntensor([1], dtype=minitorch.int16)"),
     "bfloat16": pointwise_ops.bfloat16, "type_as": pointwise_ops.type_as,
+    "hardshrink": pointwise_ops.hardshrink, "prelu": pointwise_ops.prelu,
     # in-place twins (made in pointwise_ops and special_ops, shared with mt.acos_ and friends)
     "acos_": pointwise_ops.acos_, "arccos_": pointwise_ops.acos_, "asin_": pointwise_ops.asin_,
     "arcsin_": pointwise_ops.asin_, "atan_": pointwise_ops.atan_, "arctan_": pointwise_ops.atan_,
@@ -341,6 +350,10 @@ METHODS = {
     "is_cpu": property(core_methods.is_cpu), "layout": property(core_methods.layout),
     "new_tensor": core_methods.new_tensor, "new_zeros": core_methods.new_zeros, "new_ones": core_methods.new_ones,
     "new_empty": core_methods.new_empty, "new_full": core_methods.new_full, "new": core_methods.new,
+    "resize_": core_methods.resize_, "resize_as_": core_methods.resize_as_, "resize": core_methods.resize,
+    "resize_as": core_methods.resize_as, "as_subclass": core_methods.as_subclass,
+    "reinforce": core_methods.reinforce, "volatile": property(core_methods.volatile),
+    "grad_dtype": property(core_methods.grad_dtype),
     "numpy": core_methods.numpy, "__reduce_ex__": core_methods.reduce_ex, "nelement": core_methods.nelement, "ndimension": core_methods.ndimension,
     "is_contiguous": core_methods.is_contiguous, "retains_grad": property(core_methods.retains_grad),
     "__format__": core_methods.format_, "__complex__": core_methods.complex_, "__round__": core_methods.round_,

@@ -24,6 +24,7 @@ from .. import dtypes
 from ..creation import as_operand, ones_like, zeros_like
 from ..engine.execute import execute
 from ..engine.registry import OPS, TRANSPOSE, gradient, jvp, kernel, not_differentiable
+from ..errors import ShapeError
 from ..tensor import Tensor
 from . import math_ops
 from .in_place_ops import twin
@@ -1049,3 +1050,40 @@ logical_and_ = twin(math_ops.logical_and, "logical_and_", "LogicalAnd")
 logical_or_ = twin(math_ops.logical_or, "logical_or_", "LogicalOr")
 logical_xor_ = twin(math_ops.logical_xor, "logical_xor_", "LogicalXor")
 logical_not_ = twin(math_ops.logical_not, "logical_not_", "LogicalNot")
+
+
+# ----- activations that are Tensor methods too (F.prelu, F.hardshrink, x.prelu(w), x.hardshrink()) -----
+
+def _require_floating_input(input, name):
+    if not input.is_floating_point():
+        raise NotImplementedError(f'"{name}" not implemented for {input.dtype}: it needs a floating point input')
+
+
+def prelu(input, weight):
+    """x where x > 0, else weight * x, with one learned slope per channel (dimension 1) or one for all.
+
+    >>> mt.prelu(mt.tensor([[-2.0, 1.0], [4.0, -1.0]]), mt.tensor([0.5, 0.25])).tolist()
+    [[-1.0, 1.0], [4.0, -0.25]]
+    """
+    _require_floating_input(input, "prelu")
+    channels = input.shape[1] if input.ndim >= 2 else 1
+    if weight.ndim > 1 or weight.numel() not in (1, channels):
+        raise ShapeError(
+            f"prelu: mismatch of parameter numbers and input channel size. Found parameter numbers = {weight.numel()} "
+            f"and channel size = {channels} (input of shape {tuple(input.shape)}, weight of shape {tuple(weight.shape)})"
+        )
+    if weight.numel() != 1 and input.ndim > 2:
+        weight = weight.reshape((channels,) + (1,) * (input.ndim - 2))
+    elif weight.ndim == 1 and weight.numel() == 1:
+        weight = weight.reshape(())
+    return math_ops.where(input > 0, input, weight * input)
+
+
+def hardshrink(input, lambd=0.5):
+    """x where |x| > lambd, else 0.
+
+    >>> mt.hardshrink(mt.tensor([-1.0, 0.3, 0.6]))
+    tensor([-1.0000, 0.0000, 0.6000])
+    """
+    _require_floating_input(input, "hardshrink")
+    return math_ops.where((input >= -lambd) & (input <= lambd), 0.0, input)
