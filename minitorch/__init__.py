@@ -147,7 +147,7 @@ from .autograd import (
     stop_recording,
 )
 from .errors import ShapeError
-from .ops.in_place_ops import accepts_out
+from .ops.writes import accepts_out
 
 globals().update(dtypes.UNSUPPORTED)  # PyTorch's other dtypes, by name: using one raises, saying why
 

@@ -265,35 +265,6 @@ def numpy(self, *, force=False):
     return _numpy_of(self.detach() if force else self)
 
 
-_grad_slot = Tensor.__dict__["grad"]  # tensor.py's slot, behind the `grad` property below
-set_grad_unchecked = _grad_slot.__set__  # backward()'s own writes: the tape already gave each its leaf's shape
-
-
-def get_grad(self):
-    """The gradient accumulated by backward() (None until one runs); assigning checks it as PyTorch does.
-
-    >>> w = mt.ones(2, requires_grad=True)
-    >>> w.grad = mt.zeros(3)
-    Traceback (most recent call last):
-    ...
-    RuntimeError: attempting to assign a gradient of size '[3]' to a tensor of size '[2]'. Please ensure that the gradient and the tensor are the same size
-    """
-    return _grad_slot.__get__(self)
-
-
-def set_grad(self, value):
-    if value is not None:
-        if not isinstance(value, Tensor):
-            raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type {type(value).__name__}")
-        if value._data.shape != self._data.shape:
-            raise RuntimeError(f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor of size "
-                               f"'{list(self.shape)}'. Please ensure that the gradient and the tensor are the same size")
-        if value._data.dtype != self._data.dtype:
-            raise RuntimeError(f"attempting to assign a gradient with dtype '{value.dtype}' to a tensor with dtype "
-                               f"'{self.dtype}'. The gradient must match the tensor's dtype")
-    _grad_slot.__set__(self, value)
-
-
 # ----- resizing (PyTorch's legacy in-place resize, where it means something here) -----
 
 def resize_(self, *sizes, size=None, memory_format=None):

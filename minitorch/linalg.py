@@ -18,7 +18,7 @@ from .creation import as_operand, eye
 from .engine.execute import execute
 from .errors import ShapeError
 from .ops import return_types
-from .ops.in_place_ops import accepts_out
+from .ops.writes import accepts_out
 from .ops.linalg_ops import LinAlgError, check_matrix, check_square
 from .ops.math_ops import matmul, where
 from .ops.matrix_ops import diagonal as _diagonal

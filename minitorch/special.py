@@ -10,7 +10,7 @@ not here.
 >>> mt.special.gammaln(mt.tensor([5.0])), mt.special.expit(mt.tensor([0.0]))
 (tensor([3.1781]), tensor([0.5000]))
 """
-from .ops.in_place_ops import accepts_out
+from .ops.writes import accepts_out
 from .ops.math_ops import round, sigmoid as expit
 from .ops.pointwise_ops import exp2, expm1, logit, sinc
 from .ops import reduction_ops

@@ -398,8 +398,7 @@ AUGMENTED = {
     "__ixor__": "bitwise_xor_",
 }
 
-PROPERTIES = {"grad": (core_methods.get_grad, core_methods.set_grad),
-              "T": (_transposed, None), "mT": (shape_ops.matrix_transpose, None), "data": (_detached, _set_data),
+PROPERTIES = {"T": (_transposed, None), "mT": (shape_ops.matrix_transpose, None), "data": (_detached, _set_data),
               "H": (shape_ops.conjugate_transpose, None), "mH": (shape_ops.matrix_conjugate_transpose, None)}
 
 

@@ -10,7 +10,6 @@ entries it ran, so a second backward through them raises.
 """
 import warnings
 
-from ..core_methods import set_grad_unchecked
 from ..creation import as_operand, zeros_like
 from ..engine.autograd_tape import AUTOGRAD_TAPE
 from ..engine import hooks
@@ -95,7 +94,10 @@ def _accumulate(leaf, grad, create_graph, assigned):
             # .grad is the leaf's own: p.grad.zero_() must not write into a shared or broadcast array
             grad = Tensor._make(data.copy())
         assigned.add(id(grad))
-    set_grad_unchecked(leaf, grad if leaf.grad is None else leaf.grad + grad)
+    if leaf.grad is None:
+        leaf.grad = grad
+    else:
+        leaf.grad = leaf.grad + grad
     if hooks.post_accumulate_hooks:
         hooks.run_post_accumulate(leaf)
 

@@ -16,7 +16,7 @@ from ..creation import from_numpy
 from ..errors import ShapeError
 from ..engine.state import no_grad
 from ..ops import array_ops, batch_norm_ops, conv_ops, math_ops, pool_ops, reduction_ops, special_ops
-from ..ops.in_place_ops import accepts_out
+from ..ops.writes import accepts_out
 from ..tensor import Tensor
 # ----- surface: convolution, pooling, padding, resampling, normalization (new modules re-exported here) -----
 from ..ops.fold_ops import fold, unfold  # noqa: F401

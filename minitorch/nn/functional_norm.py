@@ -14,7 +14,7 @@ from ..creation import from_numpy
 from ..engine.state import no_grad
 from ..errors import ShapeError
 from ..ops import batch_norm_ops, math_ops, pool_ops, reduction_ops
-from ..ops.in_place_ops import write_out
+from ..ops.writes import write_out
 from ..ops.pad_ops import zero_pad
 
 

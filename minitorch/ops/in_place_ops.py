@@ -19,9 +19,7 @@ value refuses to run instead of computing from overwritten data. Three cases:
 The in-place twins of the op functions (`exp_` of `exp`, `add_` of `add`, ...)
 are made from the method table by `twin` (tensor_methods.py).
 """
-import functools
 import inspect
-import warnings
 
 import numpy as np
 
@@ -33,29 +31,13 @@ from ..engine.registry import OPS
 from ..engine.state import active_accumulators, active_tapes, thread_state, track, untrack
 from ..engine.versions import bump, view_depth
 from ..errors import ShapeError
+from .writes import cast_error as _cast_error, check_writable
 from ..tensor import Tensor
 from .array_ops import broadcast_to, normalize_index
 from .math_ops import cast, masked_fill
 
 
 # ----- the rules -----
-
-def check_writable(t, name):
-    """PyTorch's refusals: a leaf that requires grad (or a view of one) outside no_grad; a broadcast view."""
-    if t._requires_grad and thread_state.recording:
-        base = t
-        while base._view_of is not None:
-            base = base._view_of[0]
-        if t.is_leaf:
-            raise RuntimeError(f"{name}: a leaf Variable that requires grad is being used in an in-place operation.")
-        if base is not t and base._requires_grad and base.is_leaf:
-            raise RuntimeError(f"{name}: a view of a leaf Variable that requires grad is being used in an in-place operation.")
-    if not t._data.flags.writeable:
-        raise RuntimeError(
-            f"{name}: unsupported operation: more than one element of the written-to tensor refers to a single "
-            "memory location (an expand()ed or broadcast view). Please clone() the tensor before performing the operation."
-        )
-
 
 def would_record(tensors):
     """Would some active tape or accumulator record an op reading `tensors`?"""
@@ -69,11 +51,6 @@ def would_record(tensors):
 
 
 # ----- writing without recording -----
-
-def _cast_error(name, result_dtype, t):
-    return RuntimeError(f"{name}: result type {dtypes.from_numpy_dtype(np.dtype(result_dtype))} can't be cast to the "
-                        f"desired output type {t.dtype}")
-
 
 def _ufunc_write(t, ufunc, operands, name):
     """`ufunc(t, *operands)` written straight into t's storage (numpy's `out=`)."""
@@ -182,62 +159,6 @@ def _rederive_views(t):
         if base._tracker is not None or view._tracker is not None:
             _stand_in(view, copy=False)  # the old id is dropped with it
             _take_identity(view, execute(op_name, (base,), attrs))
-
-
-# ----- out=: a function's result written into a tensor the caller gives -----
-
-def accepts_out(fn):
-    """`fn` with PyTorch's `out=` keyword: the result is written into `out` (resized if its shape differs,
-    cast to its dtype where that is a same-kind cast) and `out` is returned. As in PyTorch, `out=` refuses
-    to take part in autograd: a result that requires grad raises.
-
-    >>> add = accepts_out(mt.ops.math_ops.add)
-    >>> c = mt.zeros(2)
-    >>> add(mt.tensor([1.0, 2.0]), 1, out=c) is c, c
-    (True, tensor([2., 3.]))
-    """
-    def with_out(*args, out=None, **kwargs):
-        if out is None:
-            return fn(*args, **kwargs)
-        return write_out(fn.__name__, fn(*args, **kwargs), out)
-
-    functools.update_wrapper(with_out, fn)
-    signature = inspect.signature(fn)
-    if "out" not in signature.parameters:
-        params = list(signature.parameters.values())
-        at = next((i for i, p in enumerate(params) if p.kind is p.VAR_KEYWORD), len(params))
-        params.insert(at, inspect.Parameter("out", inspect.Parameter.KEYWORD_ONLY, default=None))
-        with_out.__signature__ = signature.replace(parameters=params)
-    return with_out
-
-
-def write_out(name, result, out):
-    """Writes `result` (a tensor, or a tuple of them for `out=(values, indices)`) into `out`; returns `out`."""
-    if isinstance(result, tuple):
-        if not isinstance(out, (tuple, list)) or len(out) != len(result):
-            raise TypeError(f"{name}(): argument 'out' must be a tuple of {len(result)} Tensors")
-        written = [write_out(name, r, o) for r, o in zip(result, out)]
-        return type(result)(*written) if hasattr(result, "_fields") else tuple(written)
-    if not isinstance(out, Tensor):
-        raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
-    if not isinstance(result, Tensor):
-        result = Tensor._from_data(result)
-    if result._requires_grad:
-        raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic differentiation, "
-                           "but one of the arguments requires grad.")
-    check_writable(out, name)
-    if not np.can_cast(result._data.dtype, out._data.dtype, "same_kind"):
-        raise _cast_error(name, result._data.dtype, out)
-    if out.shape != result.shape:
-        if out._data.size:
-            warnings.warn(f"{name}(): an output with one or more elements was resized since it had shape "
-                          f"{list(out.shape)}, which does not match the required output shape {list(result.shape)}. "
-                          "(As in PyTorch: resize it to zero elements first to silence this.)", UserWarning, stacklevel=3)
-        out._data = np.empty(result.shape, out._data.dtype)  # new storage, no longer a view of anything
-        out._view_of = out._version = None
-    np.copyto(out._data, result._data, casting="unsafe")
-    bump(out)
-    return out
 
 
 # ----- the generic twin and the special ones -----

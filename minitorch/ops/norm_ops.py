@@ -14,7 +14,7 @@ from ..engine.execute import execute
 from ..engine.registry import TRANSPOSE, gradient, kernel
 from ..errors import ShapeError
 from .dims import normalize_dims, numpy_names
-from .in_place_ops import write_out
+from .writes import write_out
 from .math_ops import abs, cast, sign, where
 from .reduction_ops import amax, amin
 

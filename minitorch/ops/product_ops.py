@@ -18,7 +18,8 @@ from ..engine.registry import gradient, jvp, kernel
 from ..errors import ShapeError
 from ..tensor import Tensor
 from .dims import one_dim
-from .in_place_ops import twin, write_out
+from .in_place_ops import twin
+from .writes import write_out
 from .jvp import fit
 from .math_ops import matmul, where
 from .scan_ops import cumulative
