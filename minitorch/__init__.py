@@ -6,11 +6,16 @@ eager's tape autodiff. See docs/ARCHITECTURE.md for the map of the engine.
     (x * x).sum().backward()
     x.grad          # tensor([2., 4.])
 """
+from math import e, inf, nan, pi  # PyTorch's constants: torch.e, torch.inf, torch.nan, torch.pi
+
 from . import threads  # first, before numpy loads OpenBLAS (threads.OPENBLAS_THREAD_TIMEOUT)
 from . import allocator  # glibc keeps freed array memory for the next training step
 from . import nest
 from .tensor import Tensor
-from .dtypes import bool_ as bool, double, float, float16, float32, float64, half, int8, int16, int32, int64, long, uint8
+from . import dtypes
+from .dtypes import (
+    bool_ as bool, double, float, float16, float32, float64, half, int, int8, int16, int32, int64, long, short, uint8,
+)
 from .dtypes import DType as dtype
 from .creation import (
     arange, as_tensor, empty, empty_like, eye, from_numpy, full, full_like, linspace, ones, ones_like, rand,
@@ -73,19 +78,20 @@ from .ops.product_ops import (
 from .ops.matrix_ops import diag, diag_embed, diagflat, diagonal, trace, tril, tril_indices, triu, triu_indices
 from . import linalg
 from .linalg import (
-    cholesky_solve, det, inverse, logdet, matrix_exp, pinverse, slogdet, torch_cholesky as cholesky, torch_qr as qr,
+    cholesky_solve, inverse, logdet, matrix_exp, pinverse, torch_cholesky as cholesky, torch_det as det, torch_qr as qr,
+    torch_slogdet as slogdet,
     torch_svd as svd,
 )
 
 # ----- surface: shapes, joining and splitting, indexing -----
 from .ops.shape_ops import (
-    adjoint, atleast_1d, atleast_2d, atleast_3d, flip, fliplr, flipud, movedim, movedim as moveaxis, narrow, ravel,
-    repeat_interleave, roll, rot90, select, swapaxes, swapaxes as swapdims, t, tile, unflatten,
+    adjoint, as_strided, atleast_1d, atleast_2d, atleast_3d, flip, fliplr, flipud, movedim, movedim as moveaxis, narrow, ravel,
+    repeat_interleave, roll, rot90, select, swapaxes, swapdims, t, tile, unflatten,
 )
 from .ops.join_ops import (
     block_diag, broadcast_shapes, broadcast_tensors, cartesian_prod, chunk, chunk as unsafe_chunk, column_stack,
-    combinations, dsplit, dstack, hsplit, hstack, meshgrid, split, split as unsafe_split, split_with_sizes,
-    split_with_sizes as unsafe_split_with_sizes, tensor_split, unbind, vsplit, vstack, vstack as row_stack,
+    combinations, dsplit, dstack, hsplit, hstack, meshgrid, split, split_with_sizes,
+    split_with_sizes as unsafe_split_with_sizes, tensor_split, unbind, unsafe_split, vsplit, vstack, vstack as row_stack,
 )
 from .ops.index_ops import (
     argwhere, bucketize, gather, index_select, isin, masked_select, nonzero, nonzero_static, searchsorted, take,
@@ -107,7 +113,7 @@ from .ops.in_place_ops import fill_, zero_
 from .ops.random_ops import bernoulli, binomial, multinomial, normal, poisson
 from .printing import set_printoptions
 from .random import (
-    Generator, default_generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state,
+    Generator, default_generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state, thread_safe_generator,
 )
 from .settings import (
     are_deterministic_algorithms_enabled, finfo, get_default_dtype, get_deterministic_debug_mode,
@@ -125,21 +131,25 @@ from . import amp
 from .amp import autocast
 from .serialization import CheckpointError, load, save
 from .aten_forms import (
-    adaptive_max_pool1d, alpha_dropout, batch_norm, binary_cross_entropy_with_logits, constant_pad_nd, convolution,
-    cosine_embedding_loss, ctc_loss, dropout, embedding, feature_alpha_dropout, feature_dropout, group_norm,
+    adaptive_max_pool1d, alpha_dropout, alpha_dropout_, batch_norm, binary_cross_entropy_with_logits, constant_pad_nd,
+    convolution, cosine_embedding_loss, ctc_loss, dropout, dropout_, embedding, embedding_bag, embedding_renorm_,
+    feature_alpha_dropout, feature_alpha_dropout_, feature_dropout, feature_dropout_, group_norm,
     hinge_embedding_loss, instance_norm, kl_div, layer_norm, margin_ranking_loss, max_pool1d, max_pool2d,
-    poisson_nll_loss, triplet_margin_loss,
+    poisson_nll_loss, rrelu, triplet_margin_loss,
 )
 from .nn.functional import (  # the top-level forms whose signatures are nn.functional's
     adaptive_avg_pool1d, avg_pool1d, bilinear, celu, celu_, channel_shuffle, conv1d, conv2d, conv_transpose1d,
     conv_transpose2d, cosine_similarity, hardshrink, max_pool1d_with_indices, pairwise_distance, pixel_shuffle,
-    pixel_unshuffle, prelu, rms_norm, rrelu, rrelu_, selu, selu_, threshold, threshold_,
+    pixel_unshuffle, prelu, rms_norm, rrelu_, selu, selu_, threshold, threshold_,
 )
 from .autograd import (
     ForwardAccumulator, GradientTape, custom_gradient, enable_grad, is_grad_enabled, no_grad, set_grad_enabled,
     stop_recording,
 )
 from .errors import ShapeError
+from .ops.writes import accepts_out
+
+globals().update(dtypes.UNSUPPORTED)  # PyTorch's other dtypes, by name: using one raises, saying why
 
 threads.use_default_threads()  # numpy has loaded its OpenBLAS by now
 
@@ -149,6 +159,32 @@ divide = true_divide = div
 multiply = mul
 subtract = sub
 detach = stop_gradient
+
+
+# PyTorch's `out=` (`mt.add(a, b, out=c)`), given by one wrapper to the functions whose PyTorch forms take it
+# (norm and tensordot, whose `out` PyTorch takes by position too, have it in their own signatures;
+# hardshrink comes with it from nn.functional).
+_with_out = {}  # one wrapper per function, so that aliases (asin, arcsin) stay one object
+for _name in """
+        abs absolute acos acosh add addbmm addcdiv addcmul addmm addmv addr all amax amin aminmax any arange arccos
+        arccosh arcsin arcsinh arctan arctan2 arctanh argmax argmin argsort asin asinh atan atan2 atanh baddbmm
+        bernoulli bitwise_and bitwise_left_shift bitwise_not bitwise_or bitwise_right_shift bitwise_xor bmm bucketize
+        cat ceil chain_matmul cholesky cholesky_solve clamp clamp_max clamp_min clip column_stack concat concatenate
+        copysign cos cosh cross cummax cummin cumprod cumsum deg2rad diag diff digamma div divide dot dstack empty eq
+        erf erfc erfinv exp exp2 expm1 eye fix float_power floor floor_divide fmax fmin fmod frac frexp frobenius_norm
+        full gather gcd ge ger greater greater_equal gt heaviside histc histogram hstack hypot i0 igamma
+        igammac index_add index_copy index_reduce index_select inner inverse isin isneginf isposinf kron kthvalue lcm
+        ldexp le lerp less less_equal lgamma linspace log log10 log1p log2 log_softmax logaddexp logaddexp2
+        logcumsumexp logical_and logical_not logical_or logical_xor logit logspace logsumexp lt masked_select matmul
+        matrix_power max maximum mean median min minimum mm mode msort mul multinomial multiply mv mvlgamma nan_to_num
+        nanmean nanmedian nanquantile nansum ne neg negative nextafter nonzero nonzero_static normal not_equal
+        nuclear_norm ones outer polygamma pow prod qr quantile rad2deg rand randint randn randperm range reciprocal
+        remainder renorm round row_stack rsqrt scatter scatter_add scatter_reduce searchsorted sgn sigmoid sign signbit
+        sin sinc sinh slogdet softmax sort sqrt square stack std sub subtract sum svd take take_along_dim tan tanh
+        threshold topk tril triu true_divide trunc var vdot vstack where xlogy zeros
+        """.split():
+    globals()[_name] = _with_out.setdefault(id(globals()[_name]), accepts_out(globals()[_name]))
+del _name, _with_out
 
 
 def is_tensor(obj):

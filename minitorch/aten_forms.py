@@ -11,7 +11,12 @@ and calls the nn.functional function, so there is one implementation of each
 computation. The forms whose signatures equal nn.functional's (conv2d, prelu,
 pixel_shuffle, ...) are re-exported as they are in minitorch/__init__.py.
 """
+import numpy as np
+
+from .creation import from_numpy
 from .nn import functional as F
+from .nn.functional_embedding import embedding_renorm_  # noqa: F401  (torch.embedding_renorm_)
+from .ops.in_place_ops import twin
 
 _REDUCTIONS = {0: "none", 1: "mean", 2: "sum"}
 
@@ -49,6 +54,22 @@ def feature_dropout(input, p, train):
 def feature_alpha_dropout(input, p, train):
     """F.feature_alpha_dropout(input, p, training=train)."""
     return F.feature_alpha_dropout(input, p, train)
+
+
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):
+    """F.rrelu with a generator where F.rrelu has inplace (`mt.rrelu_` is F.rrelu_, which takes one too).
+
+    >>> mt.rrelu(mt.tensor([-4.0, 2.0]), 0.25, 0.75)
+    tensor([-2.,  2.])
+    """
+    return F.rrelu(input, lower, upper, training, generator=generator)
+
+
+# the in-place forms
+dropout_ = twin(dropout, "dropout_")
+alpha_dropout_ = twin(alpha_dropout, "alpha_dropout_")
+feature_dropout_ = twin(feature_dropout, "feature_dropout_")
+feature_alpha_dropout_ = twin(feature_alpha_dropout, "feature_alpha_dropout_")
 
 
 # ----- embedding and normalization: ATen's argument order -----
@@ -117,6 +138,53 @@ def max_pool1d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=F
 def max_pool2d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
     """F.max_pool2d; an empty stride means the kernel size."""
     return F.max_pool2d(input, kernel_size, stride or None, padding, dilation, ceil_mode)
+
+
+_BAG_MODES = {0: "sum", 1: "mean", 2: "max"}
+
+
+def embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sparse=False, per_sample_weights=None,
+                  include_last_offset=False, padding_idx=None):
+    """F.embedding_bag with the table first and `mode` 0 (sum), 1 (mean) or 2 (max), returning PyTorch's four
+    tensors: the bags, offset2bag (each index's bag; for sum only with padding_idx), bag_size (zeros for sum) and max_indices
+    (each bag's row picked per column for max; bag_size for mean; zeros for sum). `indices` is 1-D, cut into
+    bags at `offsets` (PyTorch's form mixes up a 2-D input's bags in mean mode; F.embedding_bag takes one).
+
+    >>> weight = mt.arange(12.0).reshape(4, 3)
+    >>> output, offset2bag, bag_size, max_indices = mt.embedding_bag(weight, mt.tensor([0, 2, 1, 3, 3]),
+    ...                                                             mt.tensor([0, 2]), False, 2)
+    >>> output.tolist(), offset2bag.tolist(), bag_size.tolist(), max_indices.tolist()
+    ([[6.0, 7.0, 8.0], [9.0, 10.0, 11.0]], [0, 0, 1, 1, 1], [2, 3], [[2, 2, 2], [3, 3, 3]])
+    """
+    if mode not in _BAG_MODES:
+        raise RuntimeError(f"embedding_bag: mode must be 0 (sum), 1 (mean) or 2 (max), got {mode!r}")
+    if indices.ndim != 1:
+        raise RuntimeError(f"embedding_bag: expected 1-D indices cut into bags at offsets, got shape "
+                           f"{tuple(indices.shape)} (F.embedding_bag takes a 2-D input, one bag per row)")
+    output = F.embedding_bag(indices, weight, offsets,
+                             scale_grad_by_freq=scale_grad_by_freq, mode=_BAG_MODES[mode], sparse=sparse,
+                             per_sample_weights=per_sample_weights, include_last_offset=include_last_offset,
+                             padding_idx=padding_idx)
+    ids = np.asarray(indices)
+    starts = np.asarray(offsets)[:-1] if include_last_offset else np.asarray(offsets)
+    bag_of = np.searchsorted(starts, np.arange(ids.size), side="right") - 1
+    bags = output.shape[0]
+    counted = ids != padding_idx if padding_idx is not None else np.ones(ids.size, bool)
+    bag_size = np.bincount(bag_of[counted], minlength=bags).astype(np.int64)
+    if mode == 0:  # PyTorch's sum keeps no sizes (zeros, one per offset), and offset2bag only with padding_idx
+        slots = len(np.asarray(offsets))
+        offset2bag = bag_of if padding_idx is not None else np.zeros(0, np.int64)
+        return output, from_numpy(offset2bag.astype(np.int64)), from_numpy(np.zeros(slots, np.int64)), \
+            from_numpy(np.zeros(slots, np.int64))
+    if mode == 1:
+        return output, from_numpy(bag_of.astype(np.int64)), from_numpy(bag_size), from_numpy(bag_size.copy())
+    table = np.asarray(weight.detach())
+    picked = np.zeros((bags, table.shape[1]), np.int64)
+    for bag in range(bags):
+        rows = ids[(bag_of == bag) & counted]
+        if rows.size:
+            picked[bag] = rows[np.argmax(table[rows], axis=0)]
+    return output, from_numpy(bag_of.astype(np.int64)), from_numpy(bag_size), from_numpy(picked)
 
 
 # ----- losses: reduction is an integer -----

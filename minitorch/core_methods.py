@@ -3,11 +3,15 @@
 
 tensor_methods.py binds them onto Tensor from its table (the "surface: core" block).
 """
+import math
+import warnings
+
 import numpy as np
 
 from . import creation, devices, dtypes, layouts
 from .engine import hooks
-from .ops.array_ops import clone
+from .engine.versions import bump
+from .ops.array_ops import clone, reshape, shape_arg
 from .ops.math_ops import cast
 from .tensor import Tensor
 
@@ -117,7 +121,7 @@ def device(self):
     return devices.CPU
 
 
-def get_device(self):
+def get_device(input):
     """The index of the device holding this tensor: -1 for the CPU, as in PyTorch.
 
     >>> mt.zeros(2).get_device(), mt.get_device(mt.zeros(2))
@@ -153,55 +157,55 @@ def layout(self):
     return layouts.strided
 
 
-def _size_args(size):
-    return size[0] if len(size) == 1 and isinstance(size[0], (tuple, list)) else size
-
-
-def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
+def new_tensor(self, data, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """A new tensor holding a copy of `data`, of this tensor's dtype unless `dtype` is given.
 
     >>> mt.zeros(2, dtype=mt.int32).new_tensor([1.5, 2.0])
     tensor([1, 2], dtype=minitorch.int32)
     """
     return creation.tensor(data, dtype=self.dtype if dtype is None else dtype, device=device,
-                           requires_grad=requires_grad)
+                           requires_grad=requires_grad, pin_memory=pin_memory)
 
 
-def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+def new_zeros(self, *sizes, size=None, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False):
     """Zeros of the given size, of this tensor's dtype unless `dtype` is given.
 
     >>> mt.zeros(1, dtype=mt.float64).new_zeros(2, 3).dtype
     minitorch.float64
     """
-    return creation.zeros(*_size_args(size), dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+    return creation.zeros(*sizes, size=size, dtype=dtype or self.dtype, layout=layout, device=device,
+                          pin_memory=pin_memory, requires_grad=requires_grad)
 
 
-def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+def new_ones(self, *sizes, size=None, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False):
     """Ones of the given size, of this tensor's dtype unless `dtype` is given.
 
     >>> mt.tensor([1, 2]).new_ones((2, 2))
     tensor([[1, 1],
             [1, 1]])
     """
-    return creation.ones(*_size_args(size), dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+    return creation.ones(*sizes, size=size, dtype=dtype or self.dtype, layout=layout, device=device,
+                         pin_memory=pin_memory, requires_grad=requires_grad)
 
 
-def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
+def new_empty(self, *sizes, size=None, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False):
     """A tensor of the given size, of this tensor's dtype (its values are zeros in minitorch).
 
     >>> mt.zeros(1).new_empty(3).shape
     minitorch.Size([3])
     """
-    return creation.empty(*_size_args(size), dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+    return creation.empty(*sizes, size=size, dtype=dtype or self.dtype, layout=layout, device=device,
+                          pin_memory=pin_memory, requires_grad=requires_grad)
 
 
-def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
+def new_full(self, size, fill_value, *, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False):
     """`fill_value` everywhere in the given size, of this tensor's dtype unless `dtype` is given.
 
     >>> mt.zeros(1).new_full((2,), 3)
     tensor([3., 3.])
     """
-    return creation.full(size, fill_value, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
+    return creation.full(size, fill_value, dtype=dtype or self.dtype, layout=layout, device=device,
+                         pin_memory=pin_memory, requires_grad=requires_grad)
 
 
 def new(self, *args, device=None):
@@ -223,6 +227,142 @@ def detach_(input):
     False
     """
     return input.detach_()
+
+
+def reduce_ex(self, protocol):
+    """Pickling out, as PyTorch's (copy.deepcopy of a Module, multiprocessing, DataLoader workers): a
+    tensor's values, class and requires_grad (and a subclass's own slots, such as Buffer's persistent),
+    never its tape bookkeeping or .grad; it comes back as a new leaf. minitorch.load never unpickles.
+
+    >>> import pickle
+    >>> pickle.loads(pickle.dumps(mt.ones(2, requires_grad=True)))
+    tensor([1., 1.], requires_grad=True)
+    """
+    extra = {slot: getattr(self, slot) for cls in type(self).__mro__ if cls is not Tensor and issubclass(cls, Tensor)
+             for slot in cls.__dict__.get("__slots__", ()) if hasattr(self, slot)}
+    return rebuild_tensor, (type(self), np.array(self._data), self._requires_grad, extra)
+
+
+def rebuild_tensor(cls, array, requires_grad, extra):
+    """The inverse of `reduce_ex`: a new leaf of class `cls` holding `array`."""
+    t = cls._make(array)
+    for slot, value in extra.items():
+        setattr(t, slot, value)
+    return t.requires_grad_() if requires_grad else t
+
+
+_numpy_of = Tensor.numpy  # tensor.py's, which refuses a tensor that requires grad
+
+
+def numpy(self, *, force=False):
+    """The data as a numpy array, sharing memory; refused while the tensor requires grad unless
+    `force=True` (PyTorch's keyword), which hands over the detached data.
+
+    >>> w = mt.ones(2, requires_grad=True)
+    >>> w.numpy(force=True)
+    array([1., 1.], dtype=float32)
+    """
+    return _numpy_of(self.detach() if force else self)
+
+
+# ----- resizing (PyTorch's legacy in-place resize, where it means something here) -----
+
+def resize_(self, *sizes, size=None, memory_format=None):
+    """Gives this tensor the shape `sizes` in place, keeping its elements in order as far as they go
+    (new ones are zeros, where PyTorch leaves them uninitialised). As in PyTorch, a tensor that requires
+    grad refuses; so does, in minitorch, a tensor that shares its memory with views (clone() it first).
+
+    >>> mt.arange(4.0).resize_(2, 3)
+    tensor([[0., 1., 2.],
+            [3., 0., 0.]])
+    """
+    shape = shape_arg(sizes, size, "resize_", "size")
+    if self._requires_grad:
+        raise RuntimeError("cannot resize variables that require grad")
+    if any(n < 0 for n in shape):
+        raise RuntimeError(f"resize_: Trying to create tensor with negative dimension: {list(shape)}")
+    if shape == self._data.shape:
+        return self
+    counter = self._version
+    if self._view_of is not None or self._data.base is not None or counter is not None and counter.views:
+        raise RuntimeError("resize_: this tensor shares its memory with views; minitorch resizes only a tensor "
+                           "that owns its memory (clone() it first)")
+    resized = np.zeros(shape, self._data.dtype)
+    kept = min(resized.size, self._data.size)
+    resized.reshape(-1)[:kept] = self._data.reshape(-1)[:kept]
+    self._data = resized
+    bump(self)
+    return self
+
+
+def resize_as_(self, the_template, *, memory_format=None):
+    """`resize_` to the shape of `the_template`.
+
+    >>> mt.zeros(2).resize_as_(mt.ones(1, 3)).shape
+    minitorch.Size([1, 3])
+    """
+    return resize_(self, the_template.shape)
+
+
+def resize(self, *sizes):
+    """Deprecated in PyTorch (it warns): a copy of this tensor in the shape `sizes`, which must hold as many
+    elements.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     mt.ones(2, 3).resize(3, 2).shape
+    minitorch.Size([3, 2])
+    """
+    warnings.warn("non-inplace resize is deprecated", stacklevel=2)
+    shape = shape_arg(sizes, None, "resize", "size")
+    if math.prod(shape) != self.numel():
+        raise RuntimeError(f"requested resize to {'x'.join(map(str, shape))} ({math.prod(shape)} elements in total), "
+                           f"but the given tensor has a size of {'x'.join(map(str, self.shape))} "
+                           f"({self.numel()} elements). autograd's resize can only change the shape of a given "
+                           "tensor, while preserving the number of elements.")
+    return clone(self).reshape(shape)
+
+
+def resize_as(self, tensor):
+    """Deprecated `resize` to `tensor`'s shape."""
+    return resize(self, *tensor.shape)
+
+
+def as_subclass(self, cls):
+    """This tensor as an instance of the Tensor subclass `cls`: the same memory, still on the autograd graph.
+
+    >>> class Tagged(mt.Tensor):
+    ...     __slots__ = ()
+    >>> type(mt.ones(2).as_subclass(Tagged)).__name__
+    'Tagged'
+    """
+    if not (isinstance(cls, type) and issubclass(cls, Tensor)):
+        raise TypeError(f"as_subclass: cls must be a subclass of minitorch.Tensor, got {cls!r}")
+    view = reshape(self, self.shape)  # a recorded view: shares the memory and the history
+    view.__class__ = cls
+    return view
+
+
+def volatile(self):
+    """Removed from PyTorch long ago: always False, with PyTorch's warning."""
+    warnings.warn("volatile was removed (Variable.volatile is always False)", UserWarning, stacklevel=2)
+    return False
+
+
+def reinforce(self, reward):
+    """Removed from PyTorch: raises, as PyTorch's does."""
+    raise RuntimeError("reinforce() was removed (as in PyTorch): sample an action, then backpropagate "
+                       "-log_prob(action) * reward instead.")
+
+
+def grad_dtype(self):
+    """The dtype `.grad` has: the tensor's own (None for tensors that cannot require grad).
+
+    >>> mt.ones(1).grad_dtype, mt.ones(1, dtype=mt.int64).grad_dtype
+    (minitorch.float32, None)
+    """
+    return self.dtype if self._data.dtype.kind == "f" else None
 
 
 def nelement(self):

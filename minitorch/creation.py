@@ -16,7 +16,7 @@ from .engine.execute import execute
 from .tensor import Tensor
 
 
-def _check_placement(device=None, layout=None, pin_memory=False):
+def check_placement(device=None, layout=None, pin_memory=False):
     """PyTorch's placement arguments, checked before any work: the CPU, strided, unpinned."""
     devices.cpu_device(device)
     layouts.check_layout(layout)
@@ -30,7 +30,7 @@ def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False)
     >>> mt.tensor([1.0, 2.0], requires_grad=True)
     tensor([1., 2.], requires_grad=True)
     """
-    _check_placement(device, None, pin_memory)
+    check_placement(device, None, pin_memory)
     return Tensor._from_data(data, dtype=dtype, requires_grad=requires_grad)
 
 
@@ -97,10 +97,19 @@ def from_numpy(array):
     return Tensor._make(array)
 
 
-def _shape(size):
-    if len(size) == 1 and isinstance(size[0], (tuple, list)):
-        size = size[0]
-    return tuple(int(n) for n in size)
+def _shape(sizes, size=None, name="zeros"):
+    """The shape given as several ints, one sequence, or `size=` (PyTorch's three spellings); never negative."""
+    if size is not None:
+        if sizes:
+            raise TypeError(f"{name}(): the size was given twice, by position and as size=")
+        sizes = (size,)
+    if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)):
+        sizes = sizes[0]
+    shape = tuple(int(n) for n in sizes)
+    if builtins.any(n < 0 for n in shape):
+        raise RuntimeError(f"{name}: Trying to create tensor with negative dimension "
+                           f"{builtins.min(shape)}: {list(shape)}")
+    return shape
 
 
 def _new(array, requires_grad):
@@ -117,7 +126,8 @@ def _float_dtype(dtype, name=None):
     return np_dtype
 
 
-def zeros(*size, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False, memory_format=None):
+def zeros(*sizes, size=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False,
+          memory_format=None):
     """A tensor of zeros of the given size (float32 by default); `mt.empty` is the same function.
 
     >>> mt.zeros(2, 3)
@@ -126,19 +136,19 @@ def zeros(*size, dtype=None, layout=None, device=None, requires_grad=False, pin_
     >>> mt.zeros((2,), dtype=mt.int64, device="cpu")
     tensor([0, 0])
     """
-    _check_placement(device, layout, pin_memory)
-    return _new(np.zeros(_shape(size), _float_dtype(dtype)), requires_grad)
+    check_placement(device, layout, pin_memory)
+    return _new(np.zeros(_shape(sizes, size, "zeros"), _float_dtype(dtype)), requires_grad)
 
 
-def ones(*size, dtype=None, layout=None, device=None, requires_grad=False):
+def ones(*sizes, size=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
     """A tensor of ones of the given size (float32 by default).
 
     >>> mt.ones(2, 2)
     tensor([[1., 1.],
             [1., 1.]])
     """
-    _check_placement(device, layout)
-    return _new(np.ones(_shape(size), _float_dtype(dtype)), requires_grad)
+    check_placement(device, layout, pin_memory)
+    return _new(np.ones(_shape(sizes, size, "ones"), _float_dtype(dtype)), requires_grad)
 
 
 empty = zeros
@@ -153,7 +163,7 @@ def _fill_dtype(fill_value):
             else dtypes.default_float.numpy)
 
 
-def full(size, fill_value, dtype=None, layout=None, device=None, requires_grad=False):
+def full(size, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
     """A tensor of the given size filled with `fill_value` (its dtype follows the value, as PyTorch).
 
     >>> mt.full((2, 2), 7)
@@ -162,19 +172,19 @@ def full(size, fill_value, dtype=None, layout=None, device=None, requires_grad=F
     >>> mt.full(3, 0.5)
     tensor([0.5000, 0.5000, 0.5000])
     """
-    _check_placement(device, layout)
+    check_placement(device, layout, pin_memory)
     dtype = _fill_dtype(fill_value) if dtype is None else dtypes.to_numpy_dtype(dtype)
-    shape = (size,) if isinstance(size, int) else tuple(size)
+    shape = _shape((size,), None, "full")
     return _new(np.full(shape, fill_value, dtype), requires_grad)
 
 
-def scalar_tensor(s, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
+def scalar_tensor(s, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
     """A 0-d tensor holding the number `s`, of the default float dtype unless `dtype` says otherwise.
 
     >>> mt.scalar_tensor(3), mt.scalar_tensor(3, dtype=mt.int64)
     (tensor(3.), tensor(3))
     """
-    _check_placement(device, layout, pin_memory)
+    check_placement(device, layout, pin_memory)
     return _new(np.array(s, _float_dtype(dtype)), requires_grad)
 
 
@@ -182,33 +192,34 @@ def _like_dtype(t, dtype):
     return t._data.dtype if dtype is None else dtypes.to_numpy_dtype(dtype)
 
 
-def zeros_like(input, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None, pin_memory=False):
     """Zeros with the shape and dtype of `input`; `mt.empty_like` is the same function.
 
     >>> mt.zeros_like(mt.tensor([[1, 2]]))
     tensor([[0, 0]])
     """
-    _check_placement(device, layout)
+    check_placement(device, layout, pin_memory)
     return _new(np.zeros(input.shape, _like_dtype(input, dtype)), requires_grad)
 
 
-def ones_like(input, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None, pin_memory=False):
     """Ones with the shape and dtype of `input`.
 
     >>> mt.ones_like(mt.tensor([1.0, 2.0, 3.0]))
     tensor([1., 1., 1.])
     """
-    _check_placement(device, layout)
+    check_placement(device, layout, pin_memory)
     return _new(np.ones(input.shape, _like_dtype(input, dtype)), requires_grad)
 
 
-def full_like(input, fill_value, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None,
+              pin_memory=False):
     """`fill_value` everywhere, with the shape and dtype of `input`.
 
     >>> mt.full_like(mt.zeros(2), 3.5)
     tensor([3.5000, 3.5000])
     """
-    _check_placement(device, layout)
+    check_placement(device, layout, pin_memory)
     return _new(np.full(input.shape, fill_value, _like_dtype(input, dtype)), requires_grad)
 
 
@@ -224,15 +235,15 @@ def fill(input, value):
     return full_like(input, value.item() if isinstance(value, Tensor) else value)
 
 
-def arange(start, end=None, step=1, dtype=None, layout=None, device=None, requires_grad=False):
+def arange(start=0, end=None, step=1, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
     """Values from start (default 0) up to, not including, end, spaced by step (int64 for integer arguments).
 
-    >>> mt.arange(4)
-    tensor([0, 1, 2, 3])
+    >>> mt.arange(4), mt.arange(end=4)
+    (tensor([0, 1, 2, 3]), tensor([0, 1, 2, 3]))
     >>> mt.arange(0, 1, 0.25)
     tensor([0.0000, 0.2500, 0.5000, 0.7500])
     """
-    _check_placement(device, layout)
+    check_placement(device, layout, pin_memory)
     if end is None:
         start, end = 0, start
     start, end, step = (v.item() if isinstance(v, Tensor) else v for v in (start, end, step))
@@ -249,7 +260,7 @@ def arange(start, end=None, step=1, dtype=None, layout=None, device=None, requir
     return _new(np.arange(start, end, step, dtype=dtypes.to_numpy_dtype(dtype)), requires_grad)
 
 
-def range(start=0, end=None, step=1, dtype=None, layout=None, device=None, requires_grad=False):
+def range(start=0, end=None, step=1, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
     """Deprecated in PyTorch (warns): values from start to end INCLUDED, spaced by step, of the default float dtype.
 
     >>> import warnings
@@ -261,7 +272,7 @@ def range(start=0, end=None, step=1, dtype=None, layout=None, device=None, requi
     warnings.warn("minitorch.range is deprecated, as torch.range is, because its behavior is inconsistent with "
                   "Python's range builtin. Instead, use minitorch.arange, which produces values in [start, end).",
                   UserWarning, stacklevel=2)
-    _check_placement(device, layout)
+    check_placement(device, layout, pin_memory)
     if end is None:
         start, end = 0, start
     if step == 0:
@@ -271,36 +282,44 @@ def range(start=0, end=None, step=1, dtype=None, layout=None, device=None, requi
     return _new(values.astype(_float_dtype(dtype)), requires_grad)
 
 
-def linspace(start, end, steps, dtype=None, layout=None, device=None, requires_grad=False):
+def linspace(start, end, steps=None, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
     """`steps` evenly spaced values from start to end, both included.
 
     >>> mt.linspace(0, 1, 5)
     tensor([0.0000, 0.2500, 0.5000, 0.7500, 1.0000])
     """
-    _check_placement(device, layout)
+    check_placement(device, layout, pin_memory)
+    _require_steps(steps, "linspace")
     return _new(np.linspace(start, end, int(steps), dtype=_float_dtype(dtype)), requires_grad)
 
 
-def logspace(start, end, steps, base=10.0, dtype=None, layout=None, device=None, requires_grad=False):
+def logspace(start, end, steps=None, base=10.0, *, dtype=None, layout=None, device=None, requires_grad=False,
+             pin_memory=False):
     """`steps` values from base**start to base**end, evenly spaced in the exponent.
 
     >>> mt.logspace(0, 2, 3), mt.logspace(0, 2, 3, base=2)
     (tensor([  1.,  10., 100.]), tensor([1., 2., 4.]))
     """
-    _check_placement(device, layout)
+    check_placement(device, layout, pin_memory)
+    _require_steps(steps, "logspace")
     values = np.logspace(start, end, int(steps), base=base, dtype=np.float64)
     np_dtype = _float_dtype(dtype)
     return _new((np.round(values) if np_dtype.kind in "iu" else values).astype(np_dtype), requires_grad)
 
 
-def eye(n, m=None, dtype=None, layout=None, device=None, requires_grad=False):
+def _require_steps(steps, name):
+    if steps is None:  # PyTorch's form without steps is gone (it raises too)
+        raise TypeError(f"{name}() missing required argument 'steps' (pos 3)")
+
+
+def eye(n, m=None, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
     """A 2-D tensor with ones on the diagonal (n x n, or n x m).
 
     >>> mt.eye(2)
     tensor([[1., 0.],
             [0., 1.]])
     """
-    _check_placement(device, layout)
+    check_placement(device, layout, pin_memory)
     return _new(np.eye(n, m, dtype=_float_dtype(dtype)), requires_grad)
 
 
@@ -311,7 +330,7 @@ def _draw_float(draw, shape, np_dtype):
     return draw(shape, dtype=np_dtype if np_dtype in (np.float32, np.float64) else np.float32).astype(np_dtype, copy=False)
 
 
-def rand(*size, generator=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
+def rand(*sizes, size=None, generator=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
     """Uniform random numbers in [0, 1) of the given size, from `generator` (default: the one `mt.manual_seed` seeds).
 
     >>> _ = mt.manual_seed(0)
@@ -319,12 +338,13 @@ def rand(*size, generator=None, dtype=None, layout=None, device=None, requires_g
     >>> x.shape, bool(((x >= 0) & (x < 1)).all())
     (minitorch.Size([2, 3]), True)
     """
-    _check_placement(device, layout, pin_memory)
+    check_placement(device, layout, pin_memory)
     np_dtype = _float_dtype(dtype, "rand")
-    return _new(_draw_float(random.generator(generator).random, _shape(size), np_dtype), requires_grad)
+    return _new(_draw_float(random.generator(generator).random, _shape(sizes, size, "rand"), np_dtype), requires_grad)
 
 
-def randn(*size, generator=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
+def randn(*sizes, size=None, generator=None, dtype=None, layout=None, device=None, requires_grad=False,
+          pin_memory=False):
     """Standard normal random numbers of the given size, from `generator` (default: the one `mt.manual_seed` seeds).
 
     >>> g = mt.Generator().manual_seed(1)
@@ -332,9 +352,10 @@ def randn(*size, generator=None, dtype=None, layout=None, device=None, requires_
     >>> _ = g.manual_seed(1); bool((a == mt.randn(2, generator=g)).all())  # the same seed, the same numbers
     True
     """
-    _check_placement(device, layout, pin_memory)
+    check_placement(device, layout, pin_memory)
     np_dtype = _float_dtype(dtype, "randn")
-    return _new(_draw_float(random.generator(generator).standard_normal, _shape(size), np_dtype), requires_grad)
+    return _new(_draw_float(random.generator(generator).standard_normal, _shape(sizes, size, "randn"), np_dtype),
+                requires_grad)
 
 
 def _integers(generator, low, high, shape, np_dtype):
@@ -343,7 +364,8 @@ def _integers(generator, low, high, shape, np_dtype):
     return random.generator(generator).integers(low, high, size=shape, dtype=np.int64).astype(np_dtype, copy=False)
 
 
-def randint(low, high=None, size=None, generator=None, dtype=None, layout=None, device=None, requires_grad=False):
+def randint(low=0, high=None, size=None, *, generator=None, dtype=None, layout=None, device=None, requires_grad=False,
+            pin_memory=False):
     """Random integers in [low, high) of the given size (int64); `randint(high, size)` starts at 0.
 
     >>> _ = mt.manual_seed(0)
@@ -357,33 +379,35 @@ def randint(low, high=None, size=None, generator=None, dtype=None, layout=None, 
         low, high = 0, low
     if size is None:
         raise TypeError("randint() missing required argument 'size'")
-    _check_placement(device, layout)
+    check_placement(device, layout, pin_memory)
     np_dtype = np.dtype(np.int64) if dtype is None else dtypes.to_numpy_dtype(dtype)
     return _new(_integers(generator, int(low), int(high), tuple(size), np_dtype), requires_grad)
 
 
-def rand_like(input, generator=None, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+def rand_like(input, *, generator=None, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None,
+              pin_memory=False):
     """Uniform random numbers in [0, 1) with the shape and dtype of `input`.
 
     >>> mt.rand_like(mt.zeros(2, 2, dtype=mt.float64)).dtype
     minitorch.float64
     """
     return rand(*input.shape, generator=generator, dtype=_like_dtype(input, dtype), layout=layout, device=device,
-                requires_grad=requires_grad)
+                requires_grad=requires_grad, pin_memory=pin_memory)
 
 
-def randn_like(input, generator=None, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+def randn_like(input, *, generator=None, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None,
+               pin_memory=False):
     """Standard normal random numbers with the shape and dtype of `input`.
 
     >>> mt.randn_like(mt.zeros(4, 1)).shape
     minitorch.Size([4, 1])
     """
     return randn(*input.shape, generator=generator, dtype=_like_dtype(input, dtype), layout=layout, device=device,
-                 requires_grad=requires_grad)
+                 requires_grad=requires_grad, pin_memory=pin_memory)
 
 
-def randint_like(input, low=0, high=None, generator=None, dtype=None, layout=None, device=None, requires_grad=False,
-                 memory_format=None):
+def randint_like(input, low=0, high=None, *, generator=None, dtype=None, layout=None, device=None, requires_grad=False,
+                 memory_format=None, pin_memory=False):
     """Random integers in [low, high) with the shape and dtype of `input`; `randint_like(x, high)` starts at 0.
 
     >>> x = mt.randint_like(mt.zeros(3), 5)
@@ -392,18 +416,18 @@ def randint_like(input, low=0, high=None, generator=None, dtype=None, layout=Non
     """
     if high is None:
         low, high = 0, low
-    _check_placement(device, layout)
+    check_placement(device, layout, pin_memory)
     return _new(_integers(generator, int(low), int(high), input.shape, _like_dtype(input, dtype)), requires_grad)
 
 
-def randperm(n, generator=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
+def randperm(n, *, generator=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
     """A random permutation of 0..n-1 (int64), from `generator` (default: the one `mt.manual_seed` seeds).
 
     >>> _ = mt.manual_seed(0)
     >>> sorted(mt.randperm(5).tolist())
     [0, 1, 2, 3, 4]
     """
-    _check_placement(device, layout, pin_memory)
+    check_placement(device, layout, pin_memory)
     np_dtype = np.int64 if dtype is None else dtypes.to_numpy_dtype(dtype)
     return _new(random.generator(generator).permutation(int(n)).astype(np_dtype), requires_grad)
 

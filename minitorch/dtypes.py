@@ -53,7 +53,51 @@ float = float32
 double = float64
 long = int64
 int = int32
+short = int16
 half = float16
+
+
+class UnsupportedDType(DType):
+    """A PyTorch dtype minitorch cannot hold (complex, bfloat16, wide unsigned, float8, quantized, sub-byte):
+    it has its name, so code that names it imports, and using it raises a TypeError that says why.
+
+    >>> mt.cfloat
+    minitorch.complex64
+    >>> mt.zeros(2, dtype=mt.cfloat)
+    Traceback (most recent call last):
+    ...
+    TypeError: minitorch has no complex64 dtype: complex numbers are out of scope (real float16/32/64 only)
+    """
+    __slots__ = ("reason",)
+
+    def __init__(self, name, reason):
+        self.name, self.reason = name, reason
+        self.numpy, self.is_floating_point, self.category = None, False, None
+
+    def __eq__(self, other):
+        return self is other
+
+    def __hash__(self):
+        return id(self)
+
+
+def _unsupported(reason, *names):
+    return {name: UnsupportedDType(name, reason) for name in names}
+
+
+UNSUPPORTED = {
+    **_unsupported("complex numbers are out of scope (real float16/32/64 only)", "complex32", "complex64", "complex128"),
+    **_unsupported("numpy has no bfloat16 (use float16 or float32)", "bfloat16"),
+    **_unsupported("of the unsigned integers only uint8 is supported (PyTorch's wider ones barely promote either)",
+                   "uint16", "uint32", "uint64"),
+    **_unsupported("8-bit and 4-bit floats are out of scope", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2",
+                   "float8_e5m2fnuz", "float8_e8m0fnu", "float4_e2m1fn_x2"),
+    **_unsupported("quantized tensors are out of scope", "qint8", "qint32", "quint8", "quint2x4", "quint4x2"),
+    **_unsupported("sub-byte and bit dtypes are out of scope", "bit", "bits1x8", "bits2x4", "bits4x2", "bits8",
+                   "bits16", "int1", "int2", "int3", "int4", "int5", "int6", "int7", "uint1", "uint2", "uint3",
+                   "uint4", "uint5", "uint6", "uint7"),
+}
+UNSUPPORTED.update(cfloat=UNSUPPORTED["complex64"], cdouble=UNSUPPORTED["complex128"], chalf=UNSUPPORTED["complex32"])
 
 _BY_NUMPY = {d.numpy: d for d in (float32, float64, float16, int64, int32, int16, int8, uint8, bool_)}
 
@@ -79,6 +123,8 @@ def to_numpy_dtype(dtype):
     (dtype('float16'), dtype('float32'))
     """
     if isinstance(dtype, DType):
+        if dtype.numpy is None:
+            raise TypeError(f"minitorch has no {dtype.name} dtype: {dtype.reason}")
         return dtype.numpy
     if dtype is builtins.float:
         return float32.numpy

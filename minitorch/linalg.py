@@ -14,10 +14,11 @@ tensor([0.0909, 0.6364])
 """
 import numpy as np
 
-from .creation import as_operand
+from .creation import as_operand, eye
 from .engine.execute import execute
 from .errors import ShapeError
 from .ops import return_types
+from .ops.writes import accepts_out
 from .ops.linalg_ops import LinAlgError, check_matrix, check_square
 from .ops.math_ops import matmul, where
 from .ops.matrix_ops import diagonal as _diagonal
@@ -25,8 +26,9 @@ from .ops.norm_ops import linalg_norm as norm, matrix_norm, vector_norm
 from .ops.product_ops import cross as _cross, matrix_power, multi_dot, vander as _vander
 
 __all__ = [
-    "LinAlgError", "cholesky", "cond", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "lstsq", "matmul",
+    "LinAlgError", "cholesky", "cond", "cross", "det", "diagonal", "eig", "eigh", "eigvalsh", "inv", "lstsq", "matmul",
     "matrix_exp", "matrix_norm", "matrix_power", "matrix_rank", "multi_dot", "norm", "pinv", "qr", "slogdet", "solve",
+    "solve_triangular",
     "svd", "svdvals", "vander", "vecdot", "vector_norm",
 ]
 
@@ -53,15 +55,15 @@ def slogdet(A):
     return return_types.linalg_slogdet(*execute("LogMatrixDeterminant", (A,)))
 
 
-def logdet(A):
+def logdet(input):
     """log(det(A)): NaN for a negative determinant, -inf for zero, as PyTorch. Built from "LogMatrixDeterminant".
 
     >>> mt.logdet(mt.tensor([[2.0, 0.0], [0.0, 3.0]]))
     tensor(1.7918)
     """
-    check_square(A, "logdet")
-    sign, logabsdet = execute("LogMatrixDeterminant", (A,))
-    return where(sign < 0, as_operand(np.array(np.nan, A._data.dtype)), logabsdet)
+    check_square(input, "logdet")
+    sign, logabsdet = execute("LogMatrixDeterminant", (input,))
+    return where(sign < 0, as_operand(np.array(np.nan, input._data.dtype)), logabsdet)
 
 
 def inv(A):
@@ -98,7 +100,29 @@ def solve(A, B, *, left=True):
     return x.squeeze(-1) if vector else x
 
 
-def cholesky(A, *, upper=False):
+def solve_triangular(input, B, *, upper, left=True, unitriangular=False):
+    """X with A X = B (X A = B with `left=False`) for a triangular A = `input`: only its upper (or lower)
+    triangle is read, and with `unitriangular` not its diagonal either (ones are taken). Runs "MatrixSolve"
+    on that triangle, so gradients reach only the triangle read.
+
+    >>> A = mt.tensor([[2.0, 1.0], [9.0, 4.0]])   # the 9 is below the diagonal: not read
+    >>> mt.linalg.solve_triangular(A, mt.tensor([[3.0], [4.0]]), upper=True)
+    tensor([[1.],
+            [1.]])
+    """
+    check_square(input, "linalg.solve_triangular")
+    if B.ndim < 2:
+        raise RuntimeError(f"linalg.solve_triangular: The input tensor B must have at least 2 dimensions "
+                           f"(got shape {tuple(B.shape)})")
+    if unitriangular:
+        ones = eye(input.shape[-1], dtype=input.dtype)
+        triangle = (input.triu(1) if upper else input.tril(-1)) + ones
+    else:
+        triangle = input.triu() if upper else input.tril()
+    return solve(triangle, B, left=left)
+
+
+def cholesky(input, *, upper=False):
     """The Cholesky factor of each symmetric positive-definite matrix: lower L with A = L L^T (or upper
     U = L^T). Runs the "Cholesky" op (LinAlgError if a matrix is not positive-definite).
 
@@ -106,8 +130,8 @@ def cholesky(A, *, upper=False):
     tensor([[2., 0.],
             [1., 1.]])
     """
-    check_square(A, "linalg.cholesky")
-    lower = execute("Cholesky", (A,))
+    check_square(input, "linalg.cholesky")
+    lower = execute("Cholesky", (input,))
     return lower.mT if upper else lower
 
 
@@ -150,26 +174,26 @@ def svdvals(A, *, driver=None):
     return execute("Svd", (A,), {"full_matrices": False})[1]
 
 
-def eigh(A, UPLO="L"):
+def eigh(input, UPLO="L"):
     """The eigenvalues (ascending) and orthonormal eigenvectors of each symmetric matrix, reading only
     its lower (UPLO='L') or upper triangle: an (eigenvalues, eigenvectors) pair. Runs "SelfAdjointEigV2".
 
     >>> mt.linalg.eigh(mt.tensor([[2.0, 1.0], [1.0, 2.0]])).eigenvalues
     tensor([1., 3.])
     """
-    check_square(A, "linalg.eigh")
+    check_square(input, "linalg.eigh")
     if UPLO not in ("L", "U"):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
-    return return_types.linalg_eigh(*execute("SelfAdjointEigV2", (A,), {"lower": UPLO == "L"}))
+    return return_types.linalg_eigh(*execute("SelfAdjointEigV2", (input,), {"lower": UPLO == "L"}))
 
 
-def eigvalsh(A, UPLO="L"):
+def eigvalsh(input, UPLO="L"):
     """The eigenvalues (ascending) of each symmetric matrix. Runs "SelfAdjointEigV2".
 
     >>> mt.linalg.eigvalsh(mt.tensor([[2.0, 1.0], [1.0, 2.0]]))
     tensor([1., 3.])
     """
-    return eigh(A, UPLO).eigenvalues
+    return eigh(input, UPLO).eigenvalues
 
 
 def _tolerances(A, atol, rtol, rcond, largest_default):
@@ -181,7 +205,7 @@ def _tolerances(A, atol, rtol, rcond, largest_default):
     return atol, float(rtol)
 
 
-def pinv(A, *, atol=None, rtol=None, hermitian=False, rcond=None):
+def pinv(input, rcond=None, hermitian=False, *, atol=None, rtol=None):
     """The Moore-Penrose pseudo-inverse, singular values at or below max(atol, rtol * largest) treated as
     zero (rtol defaults to eps * max(m, n), as PyTorch). Runs the "PseudoInverse" op.
 
@@ -189,26 +213,26 @@ def pinv(A, *, atol=None, rtol=None, hermitian=False, rcond=None):
     tensor([[1., 0.],
             [0., 0.]])
     """
-    check_matrix(A, "linalg.pinv")
-    eps = np.finfo(A._data.dtype).eps * max(A.shape[-2:])
-    atol, rtol = _tolerances(A, atol, rtol, rcond, eps)
-    return execute("PseudoInverse", (A,), {"atol": atol, "rtol": rtol, "hermitian": bool(hermitian)})
+    check_matrix(input, "linalg.pinv")
+    eps = np.finfo(input._data.dtype).eps * max(input.shape[-2:])
+    atol, rtol = _tolerances(input, atol, rtol, rcond, eps)
+    return execute("PseudoInverse", (input,), {"atol": atol, "rtol": rtol, "hermitian": bool(hermitian)})
 
 
-def matrix_rank(A, *, atol=None, rtol=None, hermitian=False, tol=None):
+def matrix_rank(input, tol=None, hermitian=False, *, atol=None, rtol=None):
     """The number of singular values above max(atol, rtol * largest) (int64; rtol defaults to
     eps * max(m, n) when atol is not given). Runs the "MatrixRank" op (not differentiable).
 
     >>> mt.linalg.matrix_rank(mt.ones(3, 3))
     tensor(1)
     """
-    check_matrix(A, "linalg.matrix_rank")
-    eps = np.finfo(A._data.dtype).eps * max(A.shape[-2:])
-    atol, rtol = _tolerances(A, tol if atol is None else atol, rtol, None, eps)
-    return execute("MatrixRank", (A,), {"atol": atol, "rtol": rtol, "hermitian": bool(hermitian)})
+    check_matrix(input, "linalg.matrix_rank")
+    eps = np.finfo(input._data.dtype).eps * max(input.shape[-2:])
+    atol, rtol = _tolerances(input, tol if atol is None else atol, rtol, None, eps)
+    return execute("MatrixRank", (input,), {"atol": atol, "rtol": rtol, "hermitian": bool(hermitian)})
 
 
-def lstsq(A, B, rcond=None, *, driver=None):
+def lstsq(input, b, rcond=None, *, driver=None):
     """The least-squares solution X of A X = B (the minimum-norm one where A is rank-deficient) with
     PyTorch's other fields: residuals (for drivers 'gels', 'gelsd', 'gelss' when m > n and A has full
     rank), rank (not for 'gels') and singular values ('gelsd', 'gelss'). X is pinv(A) B, so its
@@ -218,32 +242,32 @@ def lstsq(A, B, rcond=None, *, driver=None):
     tensor([[1.],
             [2.]])
     """
-    check_matrix(A, "linalg.lstsq")
+    check_matrix(input, "linalg.lstsq")
     driver = "gelsy" if driver is None else driver
     if driver not in ("gels", "gelsy", "gelsd", "gelss"):
         raise RuntimeError(f"torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, gelsd, gelss), got {driver}")
-    vector = B.ndim == A.ndim - 1
-    rhs = B.unsqueeze(-1) if vector else B
-    if rhs.shape[-2] != A.shape[-2]:
-        raise ShapeError(f"torch.linalg.lstsq: input.size(-2) should match other.size(-2), got {A.shape[-2]} and {rhs.shape[-2]}")
-    m, n = A.shape[-2], A.shape[-1]
-    eps = np.finfo(A._data.dtype).eps * max(m, n)
+    vector = b.ndim == input.ndim - 1
+    rhs = b.unsqueeze(-1) if vector else b
+    if rhs.shape[-2] != input.shape[-2]:
+        raise ShapeError(f"torch.linalg.lstsq: input.size(-2) should match other.size(-2), got {input.shape[-2]} and {rhs.shape[-2]}")
+    m, n = input.shape[-2], input.shape[-1]
+    eps = np.finfo(input._data.dtype).eps * max(m, n)
     cutoff = eps if rcond is None or rcond < 0 else rcond
-    solution = matmul(pinv(A, rtol=cutoff), rhs)
-    rank = execute("MatrixRank", (A,), {"atol": 0.0, "rtol": cutoff, "hermitian": False})
-    empty = as_operand(np.zeros(0, A._data.dtype))
+    solution = matmul(pinv(input, rtol=cutoff), rhs)
+    rank = execute("MatrixRank", (input,), {"atol": 0.0, "rtol": cutoff, "hermitian": False})
+    empty = as_operand(np.zeros(0, input._data.dtype))
     residuals = empty
     if driver != "gelsy" and m > n and (rank._data == n).all():
-        residuals = ((matmul(A, solution) - rhs) ** 2).sum(dim=-2)
+        residuals = ((matmul(input, solution) - rhs) ** 2).sum(dim=-2)
         residuals = residuals.squeeze(-1) if vector else residuals
     return return_types.linalg_lstsq(
         solution.squeeze(-1) if vector else solution, residuals,
         as_operand(np.zeros(0, np.int64)) if driver == "gels" else rank,
-        svdvals(A).detach() if driver in ("gelsd", "gelss") else empty,
+        svdvals(input).detach() if driver in ("gelsd", "gelss") else empty,
     )
 
 
-def matrix_exp(A):
+def matrix_exp(input):
     """The matrix exponential sum_k A^k / k! of each square matrix. Runs the "MatrixExponential" op
     (scipy.linalg.expm; the gradient is the adjoint Frechet derivative).
 
@@ -251,32 +275,32 @@ def matrix_exp(A):
     tensor([[1., 1.],
             [0., 1.]])
     """
-    check_square(A, "linalg.matrix_exp")
-    return execute("MatrixExponential", (A,))
+    check_square(input, "linalg.matrix_exp")
+    return execute("MatrixExponential", (input,))
 
 
-def cond(A, p=None):
+def cond(input, p=None):
     """The condition number of each matrix in the `p` norm (default 2: largest over smallest
     singular value). Built from the norms and "MatrixInverse".
 
     >>> mt.linalg.cond(mt.tensor([[2.0, 0.0], [0.0, 0.5]]))
     tensor(4.)
     """
-    check_matrix(A, "linalg.cond")
+    check_matrix(input, "linalg.cond")
     if p in (None, 2, -2):
-        values = svdvals(A)
+        values = svdvals(input)
         ratio = values[..., 0] / values[..., -1]
         return ratio if p != -2 else 1 / ratio
-    return matrix_norm(A, p) * matrix_norm(inv(A), p)
+    return matrix_norm(input, p) * matrix_norm(inv(input), p)
 
 
-def cross(x, y, *, dim=-1):
+def cross(input, other, *, dim=-1):
     """The cross product of 3-vectors along `dim` (default the last). Built from "Mul", "Sub", "Pack".
 
     >>> mt.linalg.cross(mt.tensor([0.0, 1.0, 0.0]), mt.tensor([0.0, 0.0, 1.0]))
     tensor([1., 0., 0.])
     """
-    return _cross(x, y, dim)
+    return _cross(input, other, dim)
 
 
 def vecdot(x, y, *, dim=-1):
@@ -308,70 +332,88 @@ def vander(x, *, N=None):
     return _vander(x, N, increasing=True)
 
 
-# ----- the torch-level names (older forms, kept by PyTorch) -----
+# ----- the torch-level names (older forms, kept by PyTorch; their argument is `input`, linalg's `A`) -----
 
-def inverse(A):
+def torch_det(input):
+    """The determinant of each square matrix (`mt.linalg.det`).
+
+    >>> mt.det(mt.tensor([[1.0, 2.0], [3.0, 4.0]]))
+    tensor(-2.)
+    """
+    return det(input)
+
+
+def torch_slogdet(input):
+    """(sign, logabsdet) of each determinant (`mt.linalg.slogdet`), as torch.slogdet's named tuple.
+
+    >>> mt.slogdet(mt.eye(2))
+    slogdet(sign=tensor(1.), logabsdet=tensor(0.))
+    """
+    return return_types.slogdet(*slogdet(input))
+
+
+def inverse(input):
     """The inverse of each square matrix (`mt.linalg.inv`).
 
     >>> mt.inverse(mt.tensor([[2.0, 0.0], [0.0, 4.0]])).diagonal()
     tensor([0.5000, 0.2500])
     """
-    return inv(A)
+    return inv(input)
 
 
-def pinverse(A, rcond=1e-15):
+def pinverse(input, rcond=1e-15):
     """The pseudo-inverse with singular values at or below rcond * largest treated as zero.
 
     >>> mt.pinverse(mt.tensor([[2.0, 0.0]]))
     tensor([[0.5000],
             [0.0000]])
     """
-    return pinv(A, rtol=rcond)
+    return pinv(input, rtol=rcond)
 
 
-def torch_cholesky(A, upper=False):
+def torch_cholesky(input, upper=False):
     """The Cholesky factor (torch.cholesky, deprecated there for linalg.cholesky): lower by default.
 
     >>> mt.cholesky(mt.tensor([[4.0, 2.0], [2.0, 2.0]]), upper=True)
     tensor([[2., 1.],
             [0., 1.]])
     """
-    return cholesky(A, upper=upper)
+    return cholesky(input, upper=upper)
 
 
-def cholesky_solve(B, L, upper=False):
+def cholesky_solve(input, input2, upper=False):
     """X with A X = B, given A's Cholesky factor L (A = L L^T; U^T U with `upper`). Runs "MatrixSolve" twice.
 
     >>> L = mt.linalg.cholesky(mt.tensor([[4.0, 2.0], [2.0, 2.0]]))
     >>> mt.cholesky_solve(mt.tensor([[2.0], [0.0]]), L).tolist()
     [[1.0], [-1.0]]
     """
-    lower = L.mT if upper else L
-    return execute("MatrixSolve", (lower.mT, execute("MatrixSolve", (lower, B))))
+    lower = input2.mT if upper else input2
+    return execute("MatrixSolve", (lower.mT, execute("MatrixSolve", (lower, input))))
 
 
-def torch_qr(A, some=True):
+def torch_qr(input, some=True):
     """The QR decomposition (torch.qr, deprecated there): reduced with `some`, else complete.
 
     >>> tuple(mt.qr(mt.ones(3, 2)).Q.shape)
     (3, 2)
     """
-    q, r = qr(A, "reduced" if some else "complete")
+    q, r = qr(input, "reduced" if some else "complete")
     return return_types.qr(q, r)
 
 
-def torch_svd(A, some=True, compute_uv=True):
+def torch_svd(input, some=True, compute_uv=True):
     """The SVD as torch.svd returns it: (U, S, V) with V, not V^T; reduced with `some`; with
     `compute_uv=False`, U and V are square zero matrices, as PyTorch's.
 
     >>> mt.svd(mt.tensor([[3.0, 0.0], [0.0, -2.0]])).S
     tensor([3., 2.])
     """
-    u, s, vh = svd(A, full_matrices=not some)
+    u, s, vh = svd(input, full_matrices=not some)
     if not compute_uv:
-        m, n = A.shape[-2], A.shape[-1]
-        u = as_operand(np.zeros(A.shape[:-2] + (m, m), A._data.dtype))
-        vh = as_operand(np.zeros(A.shape[:-2] + (n, n), A._data.dtype))
+        m, n = input.shape[-2], input.shape[-1]
+        u = as_operand(np.zeros(input.shape[:-2] + (m, m), input._data.dtype))
+        vh = as_operand(np.zeros(input.shape[:-2] + (n, n), input._data.dtype))
     return return_types.svd(u, s, vh.mT)
 
 
@@ -393,6 +435,27 @@ def _removed(name, replacement):
 
 
 symeig = _removed("symeig", "minitorch.linalg.eigh")
-eig = _removed("eig", "minitorch.linalg.eigh (complex eigenvalues are not supported)")
+legacy_eig = _removed("eig", "minitorch.linalg.eigh (complex eigenvalues are not supported)")
+
+
+def eig(input):
+    """torch.linalg.eig gives complex eigenvalues and eigenvectors, which minitorch (real dtypes only) cannot
+    hold: it raises, naming linalg.eigh, the decomposition of symmetric matrices.
+
+    >>> try:
+    ...     mt.linalg.eig(mt.eye(2))
+    ... except RuntimeError as error:
+    ...     print(str(error).split(";")[0])
+    linalg.eig: the eigenvalues of a general real matrix are complex, and minitorch has no complex dtype
+    """
+    raise RuntimeError("linalg.eig: the eigenvalues of a general real matrix are complex, and minitorch has no "
+                       "complex dtype; use minitorch.linalg.eigh for a symmetric matrix")
 legacy_lstsq = _removed("lstsq", "minitorch.linalg.lstsq (arguments reversed)")
 legacy_solve = _removed("solve", "minitorch.linalg.solve (arguments reversed)")
+
+
+# PyTorch's `out=` (`mt.linalg.inv(A, out=X)`), from one wrapper, for the functions whose PyTorch forms take it.
+for _name in """cholesky cond cross det eig eigh eigvalsh inv lstsq matmul matrix_exp matrix_norm matrix_power matrix_rank
+                multi_dot norm pinv qr slogdet solve solve_triangular svd svdvals vecdot vector_norm""".split():
+    globals()[_name] = accepts_out(globals()[_name])
+del _name

@@ -118,6 +118,17 @@ default_generator = Generator()
 default_generator.seed()
 
 
+def thread_safe_generator():
+    """The generator a transform should draw from in a DataLoader worker (torch.thread_safe_generator).
+    minitorch's workers are processes, each with its own seeded default generator (PyTorch gives thread
+    workers one each), so it is `default_generator`, as PyTorch's is in the main process and process workers.
+
+    >>> mt.thread_safe_generator() is mt.default_generator
+    True
+    """
+    return default_generator
+
+
 def generator(generator=None):
     """The numpy Generator that draws for `generator` (an `mt.Generator`; None: the default one).
 

@@ -33,7 +33,7 @@ class Tensor:
     tensor([[2., 4.],
             [6., 8.]])
     """
-    __slots__ = ("_data", "_id", "_requires_grad", "grad", "_node", "_tracker", "_version", "_view_of", "_hooks", "__weakref__")
+    __slots__ = ("_data", "_id", "_requires_grad", "_grad", "_node", "_tracker", "_version", "_view_of", "_hooks", "__weakref__")
 
     def __new__(cls, *data, dtype=None, requires_grad=False):
         """PyTorch's legacy constructor: `mt.Tensor(2, 3)` has that shape (zeros), `mt.Tensor([1, 2])` is float32."""
@@ -60,7 +60,7 @@ class Tensor:
         t._data = array
         t._id = _next_id() if tensor_id is None else tensor_id
         t._requires_grad = False
-        t.grad = None
+        t._grad = None
         t._node = None  # the entry of the recorded op that made it (engine/entry.py): its grad_fn
         t._tracker = None  # the weakref that reports its death, if its death concerns a tape (engine/state.py, track)
         t._version = None  # the storage's VersionCounter (engine/versions.py), made on first use
@@ -160,6 +160,25 @@ class Tensor:
         self._requires_grad = bool(requires_grad)
         (autograd_tape.watch if requires_grad else autograd_tape.unwatch)(self)
         return self
+
+    @property
+    def grad(self):
+        """The gradient backward() accumulated (None before); assigning checks its shape and dtype, as PyTorch."""
+        return self._grad
+
+    @grad.setter
+    def grad(self, value):
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type {type(value).__name__}")
+            data = value._data
+            if data.shape != self._data.shape:
+                raise RuntimeError(f"attempting to assign a gradient of size '{list(data.shape)}' to a tensor of size "
+                                   f"'{list(self._data.shape)}'. Please ensure that the gradient and the tensor are the same size")
+            if data.dtype != self._data.dtype:
+                raise RuntimeError(f"attempting to assign a gradient with dtype '{data.dtype}' to a tensor with dtype "
+                                   f"'{self._data.dtype}'. Please ensure that the gradient and the tensor have the same dtype")
+        self._grad = value
 
     @property
     def is_leaf(self):

@@ -45,7 +45,7 @@ def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=
     >>> x.grad
     tensor([2., 4.])
     """
-    backward_of(self, gradient, retain_graph, create_graph, inputs)
+    backward_of(self, gradient, retain_graph, create_graph, inputs=inputs)
 
 
 # PyTorch's legacy tensor type names ("torch.FloatTensor"), which `Tensor.type()` speaks.
@@ -79,9 +79,14 @@ def type_(self, dtype=None, non_blocking=False):
     return math_ops.cast(self, dtype)
 
 
-def _conversion(name, dtype, example):
-    def convert(self):
-        return math_ops.cast(self, dtype)
+def _conversion(name, dtype, example, memory_format_by_position=False):
+    # memory_format: PyTorch's layout hint, nothing to do for a numpy array (cfloat and cdouble take it by position)
+    if memory_format_by_position:
+        def convert(self, memory_format=None):
+            return math_ops.cast(self, dtype)
+    else:
+        def convert(self, *, memory_format=None):
+            return math_ops.cast(self, dtype)
 
     convert.__name__ = convert.__qualname__ = name
     convert.__doc__ = f"This tensor as {dtype.name} (runs the \"Cast\" op when the dtype differs).\n\n{example}"
@@ -94,12 +99,12 @@ def pos(self):
 
 
 def view_as(self, other):
-    """The same elements in `other`'s shape. Runs the "Reshape" op.
+    """The same storage in `other`'s shape (`view`: never a copy). Runs the "Reshape" op.
 
     >>> mt.arange(6).view_as(mt.zeros(3, 2)).shape
     minitorch.Size([3, 2])
     """
-    return array_ops.reshape(self, other.shape)
+    return array_ops.view(self, other.shape)
 
 
 def expand_as(self, other):
@@ -198,7 +203,7 @@ METHODS = {
     "var": reduction_ops.var, "std": reduction_ops.std, "logsumexp": reduction_ops.logsumexp,
     "softmax": reduction_ops.softmax, "log_softmax": reduction_ops.log_softmax,
     # shapes and indexing
-    "reshape": array_ops.reshape, "view": array_ops.reshape, "view_as": view_as, "flatten": array_ops.flatten,
+    "reshape": array_ops.reshape, "view": array_ops.view, "view_as": view_as, "flatten": array_ops.flatten,
     "squeeze": array_ops.squeeze, "unsqueeze": array_ops.unsqueeze, "permute": array_ops.permute,
     "transpose": array_ops.transpose, "t": shape_ops.t, "expand": array_ops.expand, "expand_as": expand_as,
     "contiguous": array_ops.contiguous, "clone": array_ops.clone, "detach": array_ops.stop_gradient,
@@ -221,6 +226,9 @@ METHODS = {
     "long": _conversion("long", dtypes.int64, ">>> mt.tensor([1.7, -1.7]).long()  # truncated toward zero\ntensor([ 1, -1])"),
     "int": _conversion("int", dtypes.int32, ">>> mt.tensor([1.7]).int()\ntensor([1], dtype=minitorch.int32)"),
     "bool": _conversion("bool", dtypes.bool_, ">>> mt.tensor([0.0, 2.0]).bool()\ntensor([False,  True])"),
+    **{name: _conversion(name, dtypes.UNSUPPORTED[name], f">>> mt.ones(1).{name}()\nTraceback (most recent call last):\n"
+                         f"...\nTypeError: minitorch has no {dtypes.UNSUPPORTED[name].name} dtype: "
+                         f"{dtypes.UNSUPPORTED[name].reason}", name != "chalf") for name in ("cfloat", "cdouble", "chalf")},
 
     # ----- pointwise math, special functions, conversions (surface: pointwise) -----
     # trigonometry, exponentials, logarithms, special functions
@@ -266,6 +274,7 @@ METHODS = {
     "char": _conversion("char", dtypes.int8, ">>> mt.tensor([1.7, -3.2]).char()\ntensor([ 1, -3], dtype=minitorch.int8)"),
     "short": _conversion("short", dtypes.int16, ">>> mt.tensor([1.7]).short()\ntensor([1], dtype=minitorch.int16)"),
     "bfloat16": pointwise_ops.bfloat16, "type_as": pointwise_ops.type_as,
+    "hardshrink": pointwise_ops.hardshrink, "prelu": pointwise_ops.prelu,
     # in-place twins (made in pointwise_ops and special_ops, shared with mt.acos_ and friends)
     "acos_": pointwise_ops.acos_, "arccos_": pointwise_ops.acos_, "asin_": pointwise_ops.asin_,
     "arcsin_": pointwise_ops.asin_, "atan_": pointwise_ops.atan_, "arctan_": pointwise_ops.atan_,
@@ -308,7 +317,7 @@ METHODS = {
     "nansum": statistics_ops.nansum, "nanmean": statistics_ops.nanmean, "aminmax": statistics_ops.aminmax,
     "count_nonzero": statistics_ops.count_nonzero, "cov": statistics_ops.cov, "corrcoef": statistics_ops.corrcoef,
     "bincount": statistics_ops.bincount, "histc": statistics_ops.histc, "histogram": statistics_ops.histogram,
-    "norm": norm_ops.norm, "dist": norm_ops.dist, "renorm": norm_ops.renorm,
+    "norm": norm_ops.norm_method, "dist": norm_ops.dist, "renorm": norm_ops.renorm,
     "mm": product_ops.mm, "bmm": product_ops.bmm, "mv": product_ops.mv, "dot": product_ops.dot,
     "vdot": product_ops.vdot, "inner": product_ops.inner, "outer": product_ops.outer, "ger": product_ops.outer,
     "kron": product_ops.kron, "addmm": product_ops.addmm, "addbmm": product_ops.addbmm,
@@ -317,22 +326,22 @@ METHODS = {
     "diag": matrix_ops.diag, "diag_embed": matrix_ops.diag_embed, "diagflat": matrix_ops.diagflat,
     "diagonal": matrix_ops.diagonal, "trace": matrix_ops.trace, "tril": matrix_ops.tril, "triu": matrix_ops.triu,
     "fill_diagonal_": matrix_ops.fill_diagonal_,
-    "det": linalg.det, "logdet": linalg.logdet, "slogdet": linalg.slogdet, "inverse": linalg.inverse,
+    "det": linalg.torch_det, "logdet": linalg.logdet, "slogdet": linalg.torch_slogdet, "inverse": linalg.inverse,
     "pinverse": linalg.pinverse, "cholesky": linalg.torch_cholesky, "cholesky_solve": linalg.cholesky_solve,
     "qr": linalg.torch_qr, "svd": linalg.torch_svd, "matrix_exp": linalg.matrix_exp,
-    "symeig": linalg.symeig, "eig": linalg.eig, "lstsq": linalg.legacy_lstsq, "solve": linalg.legacy_solve,
+    "symeig": linalg.symeig, "eig": linalg.legacy_eig, "lstsq": linalg.legacy_lstsq, "solve": linalg.legacy_solve,
 
     # ----- shapes, joining and splitting, indexing, scatter/gather (surface: shapes/indexing) -----
     "flip": shape_ops.flip, "fliplr": shape_ops.fliplr, "flipud": shape_ops.flipud, "roll": shape_ops.roll,
     "rot90": shape_ops.rot90, "repeat": shape_ops.repeat, "tile": shape_ops.tile,
     "repeat_interleave": shape_ops.repeat_interleave, "movedim": shape_ops.movedim, "moveaxis": shape_ops.movedim,
-    "swapaxes": shape_ops.swapaxes, "swapdims": shape_ops.swapaxes, "narrow": shape_ops.narrow,
+    "swapaxes": shape_ops.swapaxes, "swapdims": shape_ops.swapdims, "narrow": shape_ops.narrow,
     "select": shape_ops.select, "unfold": shape_ops.unfold, "unflatten": shape_ops.unflatten, "ravel": shape_ops.ravel,
     "reshape_as": shape_ops.reshape_as, "broadcast_to": array_ops.broadcast_to, "adjoint": shape_ops.adjoint,
-    "stride": shape_ops.stride,
-    "split": join_ops.split, "split_with_sizes": join_ops.split_with_sizes, "chunk": join_ops.chunk,
+    "stride": shape_ops.stride, "as_strided": shape_ops.as_strided, "storage_offset": shape_ops.offset_in_storage,
+    "split": join_ops.unsafe_split, "split_with_sizes": join_ops.split_with_sizes, "chunk": join_ops.chunk,
     "unbind": join_ops.unbind, "tensor_split": join_ops.tensor_split, "hsplit": join_ops.hsplit,
-    "vsplit": join_ops.vsplit, "dsplit": join_ops.dsplit, "unsafe_split": join_ops.split,
+    "vsplit": join_ops.vsplit, "dsplit": join_ops.dsplit, "unsafe_split": join_ops.unsafe_split,
     "unsafe_split_with_sizes": join_ops.split_with_sizes, "unsafe_chunk": join_ops.chunk,
     "gather": index_ops.gather, "take_along_dim": index_ops.take_along_dim, "take": index_ops.take,
     "index_select": index_ops.index_select, "masked_select": index_ops.masked_select, "nonzero": index_ops.nonzero,
@@ -342,7 +351,7 @@ METHODS = {
     "index_put": scatter_ops.index_put, "index_reduce": scatter_ops.index_reduce,
     "masked_scatter": scatter_ops.masked_scatter, "put": scatter_ops.put,
     "squeeze_": shape_in_place_ops.squeeze_, "unsqueeze_": shape_in_place_ops.unsqueeze_, "t_": shape_in_place_ops.t_,
-    "transpose_": shape_in_place_ops.transpose_, "swapaxes_": shape_in_place_ops.transpose_,
+    "transpose_": shape_in_place_ops.transpose_, "swapaxes_": shape_in_place_ops.swapaxes_,
     "swapdims_": shape_in_place_ops.transpose_,
 
     # ----- devices, random sampling, the number protocol, misc (surface: core) -----
@@ -351,7 +360,11 @@ METHODS = {
     "is_cpu": property(core_methods.is_cpu), "layout": property(core_methods.layout),
     "new_tensor": core_methods.new_tensor, "new_zeros": core_methods.new_zeros, "new_ones": core_methods.new_ones,
     "new_empty": core_methods.new_empty, "new_full": core_methods.new_full, "new": core_methods.new,
-    "nelement": core_methods.nelement, "ndimension": core_methods.ndimension,
+    "resize_": core_methods.resize_, "resize_as_": core_methods.resize_as_, "resize": core_methods.resize,
+    "resize_as": core_methods.resize_as, "as_subclass": core_methods.as_subclass,
+    "reinforce": core_methods.reinforce, "volatile": property(core_methods.volatile),
+    "grad_dtype": property(core_methods.grad_dtype),
+    "numpy": core_methods.numpy, "__reduce_ex__": core_methods.reduce_ex, "nelement": core_methods.nelement, "ndimension": core_methods.ndimension,
     "is_contiguous": core_methods.is_contiguous, "retains_grad": property(core_methods.retains_grad),
     "__format__": core_methods.format_, "__complex__": core_methods.complex_, "__round__": core_methods.round_,
     "multinomial": random_ops.multinomial_method, "bernoulli": random_ops.bernoulli_method,

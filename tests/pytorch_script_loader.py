@@ -5,12 +5,13 @@ line, at any indentation); every other line of the script is run as written:
 
     import torch                          ->  import minitorch as torch
     import torch.X.Y as Z                 ->  import minitorch.X.Y as Z
+    import torch.X.Y                      ->  import minitorch as torch, minitorch.X.Y
     from torch import A, B                ->  from minitorch import A, B
     from torch.X.Y import A, B            ->  from minitorch.X.Y import A, B
 
-`import torch.X` without `as` binds the name `torch` in PyTorch; the loader
-rejects it rather than guess, as it does any other line that names torch in
-an import it cannot rewrite.
+`import torch.X.Y` loads the submodule and binds the name `torch` to the package,
+so its rewrite binds `torch` too (and, harmlessly, `minitorch`). Any other line
+that names torch in an import is rejected rather than guessed at.
 """
 import pathlib
 import re
@@ -21,6 +22,7 @@ SCRIPTS = pathlib.Path(__file__).parent / "pytorch_scripts"
 IMPORT_REWRITES = [
     (re.compile(r"^(\s*)import torch\s*$"), r"\1import minitorch as torch"),
     (re.compile(r"^(\s*)import torch((?:\.\w+)+) as (\w+)\s*$"), r"\1import minitorch\2 as \3"),
+    (re.compile(r"^(\s*)import torch((?:\.\w+)+)\s*$"), r"\1import minitorch as torch, minitorch\2"),
     (re.compile(r"^(\s*)from torch((?:\.\w+)*) import (.+)$"), r"\1from minitorch\2 import \3"),
 ]
 IMPORT_OF_TORCH = re.compile(r"^\s*(import|from)\s+torch\b")

@@ -4,6 +4,7 @@ import gzip
 import hashlib
 import http.server
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -522,7 +523,7 @@ def test_data_code_never_unpickles():
     import minitorch.datasets
     import minitorch.utils.data
 
-    sources = list(Path(minitorch.datasets.__file__).parent.glob("*.py")) + [Path(minitorch.utils.data.__file__)]
+    sources = list(Path(minitorch.datasets.__file__).parent.glob("*.py")) + list(Path(minitorch.utils.data.__file__).parent.glob("*.py"))
     for source in sources:
         text = source.read_text()
-        assert "pickle" not in text and "np.load(" not in text, source
+        assert not re.search(r"import pickle|pickle\.|np\.load\(", text), source

@@ -96,7 +96,7 @@ def test_cross_entropy_errors():
         F.cross_entropy(t(LOGITS), t(TARGETS[:5]))
     with pytest.raises(IndexError, match="Target 4 is out of bounds"):
         F.cross_entropy(t(LOGITS), t(np.array([0, 4, 1, 1, 2, 3])))
-    with pytest.raises(TypeError, match="integer dtype"):
+    with pytest.raises(RuntimeError, match="integer dtype"):
         F.cross_entropy(t(LOGITS), mt.tensor(TARGETS).to(mt.bool))
     with pytest.raises(mt.ShapeError, match=r"weight should be a 1D tensor of size 4"):
         F.cross_entropy(t(LOGITS), t(TARGETS), weight=t(np.ones(3)))

@@ -8,6 +8,8 @@ starts its all-reduces from them),
 `grad` returns the gradients. Without `retain_graph` the pass consumes the
 entries it ran, so a second backward through them raises.
 """
+import warnings
+
 from ..creation import as_operand, zeros_like
 from ..engine.autograd_tape import AUTOGRAD_TAPE
 from ..engine import hooks
@@ -42,14 +44,21 @@ def _output_gradients(outputs, grad_outputs, implicit_ok):
     return grads
 
 
-def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, inputs=None):
     """Accumulates the gradients of `tensors` into `.grad` of the leaves they depend on (`tensor.backward()` for several).
+    (`grad_variables` is PyTorch's deprecated name for `grad_tensors`.)
 
     >>> x = mt.tensor([1.0, 2.0], requires_grad=True)
     >>> mt.autograd.backward([(x * x).sum(), x.sum()])
     >>> x.grad
     tensor([3., 5.])
     """
+    if grad_variables is not None:
+        if grad_tensors is not None:
+            raise RuntimeError("'grad_tensors' and 'grad_variables' (deprecated) arguments both passed to backward(). "
+                               "Please only use 'grad_tensors'.")
+        warnings.warn("'grad_variables' is deprecated. Use 'grad_tensors' instead.", FutureWarning, stacklevel=2)
+        grad_tensors = grad_variables
     targets = _as_list(tensors)
     grads = _output_gradients(targets, _as_list(grad_tensors), implicit_ok=True)
     if retain_graph is None:
@@ -85,15 +94,18 @@ def _accumulate(leaf, grad, create_graph, assigned):
             # .grad is the leaf's own: p.grad.zero_() must not write into a shared or broadcast array
             grad = Tensor._make(data.copy())
         assigned.add(id(grad))
-    if leaf.grad is None:
-        leaf.grad = grad
+    # The slot, not the checking `grad` setter: the engine's gradients have the leaf's shape and dtype already
+    # (a student's reverse pass that forgot to un-broadcast is told so by the exercises' checker).
+    if leaf._grad is None:
+        leaf._grad = grad
     else:
-        leaf.grad = leaf.grad + grad
+        leaf._grad = leaf._grad + grad
     if hooks.post_accumulate_hooks:
         hooks.run_post_accumulate(leaf)
 
 
-def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=None, materialize_grads=False):
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True, allow_unused=None,
+         is_grads_batched=False, materialize_grads=False):
     """The gradients of `outputs` with respect to `inputs`, as a tuple (nothing is accumulated into `.grad`).
 
     `create_graph=True` makes the result differentiable again (higher derivatives).
@@ -105,6 +117,12 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     >>> mt.autograd.grad(g.sum(), x)
     (tensor([ 6., 12.]),)
     """
+    if not only_inputs:
+        warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to True). To accumulate "
+                      "gradient for other parts of the graph, please use torch.autograd.backward.", stacklevel=2)
+    if is_grads_batched:
+        raise NotImplementedError("autograd.grad: is_grads_batched=True (vmap over grad_outputs) is not supported by "
+                                  "minitorch; loop over the batch of grad_outputs instead")
     targets = _as_list(outputs)
     sources = _as_list(inputs)
     for i, source in enumerate(sources):

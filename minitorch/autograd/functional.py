@@ -153,12 +153,7 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
     tensor([2., 4.], dtype=minitorch.float64)
     """
     is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jvp")
-    if v is None:
-        if len(inputs) != 1 or inputs[0].numel() != 1:
-            raise RuntimeError("The vector v can only be None if the input to the user-provided function is a single Tensor with a single element.")
-        v = (ones_like(inputs[0]),)
-    else:
-        v = _validate_v(v, inputs, "inputs", "jvp")
+    v = _v_over_inputs(v, inputs, "jvp")
     inputs = _grad_preprocess(inputs, create_graph)
     if not create_graph:
         v = tuple(stop_gradient(t) for t in v)
@@ -179,6 +174,16 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
     )
 
 
+def _v_over_inputs(v, inputs, fn_name):
+    """The vector v for jvp, hvp and vhp: as given, or ones for a single one-element input, as PyTorch."""
+    if v is None:
+        if len(inputs) != 1 or inputs[0].numel() != 1:
+            raise RuntimeError("The vector v can only be None if the input to the user-provided function is a single "
+                               "Tensor with a single element.")
+        return (ones_like(inputs[0]),)
+    return _validate_v(v, inputs, "inputs", fn_name)
+
+
 def _scalar_output(outputs, is_outputs_tuple, fn_name):
     if is_outputs_tuple or len(outputs) != 1:
         raise RuntimeError(f"The function given to {fn_name} should return a single Tensor")
@@ -187,7 +192,7 @@ def _scalar_output(outputs, is_outputs_tuple, fn_name):
     return outputs[0]
 
 
-def hvp(func, inputs, v, create_graph=False, strict=False):
+def hvp(func, inputs, v=None, create_graph=False, strict=False):
     """(func(inputs), H v) for a scalar func: forward-over-reverse.
 
     The accumulator carries `v` through the forward pass and through the
@@ -199,7 +204,7 @@ def hvp(func, inputs, v, create_graph=False, strict=False):
     (tensor(9., dtype=minitorch.float64), tensor([ 6., 12.], dtype=minitorch.float64))
     """
     is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "hvp")
-    v = _validate_v(v, inputs, "inputs", "hvp")
+    v = _v_over_inputs(v, inputs, "hvp")
     inputs = _grad_preprocess(inputs, create_graph)
     if not create_graph:
         v = tuple(stop_gradient(t) for t in v)
@@ -212,7 +217,7 @@ def hvp(func, inputs, v, create_graph=False, strict=False):
     return _grad_postprocess([output], create_graph)[0], _tuple_postprocess(_grad_postprocess(hv, create_graph), is_inputs_tuple)
 
 
-def vhp(func, inputs, v, create_graph=False, strict=False):
+def vhp(func, inputs, v=None, create_graph=False, strict=False):
     """(func(inputs), v^T H) for a scalar func: reverse-over-reverse (nested tapes).
 
     >>> x = mt.tensor([1.0, 2.0], dtype=mt.float64)
@@ -221,7 +226,7 @@ def vhp(func, inputs, v, create_graph=False, strict=False):
     tensor([6., 0.], dtype=minitorch.float64)
     """
     is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "vhp")
-    v = _validate_v(v, inputs, "inputs", "vhp")
+    v = _v_over_inputs(v, inputs, "vhp")
     inputs = _grad_preprocess(inputs, create_graph)
     outer = GradientTape(watch_accessed_variables=False)
     with outer:

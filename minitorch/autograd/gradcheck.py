@@ -89,13 +89,33 @@ def analytical_jacobian(func, inputs):
     return jacobians
 
 
-def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True):
+def _refuse_unsupported_checks(name, **requested):
+    """PyTorch's optional checks minitorch does not run: asking for one raises rather than passing unchecked."""
+    asked = [flag for flag, value in requested.items() if value]
+    if asked:
+        raise NotImplementedError(f"{name}: {', '.join(asked)} not supported by minitorch (only the reverse-mode "
+                                  "Jacobian is compared with finite differences)")
+
+
+def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True, nondet_tol=0.0,
+              check_undefined_grad=True, check_grad_dtypes=False, check_batched_grad=False,
+              check_batched_forward_grad=False, check_forward_ad=False, check_backward_ad=True, fast_mode=False,
+              masked=None):
     """True when func's gradients match finite differences for the inputs that require grad.
+
+    PyTorch's keywords are taken; minitorch's passes are deterministic (nondet_tol has nothing to allow
+    for), fast_mode is the full check, and the checks it does not run (batched, forward-mode, dtypes,
+    masked) raise NotImplementedError when asked for.
 
     >>> x = mt.tensor([0.5, 1.5], dtype=mt.float64, requires_grad=True)
     >>> mt.autograd.gradcheck(mt.exp, (x,))
     True
     """
+    _refuse_unsupported_checks("gradcheck", check_grad_dtypes=check_grad_dtypes, check_batched_grad=check_batched_grad,
+                               check_batched_forward_grad=check_batched_forward_grad,
+                               check_forward_ad=check_forward_ad, masked=masked)
+    if not check_backward_ad:
+        return True
     inputs = flatten(inputs)
     for i in _differentiable(inputs):
         if inputs[i]._data.dtype != np.float64:
@@ -113,13 +133,22 @@ def gradcheck(func, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True
     return True
 
 
-def gradgradcheck(func, inputs, grad_outputs=None, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True, seed=0):
+def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3,
+                  gen_non_contig_grad_outputs=False, raise_exception=True, nondet_tol=0.0, check_undefined_grad=True,
+                  check_grad_dtypes=False, check_batched_grad=False, check_fwd_over_rev=False,
+                  check_rev_over_rev=True, fast_mode=False, masked=False, seed=0):
     """gradcheck of the function (inputs, v) -> v^T J(inputs): second derivatives against finite differences.
+    (`seed` draws the random v; PyTorch's other keywords are taken as gradcheck takes them.)
 
     >>> x = mt.tensor([0.5, 1.5], dtype=mt.float64, requires_grad=True)
     >>> mt.autograd.gradgradcheck(mt.tanh, (x,))
     True
     """
+    _refuse_unsupported_checks("gradgradcheck", gen_non_contig_grad_outputs=gen_non_contig_grad_outputs,
+                               check_grad_dtypes=check_grad_dtypes, check_batched_grad=check_batched_grad,
+                               check_fwd_over_rev=check_fwd_over_rev, masked=masked)
+    if not check_rev_over_rev:
+        return True
     inputs = flatten(inputs)
     wrt = [inputs[i] for i in _differentiable(inputs)]
     outputs = [o for o in _flat_outputs(func, inputs) if o._requires_grad]
@@ -135,5 +164,6 @@ def gradgradcheck(func, inputs, grad_outputs=None, eps=1e-6, atol=1e-5, rtol=1e-
         grads = grad(outs, sources, grad_outputs=list(args[n:]), create_graph=True, allow_unused=True)
         return tuple(g for g in grads if g is not None)
 
-    return gradcheck(first_derivatives, tuple(inputs) + tuple(grad_outputs), eps, atol, rtol, raise_exception)
+    return gradcheck(first_derivatives, tuple(inputs) + tuple(grad_outputs), eps=eps, atol=atol, rtol=rtol,
+                     raise_exception=raise_exception)
 

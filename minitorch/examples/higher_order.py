@@ -115,8 +115,8 @@ def part_gradient_penalty(rng):
     """
     def layer(fan_in, fan_out):
         bound = 1 / np.sqrt(fan_in)
-        return [mt.tensor(rng.uniform(-bound, bound, (fan_in, fan_out)), requires_grad=True),
-                mt.tensor(rng.uniform(-bound, bound, fan_out), requires_grad=True)]
+        return [mt.tensor(rng.uniform(-bound, bound, (fan_in, fan_out)), dtype=mt.float32, requires_grad=True),
+                mt.tensor(rng.uniform(-bound, bound, fan_out), dtype=mt.float32, requires_grad=True)]
 
     params = layer(2, 16) + layer(16, 1)
 

@@ -24,8 +24,9 @@ from .fold import Fold, Unfold
 from .instancenorm import InstanceNorm1d, InstanceNorm2d
 from .lazy import (
     LazyBatchNorm1d, LazyBatchNorm2d, LazyConv1d, LazyConv2d, LazyConvTranspose1d, LazyConvTranspose2d,
-    LazyInstanceNorm1d, LazyInstanceNorm2d, LazyLinear, LazyModuleMixin, UninitializedBuffer, UninitializedParameter,
+    LazyInstanceNorm1d, LazyInstanceNorm2d, LazyLinear, LazyModuleMixin,
 )
+from .parameter import Buffer, UninitializedBuffer, UninitializedParameter
 from .linear import Bilinear
 from .normalization import GroupNorm, LocalResponseNorm, RMSNorm
 from .padding import (
@@ -57,6 +58,7 @@ from .loss import (
     LinearCrossEntropyOptions, MarginRankingLoss, MultiLabelMarginLoss, MultiLabelSoftMarginLoss, MultiMarginLoss,
     NLLLoss2d, PoissonNLLLoss, SoftMarginLoss, TripletMarginLoss, TripletMarginWithDistanceLoss,
 )
+from . import modules, parameter  # PyTorch's paths: torch.nn.modules.*, torch.nn.parameter
 
 SPATIAL_EXPORTS = [
     "ParameterList", "ParameterDict", "Conv1d", "ConvTranspose1d", "ConvTranspose2d", "Unflatten", "Fold", "Unfold",
@@ -83,7 +85,7 @@ _ACTIVATIONS_LOSSES_ATTENTION = [
 ]
 
 __all__ = [
-    "functional", "init", "parallel", "utils", "Module", "Parameter", "Sequential", "ModuleList", "ModuleDict", "Identity",
+    "functional", "init", "modules", "parallel", "parameter", "utils", "Module", "Parameter", "Buffer", "Sequential", "ModuleList", "ModuleDict", "Identity",
     "Linear", "Conv2d", "Conv2D", "BatchNorm1d", "BatchNorm2d", "LayerNorm", "SyncBatchNorm", "MaxPool2d", "AvgPool2d",
     "AdaptiveAvgPool2d", "Dropout", "Flatten", "ReLU", "LeakyReLU", "GELU", "Sigmoid", "Tanh", "Softmax",
     "LogSoftmax", "Embedding", "CrossEntropyLoss", "NLLLoss", "MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss",

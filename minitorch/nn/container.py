@@ -87,6 +87,14 @@ class Sequential(_NumberedModules):
             input = module(input)
         return input
 
+    def extend(self, sequential):
+        """Appends each module of an iterable (`sequential`: PyTorch's name here).
+
+        >>> len(mt.nn.Sequential().extend([mt.nn.ReLU(), mt.nn.Tanh()]))
+        2
+        """
+        return super().extend(sequential)
+
     def __getitem__(self, idx):
         items = list(self._modules.items())
         if isinstance(idx, slice):

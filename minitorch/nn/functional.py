@@ -16,6 +16,7 @@ from ..creation import from_numpy
 from ..errors import ShapeError
 from ..engine.state import no_grad
 from ..ops import array_ops, batch_norm_ops, conv_ops, math_ops, pool_ops, reduction_ops, special_ops
+from ..ops.writes import accepts_out
 from ..tensor import Tensor
 # ----- surface: convolution, pooling, padding, resampling, normalization (new modules re-exported here) -----
 from ..ops.fold_ops import fold, unfold  # noqa: F401
@@ -57,6 +58,8 @@ from .loss_functions import (  # noqa: F401  (F.cross_entropy and friends, as in
     binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy, huber_loss, l1_loss, mse_loss, nll_loss,
     smooth_l1_loss,
 )
+
+hardshrink = accepts_out(hardshrink)  # PyTorch's F.hardshrink is torch.hardshrink, which takes out=
 
 
 # ----- linear and convolution -----
@@ -247,33 +250,33 @@ def tanh(input):
     return math_ops.tanh(input)
 
 
-def _softmax_dim(name, ndim):
+def _softmax_dim(name, ndim, stacklevel=3):
     warnings.warn(
         f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X as an argument.",
-        stacklevel=3,
+        stacklevel=stacklevel,
     )
     return 0 if ndim in (0, 1, 3) else 1
 
 
-def softmax(input, dim=None, dtype=None):
+def softmax(input, dim=None, _stacklevel=3, dtype=None):
     """exp(x) / sum(exp(x)) along `dim`.
 
     >>> mt.nn.functional.softmax(mt.tensor([0.0, 0.0]), dim=0).tolist()
     [0.5, 0.5]
     """
     if dim is None:
-        dim = _softmax_dim("softmax", input.ndim)
+        dim = _softmax_dim("softmax", input.ndim, _stacklevel)
     return reduction_ops.softmax(input, dim, dtype)
 
 
-def log_softmax(input, dim=None, dtype=None):
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     """log(softmax(x)) along `dim`, computed stably.
 
     >>> round(mt.nn.functional.log_softmax(mt.tensor([0.0, 0.0]), dim=0)[0].item(), 4)
     -0.6931
     """
     if dim is None:
-        dim = _softmax_dim("log_softmax", input.ndim)
+        dim = _softmax_dim("log_softmax", input.ndim, _stacklevel)
     return reduction_ops.log_softmax(input, dim, dtype)
 
 
@@ -287,7 +290,7 @@ def one_hot(tensor, num_classes=-1):
     """
     values = np.asarray(tensor)
     if values.dtype.kind not in "iu":
-        raise TypeError(f"one_hot is only applicable to index tensor of integer dtype, got {tensor.dtype}")
+        raise RuntimeError(f"one_hot is only applicable to index tensor of integer dtype, got {tensor.dtype}")
     if num_classes == -1:
         num_classes = int(values.max()) + 1 if values.size else 0
     if values.size and (values.min() < 0 or values.max() >= num_classes):

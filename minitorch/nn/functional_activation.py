@@ -21,6 +21,7 @@ from ..creation import from_numpy
 from ..errors import ShapeError
 from ..ops import array_ops, math_ops, reduction_ops, special_ops
 from ..ops.in_place_ops import twin
+from ..ops.pointwise_ops import hardshrink, prelu  # noqa: F401  (ops level: they are Tensor methods too)
 
 SELU_ALPHA = 1.6732632423543772848170429916717
 SELU_SCALE = 1.0507009873554804934193349852946
@@ -120,43 +121,28 @@ threshold_ = _in_place(threshold, "threshold_", """>>> x = mt.tensor([0.5, 2.0])
     """)
 
 
-def prelu(input, weight):
-    """x where x > 0, else weight * x, with one learned slope per channel (dimension 1) or one for all.
-
-    >>> F.prelu(mt.tensor([[-2.0, 1.0], [4.0, -1.0]]), mt.tensor([0.5, 0.25])).tolist()
-    [[-1.0, 1.0], [4.0, -0.25]]
-    """
-    _require_floating(input, "prelu")
-    channels = input.shape[1] if input.ndim >= 2 else 1
-    if weight.ndim > 1 or weight.numel() not in (1, channels):
-        raise ShapeError(
-            f"prelu: mismatch of parameter numbers and input channel size. Found parameter numbers = {weight.numel()} "
-            f"and channel size = {channels} (input of shape {tuple(input.shape)}, weight of shape {tuple(weight.shape)})"
-        )
-    if weight.numel() != 1 and input.ndim > 2:
-        weight = weight.reshape((channels,) + (1,) * (input.ndim - 2))
-    elif weight.ndim == 1 and weight.numel() == 1:
-        weight = weight.reshape(())
-    return math_ops.where(input > 0, input, weight * input)
-
-
-def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False, *, generator=None):
     """Randomized leaky ReLU: while training each x <= 0 is scaled by its own slope ~ U(lower, upper);
-    otherwise the slope is (lower + upper) / 2. The slopes come from the global generator.
+    otherwise the slope is (lower + upper) / 2. The slopes come from `generator` (default: the global one).
 
     >>> F.rrelu(mt.tensor([-4.0, 2.0]), 0.25, 0.75)
     tensor([-2.,  2.])
     """
     if inplace:
-        return rrelu_(input, lower, upper, training)
+        return rrelu_(input, lower, upper, training, generator)
     _require_floating(input, "rrelu")
     if not training:
         return leaky_relu(input, (lower + upper) / 2)
-    slopes = random.generator().uniform(lower, upper, input.shape).astype(np.asarray(input).dtype)
+    slopes = random.generator(generator).uniform(lower, upper, input.shape).astype(np.asarray(input).dtype)
     return math_ops.where(input > 0, input, input * from_numpy(slopes))
 
 
-rrelu_ = _in_place(rrelu, "rrelu_", """>>> x = mt.tensor([-4.0, 2.0])
+def _rrelu_with_generator(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):
+    """rrelu in the arguments of PyTorch's F.rrelu_ (torch.rrelu_): a generator where F.rrelu has inplace."""
+    return rrelu(input, lower, upper, training, generator=generator)
+
+
+rrelu_ = _in_place(_rrelu_with_generator, "rrelu_", """>>> x = mt.tensor([-4.0, 2.0])
     >>> F.rrelu_(x, 0.25, 0.75)
     tensor([-2.,  2.])
     """)
@@ -331,16 +317,6 @@ def glu(input, dim=-1):
 
 
 # ----- shrinkage -----
-
-def hardshrink(input, lambd=0.5):
-    """x where |x| > lambd, else 0.
-
-    >>> F.hardshrink(mt.tensor([-1.0, 0.3, 0.6]))
-    tensor([-1.0000, 0.0000, 0.6000])
-    """
-    _require_floating(input, "hardshrink")
-    return math_ops.where((input >= -lambd) & (input <= lambd), 0.0, input)
-
 
 def softshrink(input, lambd=0.5):
     """x - lambd where x > lambd, x + lambd where x < -lambd, else 0.

@@ -29,7 +29,7 @@ from .functional_distance import vector_norm
 def _indices(input, num_embeddings, name):
     indices = np.asarray(input)
     if indices.dtype.kind not in "iu":
-        raise TypeError(f"{name}: expected an integer index tensor (Long or Int), got {indices.dtype}")
+        raise RuntimeError(f"{name}: expected an integer index tensor (Long or Int), got {indices.dtype}")
     if indices.size and (indices.min() < 0 or indices.max() >= num_embeddings):
         raise IndexError(f"{name}: index out of range in self (indices must lie in [0, {num_embeddings}))")
     return indices
@@ -43,16 +43,23 @@ def _padding_index(padding_idx, num_embeddings):
     return padding_idx % num_embeddings
 
 
-def _renorm_(weight, indices, max_norm, norm_type):
-    """PyTorch's embedding_renorm_: rows of `weight` used by `indices` scaled down to norm max_norm, in place."""
-    rows = np.unique(indices)
+def embedding_renorm_(input, indices, max_norm, norm_type):
+    """PyTorch's torch.embedding_renorm_: the rows of the table `input` used by `indices` scaled down to norm
+    max_norm (max_norm / (norm + 1e-7) of themselves), in place and unrecorded; returns `input`.
+
+    >>> mt.embedding_renorm_(mt.tensor([[3.0, 4.0], [0.3, 0.4]]), mt.tensor([0, 1]), 1.0, 2.0)
+    tensor([[0.6000, 0.8000],
+            [0.3000, 0.4000]])
+    """
+    rows = np.unique(np.asarray(indices))
     if rows.size == 0:
-        return
+        return input
     with no_grad():
-        used = weight.detach()[from_numpy(rows)]
+        used = input.detach()[from_numpy(rows)]
         norms = vector_norm(used, norm_type, 1, keepdim=True)
         scale = math_ops.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
-        weight.detach()[from_numpy(rows)] = used * scale
+        input.detach()[from_numpy(rows)] = used * scale
+    return input
 
 
 def _scaled_gradient(values, scale):
@@ -90,7 +97,7 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
     indices = _indices(input, num_embeddings, "embedding")
     padding_idx = _padding_index(padding_idx, num_embeddings)
     if max_norm is not None:
-        _renorm_(weight, indices, max_norm, norm_type)
+        embedding_renorm_(weight, indices, max_norm, norm_type)
     rows = weight[from_numpy(indices)]
     if scale_grad_by_freq:
         rows = _scaled_gradient(rows, _inverse_frequencies(indices, indices, np.asarray(weight).dtype))
@@ -160,7 +167,7 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
     flat = _indices(flat, num_embeddings, "embedding_bag")
     padding_idx = _padding_index(padding_idx, num_embeddings)
     if max_norm is not None:
-        _renorm_(weight, flat, max_norm, norm_type)
+        embedding_renorm_(weight, flat, max_norm, norm_type)
     if sample_weights is not None and mode != "sum":
         raise NotImplementedError("embedding_bag: per_sample_weights was not None. per_sample_weights is only supported "
                                   f"for mode='sum' (got mode='{mode}'). Please open a feature request on GitHub.")

@@ -14,6 +14,7 @@ from ..creation import from_numpy
 from ..engine.state import no_grad
 from ..errors import ShapeError
 from ..ops import batch_norm_ops, math_ops, pool_ops, reduction_ops
+from ..ops.writes import write_out
 from ..ops.pad_ops import zero_pad
 
 
@@ -143,11 +144,10 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     tensor([[0.6000, 0.8000],
             [0.0000, 0.0000]])
     """
-    if out is not None:
-        raise NotImplementedError("normalize: out= is not supported; use the returned tensor")
     if not input.is_floating_point():
         raise TypeError(f"normalize: expected a floating-point input, got {input.dtype}")
-    return input / math_ops.clamp(_norm(input, p, dim), min=eps)
+    result = input / math_ops.clamp(_norm(input, p, dim), min=eps)
+    return result if out is None else write_out("normalize", result, out)
 
 
 def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):

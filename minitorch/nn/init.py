@@ -2,7 +2,7 @@
 
 Gains and fans follow PyTorch exactly, so a layer's default initialisation
 has the same distribution as its PyTorch twin's. Random draws come from the
-global generator (mt.manual_seed).
+global generator (mt.manual_seed), or from `generator=` where given.
 """
 import math
 import warnings
@@ -58,8 +58,8 @@ def _calculate_correct_fan(tensor, mode):
     return fan_in if mode == "fan_in" else fan_out
 
 
-def uniform_(tensor, a=0.0, b=1.0):
-    """Fills `tensor` in place with U(a, b) samples from the global generator; returns it.
+def uniform_(tensor, a=0.0, b=1.0, generator=None):
+    """Fills `tensor` in place with U(a, b) samples from `generator` (default: the global one); returns it.
 
     >>> _ = mt.manual_seed(0)
     >>> w = mt.nn.init.uniform_(mt.empty(3, 4), -0.1, 0.1)
@@ -67,11 +67,11 @@ def uniform_(tensor, a=0.0, b=1.0):
     (minitorch.Size([3, 4]), True)
     """
     with no_grad():
-        return tensor.uniform_(a, b)
+        return tensor.uniform_(a, b, generator=generator)
 
 
-def normal_(tensor, mean=0.0, std=1.0):
-    """Fills `tensor` in place with N(mean, std^2) samples from the global generator; returns it.
+def normal_(tensor, mean=0.0, std=1.0, generator=None):
+    """Fills `tensor` in place with N(mean, std^2) samples from `generator` (default: the global one); returns it.
 
     >>> _ = mt.manual_seed(0)
     >>> w = mt.nn.init.normal_(mt.empty(1000), mean=1.0, std=0.1)
@@ -79,7 +79,7 @@ def normal_(tensor, mean=0.0, std=1.0):
     1.0
     """
     with no_grad():
-        return tensor.normal_(mean, std)
+        return tensor.normal_(mean, std, generator=generator)
 
 
 def constant_(tensor, val):
@@ -110,7 +110,7 @@ def zeros_(tensor):
     return constant_(tensor, 0.0)
 
 
-def xavier_uniform_(tensor, gain=1.0):
+def xavier_uniform_(tensor, gain=1.0, generator=None):
     """U(-a, a) with a = gain * sqrt(6 / (fan_in + fan_out)) (Glorot & Bengio, 2010), in place.
 
     >>> _ = mt.manual_seed(0)
@@ -121,10 +121,10 @@ def xavier_uniform_(tensor, gain=1.0):
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
     bound = math.sqrt(3.0) * std
-    return uniform_(tensor, -bound, bound)
+    return uniform_(tensor, -bound, bound, generator)
 
 
-def xavier_normal_(tensor, gain=1.0):
+def xavier_normal_(tensor, gain=1.0, generator=None):
     """N(0, std^2) with std = gain * sqrt(2 / (fan_in + fan_out)), in place.
 
     >>> _ = mt.manual_seed(0)
@@ -134,10 +134,10 @@ def xavier_normal_(tensor, gain=1.0):
     """
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
-    return normal_(tensor, 0.0, std)
+    return normal_(tensor, 0.0, std, generator)
 
 
-def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu"):
+def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
     """U(-bound, bound) with bound = gain * sqrt(3 / fan) (He et al., 2015).
 
     >>> w = mt.nn.init.kaiming_uniform_(mt.empty(64, 100), nonlinearity="relu")
@@ -150,10 +150,10 @@ def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu"):
     fan = _calculate_correct_fan(tensor, mode)
     std = calculate_gain(nonlinearity, a) / math.sqrt(fan)
     bound = math.sqrt(3.0) * std
-    return uniform_(tensor, -bound, bound)
+    return uniform_(tensor, -bound, bound, generator)
 
 
-def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu"):
+def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
     """N(0, std^2) with std = gain / sqrt(fan) (He et al., 2015), in place.
 
     >>> _ = mt.manual_seed(0)
@@ -166,7 +166,7 @@ def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu"):
         return tensor
     fan = _calculate_correct_fan(tensor, mode)
     std = calculate_gain(nonlinearity, a) / math.sqrt(fan)
-    return normal_(tensor, 0.0, std)
+    return normal_(tensor, 0.0, std, generator)
 
 
 def default_weight_and_bias_(weight, bias=None):
@@ -227,7 +227,7 @@ def dirac_(tensor, groups=1):
     return _fill_(tensor, delta)
 
 
-def orthogonal_(tensor, gain=1):
+def orthogonal_(tensor, gain=1, generator=None):
     """Fills `tensor` (2-D or more, flattened to rows x rest) with a (semi-)orthogonal matrix times `gain`,
     from the QR decomposition of a Gaussian matrix (Saxe et al., 2013), in place, as torch's.
 
@@ -242,7 +242,7 @@ def orthogonal_(tensor, gain=1):
         return tensor
     rows = tensor.shape[0]
     cols = tensor.numel() // rows
-    flattened = random.generator().normal(0.0, 1.0, (rows, cols))
+    flattened = random.generator(generator).normal(0.0, 1.0, (rows, cols))
     if rows < cols:
         flattened = flattened.T
     q, r = np.linalg.qr(flattened)
@@ -252,7 +252,7 @@ def orthogonal_(tensor, gain=1):
     return _fill_(tensor, (q * gain).reshape(tensor.shape))
 
 
-def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0):
+def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
     """Fills `tensor` with N(mean, std^2) samples truncated to [a, b] (inverse-CDF sampling, as torch's), in place.
 
     >>> _ = mt.manual_seed(0)
@@ -264,11 +264,11 @@ def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0):
         warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. "
                       "The distribution of values may be incorrect.", stacklevel=2)
     low, high = (special.ndtr((bound - mean) / std) for bound in (a, b))
-    uniform = random.generator().uniform(2 * low - 1, 2 * high - 1, tensor.shape)
+    uniform = random.generator(generator).uniform(2 * low - 1, 2 * high - 1, tensor.shape)
     return _fill_(tensor, np.clip(special.erfinv(uniform) * std * math.sqrt(2.0) + mean, a, b))
 
 
-def sparse_(tensor, sparsity, std=0.01):
+def sparse_(tensor, sparsity, std=0.01, generator=None):
     """Fills the 2-D `tensor` with N(0, std^2) values and zeroes ceil(sparsity * rows) random rows of each column
     (Martens, 2010), in place, as torch's.
 
@@ -281,7 +281,8 @@ def sparse_(tensor, sparsity, std=0.01):
         raise ValueError("Only tensors with 2 dimensions are supported")
     rows, cols = tensor.shape
     zeros_per_column = int(math.ceil(sparsity * rows))
-    values = random.generator().normal(0.0, std, (rows, cols))
+    rng = random.generator(generator)
+    values = rng.normal(0.0, std, (rows, cols))
     for column in range(cols):
-        values[random.generator().permutation(rows)[:zeros_per_column], column] = 0
+        values[rng.permutation(rows)[:zeros_per_column], column] = 0
     return _fill_(tensor, values)

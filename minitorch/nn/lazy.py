@@ -12,81 +12,11 @@ import inspect
 
 from .. import creation, dtypes
 from ..engine.state import no_grad
-from ..tensor import Tensor
 from .conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
 from .instancenorm import InstanceNorm1d, InstanceNorm2d
 from .linear import Linear
 from .normalization import BatchNorm1d, BatchNorm2d
-from .parameter import Parameter
-
-
-class _Uninitialized:
-    """What the placeholders share: no shape until `materialize` gives one, then the real class."""
-
-    __slots__ = ()
-    cls_to_become = None
-
-    @property
-    def shape(self):
-        raise RuntimeError(
-            "Can't access the shape of an uninitialized parameter or buffer. This error usually happens in "
-            "`load_state_dict` when trying to load an uninitialized parameter into an initialized one. "
-            "Call `forward` to initialize the parameters before accessing their attributes."
-        )
-
-    def materialize(self, shape, device=None, dtype=None):
-        """Gives the placeholder `shape` (uninitialised values) and makes it a plain Parameter or Tensor, in place."""
-        self.data = creation.empty(*shape, dtype=dtype if dtype is not None else self.dtype)
-        self.__class__ = self.cls_to_become
-
-    def __repr__(self):
-        return f"<{type(self).__name__}>"
-
-    def __deepcopy__(self, memo):
-        copy = type(self)(self.requires_grad, dtype=self.dtype)
-        memo[id(self)] = copy
-        return copy
-
-
-class UninitializedParameter(_Uninitialized, Parameter):
-    """A Parameter whose shape is not known yet (lazy modules), as torch.nn.UninitializedParameter.
-
-    >>> w = mt.nn.UninitializedParameter()
-    >>> w
-    <UninitializedParameter>
-    >>> w.materialize((2, 3)); type(w).__name__, w.shape
-    ('Parameter', minitorch.Size([2, 3]))
-    """
-
-    __slots__ = ()
-    cls_to_become = Parameter
-
-    def __new__(cls, requires_grad=True, device=None, dtype=None):
-        return Parameter.__new__(cls, creation.empty(0, dtype=dtype), requires_grad)
-
-
-class UninitializedBuffer(_Uninitialized, Tensor):
-    """A buffer whose shape is not known yet (lazy modules), as torch.nn.UninitializedBuffer.
-
-    >>> b = mt.nn.UninitializedBuffer()
-    >>> b.materialize((3,)); b.shape
-    minitorch.Size([3])
-    """
-
-    __slots__ = ()
-    cls_to_become = Tensor
-
-    def __new__(cls, requires_grad=False, device=None, dtype=None):
-        return Tensor.__new__(cls, creation.empty(0, dtype=dtype), requires_grad=requires_grad)
-
-
-def is_lazy(tensor):
-    """True for an UninitializedParameter or UninitializedBuffer.
-
-    >>> is_lazy(mt.nn.UninitializedParameter()), is_lazy(mt.zeros(1))
-    (True, False)
-    """
-    return isinstance(tensor, _Uninitialized)
+from .parameter import Parameter, UninitializedBuffer, UninitializedParameter, is_lazy
 
 
 class LazyModuleMixin:
@@ -126,7 +56,8 @@ class LazyModuleMixin:
                 if is_lazy(tensor) and name not in self._non_persistent_buffers_set:
                     destination[prefix + name] = tensor
 
-    def _load_from_state_dict(self, state_dict, prefix, strict, missing_keys, unexpected_keys, error_msgs):
+    def _load_from_state_dict(self, state_dict, prefix, strict, missing_keys, unexpected_keys, error_msgs,
+                              assign=False):
         """Placeholders take the shapes of the tensors being loaded, then load as usual; a placeholder
         meeting a placeholder stays one."""
         with no_grad():
@@ -138,7 +69,7 @@ class LazyModuleMixin:
         still_lazy = {prefix + name for name, t in list(self._parameters.items()) + list(self._buffers.items()) if is_lazy(t)}
         loadable = {key: value for key, value in state_dict.items() if key not in still_lazy}
         missing = len(missing_keys)
-        super()._load_from_state_dict(loadable, prefix, strict, missing_keys, unexpected_keys, error_msgs)
+        super()._load_from_state_dict(loadable, prefix, strict, missing_keys, unexpected_keys, error_msgs, assign)
         missing_keys[missing:] = [key for key in missing_keys[missing:] if not (key in still_lazy and key in state_dict)]
 
 

@@ -40,6 +40,20 @@ def _reduce(loss, reduction):
     return loss
 
 
+def _reduce_weighted(loss, reduction, weight, input, name, mean_over_weight=True):
+    """A loss with PyTorch's per-element `weight=` (mse_loss, l1_loss, huber_loss): weight * loss, then the
+    reduction; the mean is sum(weight * loss) / sum(weight), or for huber_loss the plain mean, as PyTorch."""
+    if weight is None:
+        return _reduce(loss, reduction)
+    if tuple(weight.shape) != tuple(input.shape):
+        raise ValueError(f"{name}: Weights and input must have the same size (weight {tuple(weight.shape)}, "
+                         f"input {tuple(input.shape)}).")
+    weighted = loss * weight
+    if reduction == "mean" and mean_over_weight:
+        return weighted.sum() / weight.sum()
+    return _reduce(weighted, reduction)
+
+
 def _as_float_target(input, target, name, same_shape=False):
     """The target as a floating tensor of input's dtype; warns (or raises) on shape mismatch as PyTorch."""
     if not isinstance(target, Tensor):
@@ -63,7 +77,7 @@ def _as_float_target(input, target, name, same_shape=False):
 
 # ----- regression losses -----
 
-def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     """(input - target)^2, reduced.
 
     >>> mt.nn.functional.mse_loss(mt.tensor([1.0, 2.0]), mt.tensor([1.0, 4.0])).item()
@@ -72,10 +86,10 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction, "mse_loss")
     diff = input - _as_float_target(input, target, "mse_loss")
-    return _reduce(diff * diff, reduction)
+    return _reduce_weighted(diff * diff, reduction, weight, input, "mse_loss")
 
 
-def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     """|input - target|, reduced.
 
     >>> mt.nn.functional.l1_loss(mt.tensor([1.0, 2.0]), mt.tensor([1.0, 4.0]), reduction="sum").item()
@@ -83,7 +97,8 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     """
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction, "l1_loss")
-    return _reduce((input - _as_float_target(input, target, "l1_loss")).abs(), reduction)
+    return _reduce_weighted((input - _as_float_target(input, target, "l1_loss")).abs(), reduction, weight, input,
+                            "l1_loss")
 
 
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
@@ -102,7 +117,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     return _reduce(loss_ops.smooth_l1_loss(input, target, beta), reduction)
 
 
-def huber_loss(input, target, reduction="mean", delta=1.0):
+def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     """0.5 d^2 where |d| < delta, else delta (|d| - 0.5 delta) (d = input - target), then the reduction.
 
     >>> F.huber_loss(mt.tensor([0.5, 3.0]), mt.zeros(2), delta=2.0, reduction="none")
@@ -112,7 +127,8 @@ def huber_loss(input, target, reduction="mean", delta=1.0):
     if delta <= 0:
         raise ValueError(f"huber_loss: delta must be positive, got {delta}")
     target = _as_float_target(input, target, "huber_loss")
-    return _reduce(loss_ops.huber_loss(input, target, delta), reduction)
+    return _reduce_weighted(loss_ops.huber_loss(input, target, delta), reduction, weight, input, "huber_loss",
+                            mean_over_weight=False)
 
 
 # ----- binary classification -----
@@ -235,7 +251,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
         # A single sample of C log-probabilities with a 0-d target.
         return nll_loss(input.unsqueeze(0), target.reshape(1), weight, None, ignore_index, None, reduction).reshape(())
     if target.dtype.category != 1:
-        raise TypeError(f"nll_loss: expected target of integer dtype (class indices), got {target.dtype}")
+        raise RuntimeError(f"nll_loss: expected target of integer dtype (class indices), got {target.dtype}")
     targets, ignored = _class_targets(input, target, ignore_index, "nll_loss")
     log_probs = _class_last_2d(input)
     rows = from_numpy(np.arange(targets.size))
@@ -268,7 +284,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     if target.is_floating_point():
         return _cross_entropy_probabilities(input, target, weight, ignore_index, reduction, label_smoothing)
     if target.dtype.category != 1:
-        raise TypeError(f"cross_entropy: expected target of integer dtype (class indices) or floating dtype (probabilities), got {target.dtype}")
+        raise RuntimeError(f"cross_entropy: expected target of integer dtype (class indices) or floating dtype (probabilities), got {target.dtype}")
     classes = input.shape[1]
     targets, ignored = _class_targets(input, target, ignore_index, "cross_entropy")
     logits = _class_last_2d(input)

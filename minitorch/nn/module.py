@@ -27,7 +27,7 @@ from ..autograd.custom import Function
 from ..engine.hooks import RemovableHandle
 from ..engine.state import no_grad, thread_state
 from ..tensor import Tensor
-from .parameter import Parameter
+from .parameter import Buffer, Parameter
 
 _IncompatibleKeys = namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])
 
@@ -60,10 +60,11 @@ class Module:
         object.__setattr__(self, "_backward_pre_hooks", OrderedDict())
         object.__setattr__(self, "_backward_hooks", OrderedDict())
         object.__setattr__(self, "_hooks_with_kwargs", set())  # handle ids of hooks that also get kwargs
+        object.__setattr__(self, "_hooks_always_called", set())  # forward hooks that run when forward raises too
 
     _has_hooks = False  # the one test __call__ makes; set while any hook is registered
 
-    def forward(self, *args, **kwargs):
+    def forward(self, *input):
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
 
     def __call__(self, *args, **kwargs):
@@ -89,7 +90,13 @@ class Module:
         if (self._backward_hooks or self._backward_pre_hooks) and thread_state.recording:
             backward_hook = _BackwardHook(self)
             args = backward_hook.setup_input_hook(args)
-        result = self.forward(*args, **kwargs)
+        try:
+            result = self.forward(*args, **kwargs)
+        except BaseException:
+            for key, hook in list(self._forward_hooks.items()):  # always_call=True: run, then the error goes on
+                if key in self._hooks_always_called:
+                    hook(self, args, kwargs, None) if key in with_kwargs else hook(self, args, None)
+            raise
         for key, hook in list(self._forward_hooks.items()):
             hook_result = hook(self, args, kwargs, result) if key in with_kwargs else hook(self, args, result)
             if hook_result is not None:
@@ -100,7 +107,7 @@ class Module:
 
     # ----- hooks -----
 
-    def _add_hook(self, registry, hook, prepend, with_kwargs=False):
+    def _add_hook(self, registry, hook, prepend, with_kwargs=False, always_call=False):
         if not callable(hook):
             raise TypeError(f"hook must be callable, got {type(hook).__name__}")
         handle = _ModuleHookHandle(self, registry)
@@ -109,6 +116,8 @@ class Module:
             registry.move_to_end(handle.id, last=False)
         if with_kwargs:
             self._hooks_with_kwargs.add(handle.id)
+        if always_call:
+            self._hooks_always_called.add(handle.id)
         object.__setattr__(self, "_has_hooks", True)
         return handle
 
@@ -131,10 +140,11 @@ class Module:
         """
         return self._add_hook(self._forward_pre_hooks, hook, prepend, with_kwargs)
 
-    def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False):
+    def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
         """Calls `hook(module, args, output)` after each forward; a returned value replaces the output.
 
-        With `with_kwargs=True` the hook is `hook(module, args, kwargs, output)`.
+        With `with_kwargs=True` the hook is `hook(module, args, kwargs, output)`; with `always_call=True`
+        it also runs (with output None) when forward raises, before the error goes on.
 
         >>> shapes = []
         >>> layer = mt.nn.Linear(3, 2)
@@ -144,9 +154,9 @@ class Module:
         [(4, 2)]
         >>> handle.remove()
         """
-        return self._add_hook(self._forward_hooks, hook, prepend, with_kwargs)
+        return self._add_hook(self._forward_hooks, hook, prepend, with_kwargs, always_call)
 
-    def register_full_backward_pre_hook(self, hook, *, prepend=False):
+    def register_full_backward_pre_hook(self, hook, prepend=False):
         """Calls `hook(module, grad_output)` when the gradients of the module's outputs are known.
 
         `grad_output` is a tuple, one entry per output (None for outputs that
@@ -161,7 +171,7 @@ class Module:
         """
         return self._add_hook(self._backward_pre_hooks, hook, prepend)
 
-    def register_full_backward_hook(self, hook, *, prepend=False):
+    def register_full_backward_hook(self, hook, prepend=False):
         """Calls `hook(module, grad_input, grad_output)` during backward, PyTorch's semantics.
 
         `grad_output` holds the gradients with respect to the module's outputs,
@@ -247,6 +257,11 @@ class Module:
                 raise AttributeError("cannot assign parameters before Module.__init__() call")
             self._forget(name, keep=registries[0])
             self.register_parameter(name, value)
+        elif isinstance(value, Buffer):
+            if registries[1] is None:
+                raise AttributeError("cannot assign buffer before Module.__init__() call")
+            self._forget(name, keep=registries[1])
+            self.register_buffer(name, value, persistent=value.persistent)
         elif isinstance(value, Module):
             if registries[2] is None:
                 raise AttributeError("cannot assign module before Module.__init__() call")
@@ -333,13 +348,13 @@ class Module:
                 continue
             yield from module.named_modules(memo, prefix + ("." if prefix else "") + name, remove_duplicate)
 
-    def modules(self):
-        """This module and every descendant.
+    def modules(self, remove_duplicate=True):
+        """This module and every descendant (a module reached twice comes once, unless `remove_duplicate=False`).
 
         >>> len(list(mt.nn.Sequential(mt.nn.Linear(2, 2), mt.nn.ReLU()).modules()))
         3
         """
-        for _, module in self.named_modules():
+        for _, module in self.named_modules(remove_duplicate=remove_duplicate):
             yield module
 
     def named_children(self):
@@ -559,8 +574,10 @@ class Module:
                 module.state_dict(destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars)
         return destination
 
-    def _load_from_state_dict(self, state_dict, prefix, strict, missing_keys, unexpected_keys, error_msgs):
-        """Copies this module's own entries (not its children's) in place; collects problems."""
+    def _load_from_state_dict(self, state_dict, prefix, strict, missing_keys, unexpected_keys, error_msgs,
+                              assign=False):
+        """Copies this module's own entries (not its children's) in place, or with `assign` takes the
+        loaded tensors themselves (a parameter keeps its requires_grad); collects problems."""
         persistent_buffers = {k: v for k, v in self._buffers.items() if k not in self._non_persistent_buffers_set}
         local_state = {k: v for k, v in list(self._parameters.items()) + list(persistent_buffers.items()) if v is not None}
         for name, target in local_state.items():
@@ -576,6 +593,9 @@ class Module:
                     f"the shape in current model is {_size(target.shape)}."
                 )
                 continue
+            if assign:
+                self._assign_loaded(name, target, value)
+                continue
             with no_grad():
                 target.copy_(array)
         if strict:
@@ -587,8 +607,20 @@ class Module:
                 if name not in local_state and name not in children:
                     unexpected_keys.append(key)
 
-    def load_state_dict(self, state_dict, strict=True):
-        """Copies values into the parameters and buffers in place.
+    def _assign_loaded(self, name, target, value):
+        value = value if isinstance(value, Tensor) else Tensor._from_data(value)
+        if name in self._parameters:
+            if not isinstance(value, Parameter):
+                value = Parameter(value, requires_grad=target.requires_grad)
+            elif value.requires_grad != target.requires_grad:
+                value.requires_grad_(target.requires_grad)
+            self._parameters[name] = value
+        else:
+            self._buffers[name] = value
+
+    def load_state_dict(self, state_dict, strict=True, assign=False):
+        """Copies values into the parameters and buffers in place (with `assign=True`, takes the
+        state_dict's tensors themselves instead, as PyTorch).
 
         Missing or unexpected keys raise RuntimeError when `strict`; shape
         mismatches always do. Returns (missing_keys, unexpected_keys).
@@ -604,7 +636,8 @@ class Module:
         missing_keys, unexpected_keys, error_msgs = [], [], []
 
         def load(module, prefix):
-            module._load_from_state_dict(state_dict, prefix, True, missing_keys, unexpected_keys, error_msgs)
+            module._load_from_state_dict(state_dict, prefix, True, missing_keys, unexpected_keys, error_msgs,
+                                         assign=assign)
             for name, child in module._modules.items():
                 if child is not None:
                     load(child, prefix + name + ".")
@@ -652,6 +685,7 @@ class _ModuleHookHandle(RemovableHandle):
         module = self._module()
         if module is not None:
             module._hooks_with_kwargs.discard(self.id)
+            module._hooks_always_called.discard(self.id)
             module._hooks_changed()
 
 

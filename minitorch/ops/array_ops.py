@@ -17,8 +17,9 @@ from .. import dtypes
 from ..creation import as_operand
 from ..engine.execute import execute
 from ..engine.registry import STORAGE, VIEW, gradient, jvp, kernel, not_differentiable
+from ..engine.versions import share_storage
 from ..errors import ShapeError
-from ..tensor import Tensor
+from ..tensor import Size, Tensor
 from .jvp import linear, linear_in_all
 from .math_ops import cast
 from .reduction_ops import normalize_dims
@@ -197,34 +198,91 @@ jvp("Pack")(linear_in_all("Pack"))
 
 # ----- the functional API -----
 
-def shape_arg(shape):
-    """Accepts reshape(2, 3) and reshape((2, 3)) alike."""
-    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+def shape_arg(shape, keyword=None, name="reshape", keyword_name="shape"):
+    """A shape (or list of dims) as PyTorch takes it: several ints, one sequence, or by keyword:
+    `x.reshape(2, 3)`, `x.reshape((2, 3))` and `x.reshape(shape=(2, 3))` alike."""
+    if keyword is not None:
+        if shape:
+            raise TypeError(f"{name}(): {keyword_name} given both by position and as {keyword_name}=")
+        shape = (keyword,)
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list, Size)):
         shape = shape[0]
     return tuple(int(n) for n in shape)
 
 
-def reshape(x, *shape):
-    """The same elements in a new shape (one dimension may be -1). Runs the "Reshape" op.
+def reshape(input, *sizes, shape=None):
+    """The same elements in a new shape (one dimension may be -1): a view where the strides allow it,
+    else a copy. Runs the "Reshape" op.
 
     >>> mt.reshape(mt.arange(6), (2, 3))
     tensor([[0, 1, 2],
             [3, 4, 5]])
-    >>> mt.arange(6).reshape(3, -1).shape
-    minitorch.Size([3, 2])
+    >>> mt.arange(6).reshape(3, -1).shape, mt.arange(6).reshape(shape=(2, 3)).shape
+    (minitorch.Size([3, 2]), minitorch.Size([2, 3]))
     """
-    shape = shape_arg(shape)
-    if shape == x._data.shape:
-        return execute("Reshape", (x,), {"shape": shape})
+    shape = _checked_shape(input, shape_arg(sizes, shape), "Reshape")
+    return execute("Reshape", (input,), {"shape": shape})
+
+
+def _checked_shape(input, shape, name):
+    """`shape` if input's elements fit it (at most one -1), else PyTorch's error."""
+    if shape == input._data.shape:
+        return shape
     known = int(math.prod([n for n in shape if n != -1]))
     if shape.count(-1) > 1 or (
-        (x.numel() != known) if -1 not in shape else (known == 0 or x.numel() % known)
+        (input.numel() != known) if -1 not in shape else (known == 0 or input.numel() % known)
     ):
-        raise ShapeError(f"Reshape: shape {list(shape)} is invalid for input of size {x.numel()} (shape {x.shape})")
-    return execute("Reshape", (x,), {"shape": shape})
+        raise ShapeError(f"{name}: shape {list(shape)} is invalid for input of size {input.numel()} (shape {input.shape})")
+    return shape
 
 
-def flatten(x, start_dim=0, end_dim=-1):
+def view(input, *sizes, size=None, dtype=None):
+    """The same storage seen in another shape, never a copy: where the strides do not allow it (a
+    transposed tensor flattened), PyTorch's error, not a silent copy (`reshape` copies). With `dtype`,
+    the same bytes read as another dtype. Runs the "Reshape" op.
+
+    >>> x = mt.zeros(2, 3)
+    >>> v = x.view(-1)
+    >>> v[0] = 5.0; x[0, 0].item()
+    5.0
+    >>> x.t().view(-1)
+    Traceback (most recent call last):
+    ...
+    RuntimeError: view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.
+    """
+    if len(sizes) == 1 and isinstance(sizes[0], dtypes.DType):  # x.view(mt.int32), PyTorch's other form
+        sizes, dtype = (), sizes[0]
+    if dtype is not None:
+        if sizes or size is not None:
+            raise TypeError("view() takes a size or a dtype, not both")
+        return _reinterpreted(input, dtype)
+    shape = _checked_shape(input, shape_arg(sizes, size, "view", "size"), "view")
+    try:
+        np.reshape(input._data, shape, copy=False)
+    except ValueError:
+        raise RuntimeError("view size is not compatible with input tensor's size and stride (at least one dimension "
+                           "spans across two contiguous subspaces). Use .reshape(...) instead.") from None
+    return execute("Reshape", (input,), {"shape": shape})
+
+
+def _reinterpreted(input, dtype):
+    """`x.view(dtype)`: the same storage read as `dtype` (not recorded: bits are not differentiable)."""
+    np_dtype = dtypes.to_numpy_dtype(dtype)
+    array = input._data
+    if np_dtype.itemsize != array.dtype.itemsize and array.ndim and array.strides[-1] != array.itemsize:
+        raise RuntimeError(f"self.stride(-1) must be 1 to view {input.dtype} as {dtypes.from_numpy_dtype(np_dtype)} "
+                           f"(different element sizes), but got {array.strides[-1] // array.itemsize}")
+    try:
+        viewed = array.view(np_dtype)
+    except ValueError as error:
+        raise RuntimeError(f"view: cannot view a {input.dtype} tensor of shape {list(input.shape)} as "
+                           f"{dtypes.from_numpy_dtype(np_dtype)}: {error}") from None
+    result = Tensor._make(viewed)
+    share_storage(result, input)
+    return result
+
+
+def flatten(input, start_dim=0, end_dim=-1):
     """Dimensions start_dim..end_dim merged into one. Runs the "Reshape" op.
 
     >>> mt.flatten(mt.zeros(2, 3, 4)).shape
@@ -232,13 +290,13 @@ def flatten(x, start_dim=0, end_dim=-1):
     >>> mt.flatten(mt.zeros(2, 3, 4), start_dim=1).shape
     minitorch.Size([2, 12])
     """
-    if x.ndim == 0:
-        return reshape(x, 1)
-    start, end = start_dim % x.ndim, end_dim % x.ndim
-    shape = x.shape[:start] + (-1,) + x.shape[end + 1 :] if start <= end else x.shape
-    if x.numel() == 0:
-        shape = x.shape[:start] + (int(math.prod(x.shape[start : end + 1])),) + x.shape[end + 1 :]
-    return reshape(x, shape)
+    if input.ndim == 0:
+        return reshape(input, 1)
+    start, end = start_dim % input.ndim, end_dim % input.ndim
+    shape = input.shape[:start] + (-1,) + input.shape[end + 1 :] if start <= end else input.shape
+    if input.numel() == 0:
+        shape = input.shape[:start] + (int(math.prod(input.shape[start : end + 1])),) + input.shape[end + 1 :]
+    return reshape(input, shape)
 
 
 def wrap_dim(dim, ndim, name):
@@ -265,18 +323,20 @@ def squeeze_shape(shape, dim, name="squeeze"):
     return tuple(n for i, n in enumerate(shape) if not (i in dims and n == 1))
 
 
-def squeeze(x, dim=None):
-    """Size-1 dimensions removed (all of them, or those in `dim`). Runs the "Reshape" op.
+def squeeze(input, *dims, dim=None):
+    """Size-1 dimensions removed (all of them, or those in `dim`: one, a sequence, or several). Runs the "Reshape" op.
 
     >>> mt.squeeze(mt.zeros(2, 1, 3, 1)).shape
     minitorch.Size([2, 3])
-    >>> mt.squeeze(mt.zeros(2, 1, 3, 1), 1).shape
-    minitorch.Size([2, 3, 1])
+    >>> mt.squeeze(mt.zeros(2, 1, 3, 1), 1).shape, mt.zeros(2, 1, 3, 1).squeeze(1, 3).shape
+    (minitorch.Size([2, 3, 1]), minitorch.Size([2, 3]))
     """
-    return reshape(x, squeeze_shape(x.shape, dim))
+    if dims not in ((), (None,)) or dim is not None:
+        dim = shape_arg(dims, dim, "squeeze", "dim")
+    return reshape(input, squeeze_shape(input.shape, dim))
 
 
-def unsqueeze(x, dim):
+def unsqueeze(input, dim):
     """A size-1 dimension inserted at `dim`. Runs the "Reshape" op.
 
     >>> mt.unsqueeze(mt.tensor([1, 2, 3]), 0)
@@ -284,27 +344,27 @@ def unsqueeze(x, dim):
     >>> mt.unsqueeze(mt.tensor([1, 2, 3]), -1).shape
     minitorch.Size([3, 1])
     """
-    dim = wrap_dim(dim, x.ndim + 1, "unsqueeze")
-    return reshape(x, x.shape[:dim] + (1,) + x.shape[dim:])
+    dim = wrap_dim(dim, input.ndim + 1, "unsqueeze")
+    return reshape(input, input.shape[:dim] + (1,) + input.shape[dim:])
 
 
-def permute(x, *dims):
+def permute(input, *dim_order, dims=None):
     """The dimensions reordered as `dims`. Runs the "Transpose" op.
 
-    >>> mt.permute(mt.zeros(2, 3, 4), (2, 0, 1)).shape
-    minitorch.Size([4, 2, 3])
+    >>> mt.permute(mt.zeros(2, 3, 4), (2, 0, 1)).shape, mt.zeros(2, 3, 4).permute(dims=(2, 0, 1)).shape
+    (minitorch.Size([4, 2, 3]), minitorch.Size([4, 2, 3]))
     """
-    dims = shape_arg(dims)
-    if len(dims) != x.ndim:
+    dims = shape_arg(dim_order, dims, "permute", "dims")
+    if len(dims) != input.ndim:
         raise ShapeError(f"permute: number of dimensions in the tensor input does not match the length of the desired "
-                         f"ordering of dimensions i.e. input.dim() = {x.ndim} is not equal to len(dims) = {len(dims)}")
-    perm = tuple(wrap_dim(d, x.ndim, "permute") for d in dims)
+                         f"ordering of dimensions i.e. input.dim() = {input.ndim} is not equal to len(dims) = {len(dims)}")
+    perm = tuple(wrap_dim(d, input.ndim, "permute") for d in dims)
     if len(set(perm)) != len(perm):
         raise ShapeError(f"permute(): duplicate dims are not allowed (got {dims})")
-    return execute("Transpose", (x,), {"perm": perm})
+    return execute("Transpose", (input,), {"perm": perm})
 
 
-def transpose(x, dim0, dim1):
+def transpose(input, dim0, dim1):
     """Dimensions dim0 and dim1 swapped. Runs the "Transpose" op.
 
     >>> mt.transpose(mt.tensor([[1, 2, 3], [4, 5, 6]]), 0, 1)
@@ -312,21 +372,21 @@ def transpose(x, dim0, dim1):
             [2, 5],
             [3, 6]])
     """
-    dim0, dim1 = wrap_dim(dim0, x.ndim, "transpose"), wrap_dim(dim1, x.ndim, "transpose")
-    perm = list(range(x.ndim))
-    if x.ndim:
+    dim0, dim1 = wrap_dim(dim0, input.ndim, "transpose"), wrap_dim(dim1, input.ndim, "transpose")
+    perm = list(range(input.ndim))
+    if input.ndim:
         perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
-    return execute("Transpose", (x,), {"perm": tuple(perm)})
+    return execute("Transpose", (input,), {"perm": tuple(perm)})
 
 
-def expand(x, *sizes):
+def expand(x, *sizes, size=None, implicit=False):
     """A broadcast view at a larger size (-1 keeps a dimension). Runs the "BroadcastTo" op.
 
     >>> mt.tensor([[1], [2]]).expand(2, 3)
     tensor([[1, 1, 1],
             [2, 2, 2]])
     """
-    sizes = shape_arg(sizes)
+    sizes = shape_arg(sizes, size, "expand", "size")
     lead = len(sizes) - x.ndim
     if lead < 0:
         raise ShapeError(f"expand: the number of sizes provided ({len(sizes)}) must be greater or equal to the number "
@@ -342,17 +402,17 @@ def expand(x, *sizes):
     return broadcast_to(x, shape)
 
 
-def broadcast_to(x, shape):
-    """`x` broadcast to `shape` (numpy's rules). Runs the "BroadcastTo" op.
+def broadcast_to(input, *sizes, size=None):
+    """`x` broadcast to `size` (numpy's rules). Runs the "BroadcastTo" op.
 
     >>> mt.broadcast_to(mt.tensor([1, 2, 3]), (2, 3))
     tensor([[1, 2, 3],
             [1, 2, 3]])
     """
-    return execute("BroadcastTo", (x,), {"shape": tuple(shape)})
+    return execute("BroadcastTo", (input,), {"shape": shape_arg(sizes, size, "broadcast_to", "size")})
 
 
-def contiguous(x):
+def contiguous(x, *, memory_format=None):
     """`x` if its data is C-contiguous, else a contiguous copy. Runs the "Identity" op when it copies.
 
     >>> x = mt.zeros(2, 3).t()
@@ -362,7 +422,7 @@ def contiguous(x):
     return x if x._data.flags.c_contiguous else execute("Identity", (x,))
 
 
-def clone(x):
+def clone(input, *, memory_format=None):
     """A copy of `x` with its own data; gradients flow back to `x`. Runs the "Identity" op.
 
     >>> x = mt.tensor([1.0, 2.0], requires_grad=True)
@@ -370,10 +430,10 @@ def clone(x):
     >>> y
     tensor([1., 2.], grad_fn=<IdentityBackward0>)
     """
-    return execute("Identity", (x,), {"copy": True})
+    return execute("Identity", (input,), {"copy": True})
 
 
-def cat(tensors, dim=0):
+def cat(tensors, dim=0, *, axis=None):
     """Tensors joined along an existing dimension `dim`. Runs the "ConcatV2" op; `mt.concat` and `mt.concatenate` are the same function.
 
     >>> mt.cat([mt.tensor([[1, 2]]), mt.tensor([[3, 4]])])
@@ -382,6 +442,8 @@ def cat(tensors, dim=0):
     >>> mt.cat([mt.zeros(2, 1), mt.ones(2, 2)], dim=1).shape
     minitorch.Size([2, 3])
     """
+    if axis is not None:  # numpy's name, which PyTorch accepts too
+        dim = axis
     tensors = list(tensors)
     if not tensors:
         raise ValueError("ConcatV2: expected a non-empty list of Tensors")
@@ -429,7 +491,7 @@ def same_dtype(tensors):
     return [cast(t, target) for t in tensors]
 
 
-def stop_gradient(x):
+def stop_gradient(input):
     """A tensor with the same values that no tape sees through (`detach`). Runs the "StopGradient" op.
 
     >>> x = mt.tensor([1.0, 2.0], requires_grad=True)
@@ -437,7 +499,7 @@ def stop_gradient(x):
     >>> y, y.requires_grad
     (tensor([2., 4.]), False)
     """
-    return execute("StopGradient", (x,))
+    return execute("StopGradient", (input,))
 
 
 def getitem(x, index):

@@ -23,6 +23,7 @@ from ..engine.execute import execute
 from ..engine.registry import TRANSPOSE, gradient, kernel
 from ..engine.state import is_recording
 from ..errors import ShapeError
+from ..tensor import Tensor
 from .math_ops import cast
 from .conv_ops import is_channels_last
 
@@ -84,7 +85,7 @@ class _ChannelLayout:
 
 
 @kernel("FusedBatchNorm")
-def _fused_batch_norm(x, scale, offset, eps):
+def _fused_batch_norm(x, scale, offset, eps, statistics=None):
     layout = _ChannelLayout(x)
     count = layout.count
     data = layout.view(x)
@@ -97,7 +98,7 @@ def _fused_batch_norm(x, scale, offset, eps):
     return layout.restore(y), mean, var * (count / (count - 1)), mean.copy(), inv_std
 
 
-@gradient("FusedBatchNorm", needs="both", accepts_none=(1, 2, 3, 4), jvp=TRANSPOSE)
+@gradient("FusedBatchNorm", needs="inputs", accepts_none=(1, 2, 3, 4), jvp=TRANSPOSE)
 def _fused_batch_norm_grad(op, grad_y, grad_mean, grad_var, grad_saved_mean, grad_inv_std):
     """With x_hat = (x - mean) inv_std and m values per channel:
     doffset = sum(dy), dscale = sum(dy x_hat),
@@ -106,16 +107,23 @@ def _fused_batch_norm_grad(op, grad_y, grad_mean, grad_var, grad_saved_mean, gra
 
     The usual case (only dy, nothing recording the backward pass) runs the fused
     FusedBatchNormGrad kernel on the saved statistics; otherwise the formula is
-    written with minitorch ops so that it is differentiable again."""
+    written with minitorch ops so that it is differentiable again.
+
+    The gradient does not keep y: the batch statistics it needs ride in the op's attrs (see
+    fused_batch_norm), so an in-place activation on y (BatchNorm then ReLU(inplace=True), as in ResNet
+    and DCGAN) leaves the gradient valid, as PyTorch's, whose batch norm backward keeps x and the
+    statistics, not y."""
     x, scale, _ = op.inputs
     need_x, need_scale, need_offset = op.needs_input_grad
     statistics_grads = (grad_mean, grad_var, grad_saved_mean, grad_inv_std)
-    if not is_recording() and all(g is None for g in statistics_grads):
-        d_x, d_scale, d_offset = execute("FusedBatchNormGrad", (grad_y, x, scale, *op.outputs[3:]))
+    statistics = op.attrs.get("statistics")  # set once the forward returned (a forward-mode pass comes before)
+    if statistics is not None and not is_recording() and all(g is None for g in statistics_grads):
+        mean, inv_std = (Tensor._make(value) for value in statistics)
+        d_x, d_scale, d_offset = execute("FusedBatchNormGrad", (grad_y, x, scale, mean, inv_std))
         return (d_x if need_x else None), (d_scale if need_scale else None), (d_offset if need_offset else None)
     axes, shape = _channel_axes(x.ndim), _per_channel(x.ndim, x.shape[1])
     count = x.numel() // x.shape[1]
-    mean, inv_std = op.outputs[3:]  # linked to this op on a recording tape, so second order sees through them
+    mean, inv_std = _statistics(x, op.attrs["eps"])  # recomputed with ops: second order sees through them
     d_x, d_scale, d_offset = _batch_norm_backward(grad_y, x, scale, mean, inv_std)
     if need_x:
         centered = x - mean.reshape(shape)
@@ -127,6 +135,14 @@ def _fused_batch_norm_grad(op, grad_y, grad_mean, grad_var, grad_saved_mean, gra
         if grad_inv_std is not None:
             d_x = d_x - (grad_inv_std * inv_std * inv_std * inv_std).reshape(shape) * centered / count
     return (d_x if need_x else None), (d_scale if need_scale else None), (d_offset if need_offset else None)
+
+
+def _statistics(x, eps):
+    """(mean, inv_std) per channel of x, with minitorch ops (differentiable), as the kernel computes them."""
+    axes = _channel_axes(x.ndim)
+    mean = x.mean(dim=axes)
+    centered = x - mean.reshape(_per_channel(x.ndim, x.shape[1]))
+    return mean, 1 / ((centered * centered).mean(dim=axes) + eps).sqrt()
 
 
 def _batch_norm_backward(grad_y, x, scale, mean, inv_std):
@@ -198,5 +214,9 @@ def fused_batch_norm(x, scale, offset, eps=1e-5):
             raise ShapeError(f"{op_name}: {name} of shape {tuple(param.shape)} must be ({channels},) for input of shape {tuple(x.shape)}")
     scale = scale if scale._data.dtype == dtype else cast(scale, dtype)
     offset = offset if offset._data.dtype == dtype else cast(offset, dtype)
-    return execute(op_name, (x, scale, offset), {"eps": float(eps)})
+    attrs = {"eps": float(eps)}
+    outputs = execute(op_name, (x, scale, offset), attrs)
+    # The statistics the gradient reads, kept with the op (a copy: a user may write into these outputs)
+    attrs["statistics"] = (outputs[3]._data.copy(), outputs[4]._data.copy())
+    return outputs
 

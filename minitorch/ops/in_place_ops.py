@@ -19,6 +19,8 @@ value refuses to run instead of computing from overwritten data. Three cases:
 The in-place twins of the op functions (`exp_` of `exp`, `add_` of `add`, ...)
 are made from the method table by `twin` (tensor_methods.py).
 """
+import inspect
+
 import numpy as np
 
 from .. import dtypes, random
@@ -29,29 +31,13 @@ from ..engine.registry import OPS
 from ..engine.state import active_accumulators, active_tapes, thread_state, track, untrack
 from ..engine.versions import bump, view_depth
 from ..errors import ShapeError
+from .writes import cast_error as _cast_error, check_writable
 from ..tensor import Tensor
 from .array_ops import broadcast_to, normalize_index
 from .math_ops import cast, masked_fill
 
 
 # ----- the rules -----
-
-def check_writable(t, name):
-    """PyTorch's refusals: a leaf that requires grad (or a view of one) outside no_grad; a broadcast view."""
-    if t._requires_grad and thread_state.recording:
-        base = t
-        while base._view_of is not None:
-            base = base._view_of[0]
-        if t.is_leaf:
-            raise RuntimeError(f"{name}: a leaf Variable that requires grad is being used in an in-place operation.")
-        if base is not t and base._requires_grad and base.is_leaf:
-            raise RuntimeError(f"{name}: a view of a leaf Variable that requires grad is being used in an in-place operation.")
-    if not t._data.flags.writeable:
-        raise RuntimeError(
-            f"{name}: unsupported operation: more than one element of the written-to tensor refers to a single "
-            "memory location (an expand()ed or broadcast view). Please clone() the tensor before performing the operation."
-        )
-
 
 def would_record(tensors):
     """Would some active tape or accumulator record an op reading `tensors`?"""
@@ -65,11 +51,6 @@ def would_record(tensors):
 
 
 # ----- writing without recording -----
-
-def _cast_error(name, result_dtype, t):
-    return RuntimeError(f"{name}: result type {dtypes.from_numpy_dtype(np.dtype(result_dtype))} can't be cast to the "
-                        f"desired output type {t.dtype}")
-
 
 def _ufunc_write(t, ufunc, operands, name):
     """`ufunc(t, *operands)` written straight into t's storage (numpy's `out=`)."""
@@ -153,10 +134,21 @@ def _rewrite_bases(view):
             new_base = execute("TensorScatterUpdate", (old, view), {"index": attrs["index"]})
         elif op_name == "Reshape":
             new_base = execute("Reshape", (view,), {"shape": base.shape})
-        else:  # "Transpose"
+        elif op_name == "Transpose":
             new_base = execute("Transpose", (view,), {"perm": tuple(np.argsort(attrs["perm"]))})
+        else:  # Diagonal, Unfold, AsStrided: the view written over the positions of base it shows
+            new_base = execute("TensorScatterUpdate", (old, view), {"index": _positions_shown(base, op_name, attrs)})
         _take_identity(base, new_base)
         view = base
+
+
+def _positions_shown(base, op_name, attrs):
+    """The positions of `base` that the view op shows: its kernel run on an array of base's positions
+    (AsStrided, whose kernel reads memory, not positions, carries them in its attrs)."""
+    if op_name == "AsStrided":
+        return attrs["index"]
+    positions = OPS[op_name].kernel(np.arange(base._data.size).reshape(base.shape), **attrs)
+    return np.unravel_index(positions, base.shape)
 
 
 def _rederive_views(t):
@@ -187,21 +179,22 @@ def twin(fn, name, op_name=None, casting="same_kind"):
     ufunc = kernel if isinstance(kernel, np.ufunc) else None
     takes_alpha = op_name in ("Add", "Sub")  # add_(other, alpha=...) is the optimizers' favourite
 
-    def in_place(self, *args, **kwargs):
-        check_writable(self, name)
-        if would_record((self,) + args + tuple(kwargs.values())):
-            return _recorded(self, name, lambda old: fn(old, *args, **kwargs))
+    def in_place(input, *args, **kwargs):
+        check_writable(input, name)
+        if would_record((input,) + args + tuple(kwargs.values())):
+            return _recorded(input, name, lambda old: fn(old, *args, **kwargs))
         if ufunc is not None and len(args) == ufunc.nin - 1 and (not kwargs or takes_alpha and kwargs.keys() == {"alpha"}):
             if kwargs:
                 other = args[0]
                 args = ((other._data if isinstance(other, Tensor) else np.asarray(other)) * kwargs["alpha"],)
-            _ufunc_write(self, ufunc, args, name)
+            _ufunc_write(input, ufunc, args, name)
         else:
-            _write(self, fn(self, *args, **kwargs), name, casting)
-        bump(self)
-        return self
+            _write(input, fn(input, *args, **kwargs), name, casting)
+        bump(input)
+        return input
 
     in_place.__name__ = in_place.__qualname__ = name
+    in_place.__signature__ = inspect.signature(fn)  # what it takes: it passes everything on to fn
     in_place.__doc__ = (f"In place: writes `{fn.__name__}(self, ...)` into this tensor's storage and returns it "
                         f"(see `mt.{fn.__name__}`).\n\n{fn.__doc__ or ''}")
     return in_place
@@ -230,31 +223,38 @@ def setitem(self, index, value):
     bump(self)
 
 
-def fill_(self, value):
+def _overwritten(old, value):
+    """`value` in old's shape and dtype, recorded as a function of `old` too (a SelectV2 that always picks
+    value): the tensor keeps requiring grad and its old value gets a zero gradient, as in PyTorch."""
+    always = Tensor._make(np.ones((), np.bool_))
+    return execute("SelectV2", (always, broadcast_to(cast(value, old._data.dtype), old.shape), old))
+
+
+def fill_(input, value):
     """Fills this tensor with `value` in place.
 
     >>> mt.zeros(2).fill_(7)
     tensor([7., 7.])
     """
-    check_writable(self, "fill_")
-    if would_record((self, value)):
-        return _recorded(self, "fill_", lambda old: broadcast_to(cast(as_operand(value, like=old), old._data.dtype), old.shape))
-    self._data[...] = value._data if isinstance(value, Tensor) else value
-    bump(self)
-    return self
+    check_writable(input, "fill_")
+    if would_record((input, value)):
+        return _recorded(input, "fill_", lambda old: _overwritten(old, as_operand(value, like=old)))
+    input._data[...] = value._data if isinstance(value, Tensor) else value
+    bump(input)
+    return input
 
 
-def zero_(self):
+def zero_(input):
     """Fills this tensor with zeros in place (how optimizers clear `.grad`).
 
     >>> mt.ones(3).zero_()
     tensor([0., 0., 0.])
     """
-    return fill_(self, 0)
+    return fill_(input, 0)
 
 
-def copy_(self, src, non_blocking=False):
-    """Copies `src` (broadcast to this shape, cast to this dtype) into this tensor in place.
+def copy_(self, other, non_blocking=False):
+    """Copies `other` (broadcast to this shape, cast to this dtype) into this tensor in place.
 
     >>> x = mt.zeros(2, 2)
     >>> x.copy_(mt.tensor([1, 2]))
@@ -262,12 +262,12 @@ def copy_(self, src, non_blocking=False):
             [1., 2.]])
     """
     check_writable(self, "copy_")
-    src = as_operand(src)
-    if broadcast_axes(self.shape, src.shape) is None:
-        raise ShapeError(f"copy_: cannot copy a tensor of shape {tuple(src.shape)} into one of shape {tuple(self.shape)}")
-    if would_record((self, src)):
-        return _recorded(self, "copy_", lambda old: broadcast_to(cast(src, old._data.dtype), old.shape))
-    np.copyto(self._data, src._data, casting="unsafe")
+    other = as_operand(other)
+    if broadcast_axes(self.shape, other.shape) is None:
+        raise ShapeError(f"copy_: cannot copy a tensor of shape {tuple(other.shape)} into one of shape {tuple(self.shape)}")
+    if would_record((self, other)):
+        return _recorded(self, "copy_", lambda old: _overwritten(old, other))
+    np.copyto(self._data, other._data, casting="unsafe")
     bump(self)
     return self
 
@@ -296,6 +296,10 @@ def random_fill(name, draw):
         return self
 
     fill.__name__ = fill.__qualname__ = name
+    drawn = list(inspect.signature(draw).parameters.values())[2:]  # after (rng, shape)
+    fill.__signature__ = inspect.Signature(
+        [inspect.Parameter("self", inspect.Parameter.POSITIONAL_ONLY)] + drawn
+        + [inspect.Parameter("generator", inspect.Parameter.KEYWORD_ONLY, default=None)])
     return fill
 
 
@@ -308,7 +312,7 @@ def _write_constant(t, values):
         _take_identity(t, Tensor._make(t._data))
 
 
-uniform_ = random_fill("uniform_", lambda rng, shape, a=0.0, b=1.0: rng.uniform(a, b, shape))
+uniform_ = random_fill("uniform_", lambda rng, shape, from_=0.0, /, to=1.0: rng.uniform(from_, to, shape))
 uniform_.__doc__ = """Fills this tensor in place with uniform random numbers in [a, b) from `generator=` (default: the global one).
 
     >>> _ = mt.manual_seed(0)

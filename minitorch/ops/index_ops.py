@@ -89,7 +89,7 @@ def along_dim(x_shape, dim, index, name, src_shape=None):
 
 # ----- the functions -----
 
-def gather(x, dim, index, *, sparse_grad=False):
+def gather(input, dim, index, *, sparse_grad=False):
     """The values of `x` at `index` along `dim`: out[i][j] = x[i][index[i][j]] for dim 1. Runs the
     "GatherNd" op; its gradient adds back into the positions read.
 
@@ -98,15 +98,15 @@ def gather(x, dim, index, *, sparse_grad=False):
     tensor([[1, 1],
             [4, 3]])
     """
-    dim = wrap_dim(dim, x.ndim, "gather")
+    dim = wrap_dim(dim, input.ndim, "gather")
     index = index_array(index, "gather")
-    where = along_dim(x.shape, dim, index, "gather")
-    if x.ndim == 0:  # a 0-d tensor reads as one element; the result has index's shape
-        return reshape(getitem(reshape(x, 1), where), index.shape)
-    return getitem(x, where)
+    where = along_dim(input.shape, dim, index, "gather")
+    if input.ndim == 0:  # a 0-d tensor reads as one element; the result has index's shape
+        return reshape(getitem(reshape(input, 1), where), index.shape)
+    return getitem(input, where)
 
 
-def take_along_dim(x, indices, dim=None):
+def take_along_dim(input, indices, dim=None):
     """The values of `x` at `indices` along `dim`, with `x` and `indices` broadcast against each other
     along the other dimensions (numpy's take_along_axis); without `dim`, over the flattened tensor.
     Negative indices count from the end. Runs the "GatherNd" op.
@@ -118,24 +118,24 @@ def take_along_dim(x, indices, dim=None):
     """
     index = index_array(indices, "take_along_dim")
     if dim is None:
-        x, index, dim = reshape(x, -1), index.reshape(-1), 0
-    if x.ndim != index.ndim:
+        input, index, dim = reshape(input, -1), index.reshape(-1), 0
+    if input.ndim != index.ndim:
         raise RuntimeError(f"take_along_dim(): input and indices should have the same number of dimensions, but got "
-                           f"{x.ndim} dimensions for input, and {index.ndim} dimensions for indices")
-    dim = wrap_dim(dim, x.ndim, "take_along_dim")
-    shape = np.broadcast_shapes(x.shape[:dim] + (1,) + x.shape[dim + 1:], index.shape[:dim] + (1,) + index.shape[dim + 1:])
-    check_range(index, x.shape[dim], dim, "take_along_dim", negative=True)
+                           f"{input.ndim} dimensions for input, and {index.ndim} dimensions for indices")
+    dim = wrap_dim(dim, input.ndim, "take_along_dim")
+    shape = np.broadcast_shapes(input.shape[:dim] + (1,) + input.shape[dim + 1:], index.shape[:dim] + (1,) + index.shape[dim + 1:])
+    check_range(index, input.shape[dim], dim, "take_along_dim", negative=True)
     where = []
-    for d in range(x.ndim):
+    for d in range(input.ndim):
         if d == dim:
             where.append(np.broadcast_to(index, shape[:d] + (index.shape[d],) + shape[d + 1:]))
         else:
-            position = np.arange(shape[d]) if x.shape[d] == shape[d] else np.zeros(shape[d], np.int64)
-            where.append(position.reshape((-1,) + (1,) * (x.ndim - 1 - d)))
-    return getitem(x, tuple(where))
+            position = np.arange(shape[d]) if input.shape[d] == shape[d] else np.zeros(shape[d], np.int64)
+            where.append(position.reshape((-1,) + (1,) * (input.ndim - 1 - d)))
+    return getitem(input, tuple(where))
 
 
-def take(x, index):
+def take(input, index):
     """The elements of the flattened `x` at `index` (negative indices count from the end), in
     `index`'s shape. Runs the "GatherNd" op.
 
@@ -143,13 +143,13 @@ def take(x, index):
     tensor([4, 7])
     """
     index = index_array(index, "take", allow_int32=False)
-    bad = (index >= x.numel()) | (index < -x.numel())
+    bad = (index >= input.numel()) | (index < -input.numel())
     if bad.any():
-        raise IndexError(f"take(): out of range: tried to access index {index[bad].flat[0]} on a tensor of {x.numel()} elements.")
-    return getitem(reshape(x, -1), (index,))
+        raise IndexError(f"take(): out of range: tried to access index {index[bad].flat[0]} on a tensor of {input.numel()} elements.")
+    return getitem(reshape(input, -1), (index,))
 
 
-def index_select(x, dim, index):
+def index_select(input, dim, index):
     """The slices of `x` along `dim` at the positions in the 1-d `index` (repeats allowed). Runs
     the "GatherNd" op.
 
@@ -157,20 +157,21 @@ def index_select(x, dim, index):
     tensor([[3, 1],
             [6, 4]])
     """
-    dim = wrap_dim(dim, x.ndim, "index_select")
+    dim = wrap_dim(dim, input.ndim, "index_select")
     index = index_array(index, "index_select")
     if index.ndim > 1:
         raise IndexError(f"index_select(): Index is supposed to be a vector, got shape {list(index.shape)}")
-    size = x.shape[dim] if x.ndim else 1
-    check_range(index, size, dim, "index_select")
-    if x.ndim == 0:
+    size = input.shape[dim] if input.ndim else 1
+    # PyTorch's CPU kernel raises IndexError ("index out of range in self"), but RuntimeError along dim 1
+    check_range(index, size, dim, "index_select", error=RuntimeError if dim == 1 else IndexError)
+    if input.ndim == 0:
         if index.size != 1:
             raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {index.size} value(s)")
-        return clone(x)
-    return getitem(x, (slice(None),) * dim + (index.reshape(-1),))
+        return clone(input)
+    return getitem(input, (slice(None),) * dim + (index.reshape(-1),))
 
 
-def masked_select(x, mask):
+def masked_select(input, mask):
     """The elements of `x` where the boolean `mask` is True, in a 1-d tensor (`x` and `mask`
     broadcast together). Runs the "GatherNd" op.
 
@@ -179,13 +180,13 @@ def masked_select(x, mask):
     """
     if not isinstance(mask, Tensor) or mask._data.dtype != np.bool_:
         raise RuntimeError(f"masked_select: expected BoolTensor for mask, got {getattr(mask, 'dtype', type(mask).__name__)}")
-    shape = np.broadcast_shapes(x.shape, mask.shape)
+    shape = np.broadcast_shapes(input.shape, mask.shape)
     if not shape:
-        return getitem(reshape(x, 1), (np.broadcast_to(mask._data, (1,)),))
-    return getitem(broadcast_to(x, shape), (np.broadcast_to(mask._data, shape),))
+        return getitem(reshape(input, 1), (np.broadcast_to(mask._data, (1,)),))
+    return getitem(broadcast_to(input, shape), (np.broadcast_to(mask._data, shape),))
 
 
-def nonzero(x, *, as_tuple=False):
+def nonzero(input, *, as_tuple=False):
     """The positions of the non-zero elements: an (n, ndim) int64 tensor, one row per element, or,
     with as_tuple=True, one 1-d tensor per dimension (for indexing). Runs the "Where" op.
 
@@ -195,13 +196,13 @@ def nonzero(x, *, as_tuple=False):
     >>> mt.nonzero(mt.tensor([0, 3, 4]), as_tuple=True)
     (tensor([1, 2]),)
     """
-    positions = execute("Where", (reshape(x, 1) if as_tuple and x.ndim == 0 else x,))
+    positions = execute("Where", (reshape(input, 1) if as_tuple and input.ndim == 0 else input,))
     if not as_tuple:
         return positions
     return tuple(Tensor._make(np.ascontiguousarray(column)) for column in positions._data.T)
 
 
-def nonzero_static(x, *, size, fill_value=-1):
+def nonzero_static(input, *, size, fill_value=-1):
     """`nonzero(x)` with exactly `size` rows: cut off, or padded with rows of `fill_value`. Runs the "Where" op.
 
     >>> mt.nonzero_static(mt.tensor([0, 3, 0, 4]), size=3)
@@ -211,11 +212,11 @@ def nonzero_static(x, *, size, fill_value=-1):
     """
     if int(size) < 0:
         raise RuntimeError(f"nonzero_static: 'size' must be an non-negative integer, got {size}")
-    positions = nonzero(x)
+    positions = nonzero(input)
     found = positions.shape[0]
     if found >= size:
         return positions[: int(size)]
-    padding = np.full((int(size) - found, max(x.ndim, 0)), fill_value, np.int64)
+    padding = np.full((int(size) - found, max(input.ndim, 0)), fill_value, np.int64)
     return Tensor._make(np.concatenate([positions._data, padding]))
 
 
@@ -240,17 +241,17 @@ def unravel_index(indices, shape):
     return tuple(Tensor._make(np.asarray(c, np.int64)) for c in coords)
 
 
-def argwhere(x):
+def argwhere(input):
     """The positions of the non-zero elements, one row per element (`nonzero(x)`). Runs the "Where" op.
 
     >>> mt.argwhere(mt.tensor([0.0, 2.0, 3.0]))
     tensor([[1],
             [2]])
     """
-    return nonzero(x)
+    return nonzero(input)
 
 
-def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=None, sorter=None):
+def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None, sorter=None):
     """Where each value would be inserted into the sorted last dimension of `sorted_sequence` to keep
     it sorted: the first such position, or the last with right=True (side="right"). A batch of
     sequences pairs with the same leading dimensions of `values`. Runs "LowerBound" or "UpperBound".
@@ -270,12 +271,12 @@ def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=
     if sorted_sequence.ndim == 0:
         raise RuntimeError("searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions "
                            "of boundaries tensor and input value tensor must match, but we got a 0-d boundaries tensor")
-    values = values if isinstance(values, Tensor) else Tensor._make(np.asarray(values))
-    if sorted_sequence.ndim > 1 and (values.ndim != sorted_sequence.ndim or
-                                     values.shape[:-1] != sorted_sequence.shape[:-1]):
+    input = input if isinstance(input, Tensor) else Tensor._make(np.asarray(input))
+    if sorted_sequence.ndim > 1 and (input.ndim != sorted_sequence.ndim or
+                                     input.shape[:-1] != sorted_sequence.shape[:-1]):
         raise RuntimeError("searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions of "
                            f"boundaries tensor and input value tensor must match, but we got boundaries tensor "
-                           f"{list(sorted_sequence.shape)} and input value tensor {list(values.shape)}")
+                           f"{list(sorted_sequence.shape)} and input value tensor {list(input.shape)}")
     if sorter is not None:
         order = index_array(sorter, "searchsorted")
         if order.shape != sorted_sequence.shape:
@@ -283,10 +284,10 @@ def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=
                                f"tensor {list(sorted_sequence.shape)} and got sorter tensor {list(order.shape)}")
         sorted_sequence = Tensor._make(np.take_along_axis(sorted_sequence._data, order, -1))
     out_type = np.dtype(np.int32 if out_int32 else np.int64)
-    return execute("UpperBound" if right else "LowerBound", (sorted_sequence, values), {"out_type": out_type})
+    return execute("UpperBound" if right else "LowerBound", (sorted_sequence, input), {"out_type": out_type})
 
 
-def bucketize(x, boundaries, *, out_int32=False, right=False):
+def bucketize(input, boundaries, *, out_int32=False, right=False):
     """The index of the bucket each value falls in, for 1-d sorted `boundaries`: i such that
     boundaries[i-1] < x <= boundaries[i] (with right=True, boundaries[i-1] <= x < boundaries[i]).
     Runs "LowerBound" or "UpperBound".
@@ -296,12 +297,13 @@ def bucketize(x, boundaries, *, out_int32=False, right=False):
     """
     if boundaries.ndim != 1:
         raise RuntimeError(f"bucketize: boundaries tensor must be 1 dimension, but got dim({boundaries.ndim})")
-    return searchsorted(boundaries, x, out_int32=out_int32, right=right)
+    return searchsorted(boundaries, input, out_int32=out_int32, right=right)
 
 
-def isin(elements, test_elements, *, assume_unique=False, invert=False):
+def isin(elements=None, test_elements=None, *, assume_unique=False, invert=False, element=None, test_element=None):
     """True where an element of `elements` is among `test_elements` (False with invert=True).
-    Either argument may be a number. Runs the "IsIn" op (numpy.isin).
+    Either argument may be a number (by keyword, PyTorch calls a number `element` or `test_element`).
+    Runs the "IsIn" op (numpy.isin).
 
     >>> mt.isin(mt.tensor([[1, 2], [3, 4]]), mt.tensor([2, 3]))
     tensor([[False,  True],
@@ -309,6 +311,8 @@ def isin(elements, test_elements, *, assume_unique=False, invert=False):
     >>> mt.isin(mt.tensor([1, 2, 3]), 2, invert=True)
     tensor([ True, False,  True])
     """
+    elements = element if elements is None else elements
+    test_elements = test_element if test_elements is None else test_elements
     if not isinstance(elements, Tensor) and not isinstance(test_elements, Tensor):
         raise TypeError("isin() expected at least one of elements or test_elements to be a Tensor")
     elements = elements if isinstance(elements, Tensor) else Tensor._make(np.asarray(elements))

@@ -27,7 +27,7 @@ def _bounds(sizes):
     return list(zip([0] + ends[:-1], ends))
 
 
-def split(x, split_size_or_sections, dim=0):
+def split(tensor, split_size_or_sections, dim=0):
     """`x` cut along `dim` into pieces of `split_size` (the last may be smaller), or of the sizes
     in a list. The pieces are views of `x` (runs the "StridedSlice" op).
 
@@ -37,37 +37,46 @@ def split(x, split_size_or_sections, dim=0):
     [minitorch.Size([2, 1]), minitorch.Size([2, 4])]
     """
     if not isinstance(split_size_or_sections, (int, np.integer)):
-        return split_with_sizes(x, split_size_or_sections, dim)
-    if x.ndim == 0:
+        return split_with_sizes(tensor, split_size_or_sections, dim)
+    if tensor.ndim == 0:
         raise RuntimeError("split: cannot split a 0-dim tensor")
-    dim, step = wrap_dim(dim, x.ndim, "split"), int(split_size_or_sections)
-    size = x.shape[dim]
+    dim, step = wrap_dim(dim, tensor.ndim, "split"), int(split_size_or_sections)
+    size = tensor.shape[dim]
     if step < 0:
         raise RuntimeError(f"split expects split_size be non-negative, but got split_size={step}")
     if step == 0 and size != 0:
         raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {size}")
     if size == 0:
-        return _pieces(x, dim, [(0, 0)])
-    return _pieces(x, dim, [(start, min(start + step, size)) for start in range(0, size, step)])
+        return _pieces(tensor, dim, [(0, 0)])
+    return _pieces(tensor, dim, [(start, min(start + step, size)) for start in range(0, size, step)])
 
 
-def split_with_sizes(x, split_sizes, dim=0):
+def unsafe_split(input, split_size, dim=0):
+    """`split` under the names Tensor.split and torch.unsafe_split give its arguments (`split_size`).
+
+    >>> [p.tolist() for p in mt.arange(5).split(split_size=2)]
+    [[0, 1], [2, 3], [4]]
+    """
+    return split(input, split_size, dim)
+
+
+def split_with_sizes(input, split_sizes, dim=0):
     """`x` cut along `dim` into pieces of the given sizes (they must add up to the size of `dim`). Views.
 
     >>> [p.tolist() for p in mt.split_with_sizes(mt.arange(5), [2, 3])]
     [[0, 1], [2, 3, 4]]
     """
-    if x.ndim == 0:
+    if input.ndim == 0:
         raise RuntimeError("split_with_sizes: cannot split a 0-dim tensor")
-    dim = wrap_dim(dim, x.ndim, "split_with_sizes")
+    dim = wrap_dim(dim, input.ndim, "split_with_sizes")
     sizes = [int(n) for n in split_sizes]
-    if any(n < 0 for n in sizes) or sum(sizes) != x.shape[dim]:
-        raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {x.shape[dim]} (input tensor's "
+    if any(n < 0 for n in sizes) or sum(sizes) != input.shape[dim]:
+        raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {input.shape[dim]} (input tensor's "
                            f"size at dimension {dim}), but got split_sizes={sizes}")
-    return _pieces(x, dim, _bounds(sizes))
+    return _pieces(input, dim, _bounds(sizes))
 
 
-def chunk(x, chunks, dim=0):
+def chunk(input, chunks, dim=0):
     """`x` cut along `dim` into `chunks` pieces of equal size (the last may be smaller, and there may
     be fewer pieces when the size does not allow that many). Views.
 
@@ -76,70 +85,83 @@ def chunk(x, chunks, dim=0):
     """
     if int(chunks) <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
-    if x.ndim == 0:
+    if input.ndim == 0:
         raise RuntimeError("chunk expects at least a 1-dimensional tensor")
-    dim = wrap_dim(dim, x.ndim, "chunk")
-    size = x.shape[dim]
+    dim = wrap_dim(dim, input.ndim, "chunk")
+    size = input.shape[dim]
     if size == 0:
-        return _pieces(x, dim, [(0, 0)] * int(chunks))
-    return split(x, -(-size // int(chunks)), dim)
+        return _pieces(input, dim, [(0, 0)] * int(chunks))
+    return split(input, -(-size // int(chunks)), dim)
 
 
-def unbind(x, dim=0):
+def unbind(input, dim=0):
     """The slices of `x` along `dim`, that dimension removed. Views (runs the "StridedSlice" op).
 
     >>> mt.unbind(mt.tensor([[1, 2], [3, 4]]), 1)
     (tensor([1, 3]), tensor([2, 4]))
     """
-    if x.ndim == 0:
+    if input.ndim == 0:
         raise IndexError("unbind: Dimension specified as 0 but tensor has no dimensions")
-    dim = wrap_dim(dim, x.ndim, "unbind")
+    dim = wrap_dim(dim, input.ndim, "unbind")
     lead = (slice(None),) * dim
-    return tuple(getitem(x, lead + (i,)) for i in range(x.shape[dim]))
+    return tuple(getitem(input, lead + (i,)) for i in range(input.shape[dim]))
 
 
-def tensor_split(x, indices_or_sections, dim=0):
+def tensor_split(input, sections=None, dim=0, *, indices=None, tensor_indices_or_sections=None):
     """`x` cut along `dim` into `sections` nearly equal pieces (the first ones one longer), or at the
-    given indices (Python's slicing rules: x[:i0], x[i0:i1], ..., x[ik:]). Views.
+    given indices (Python's slicing rules: x[:i0], x[i0:i1], ..., x[ik:]). Views. As in PyTorch, the
+    second argument is an int, a list or a tensor by position, and `sections=`, `indices=` or
+    `tensor_indices_or_sections=` by keyword.
 
     >>> [p.tolist() for p in mt.tensor_split(mt.arange(7), 3)]
     [[0, 1, 2], [3, 4], [5, 6]]
     >>> [p.tolist() for p in mt.tensor_split(mt.arange(7), [1, 5])]
     [[0], [1, 2, 3, 4], [5, 6]]
     """
-    if x.ndim == 0:
+    if input.ndim == 0:
         raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims")
-    dim = wrap_dim(dim, x.ndim, "tensor_split")
-    split_at = indices_or_sections
+    dim = wrap_dim(dim, input.ndim, "tensor_split")
+    split_at = _one_split_argument("tensor_split", sections, indices, tensor_indices_or_sections)
     if isinstance(split_at, Tensor):
         if split_at._data.dtype.kind not in "iu" or split_at.ndim > 1:
             raise RuntimeError("tensor_split expected tensor_indices_or_sections to be a zero-dimensional or "
                                f"one-dimensional tensor of integers, but got a tensor of {split_at.ndim} dims "
                                f"and dtype {split_at.dtype}")
         split_at = int(split_at.item()) if split_at.ndim == 0 else split_at.tolist()
-    size = x.shape[dim]
+    size = input.shape[dim]
     if isinstance(split_at, (int, np.integer)):
         sections = int(split_at)
         if sections <= 0:
             raise RuntimeError(f"number of sections must be larger than 0, got {sections}")
         base, extra = divmod(size, sections)
-        return _pieces(x, dim, _bounds([base + 1] * extra + [base] * (sections - extra)))
+        return _pieces(input, dim, _bounds([base + 1] * extra + [base] * (sections - extra)))
     stops = [int(i) for i in split_at] + [None]
     lead = (slice(None),) * dim
-    return tuple(getitem(x, lead + (slice(start, stop),)) for start, stop in zip([0] + stops[:-1], stops))
+    return tuple(getitem(input, lead + (slice(start, stop),)) for start, stop in zip([0] + stops[:-1], stops))
+
+
+def _one_split_argument(name, *given):
+    given = [value for value in given if value is not None]
+    if len(given) != 1:
+        raise TypeError(f"{name}() takes one of sections, indices and tensor_indices_or_sections, got {len(given)}")
+    return given[0]
 
 
 def _split_along(name, dim, min_ndim):
-    def directional_split(x, indices_or_sections):
-        if x.ndim < min_ndim:
+    def directional_split(input, sections=None, *more_indices, indices=None):
+        """`x.hsplit(2)`, `x.hsplit([1, 3])`, `x.hsplit(1, 3)`, `mt.hsplit(x, indices=[1, 3])`."""
+        if more_indices:
+            sections = (sections,) + more_indices
+        indices_or_sections = _one_split_argument(name, sections, indices)
+        if input.ndim < min_ndim:
             raise RuntimeError(f"{name} requires a tensor with at least {min_ndim} dimension, but got a tensor "
-                               f"with {x.ndim} dimensions!")
-        along = 0 if name == "hsplit" and x.ndim == 1 else dim
+                               f"with {input.ndim} dimensions!")
+        along = 0 if name == "hsplit" and input.ndim == 1 else dim
         if isinstance(indices_or_sections, (int, np.integer)) and (
-                indices_or_sections == 0 or x.shape[along] % indices_or_sections):
+                indices_or_sections == 0 or input.shape[along] % indices_or_sections):
             raise RuntimeError(f"{name} attempted to split along dimension {along}, but the size of the dimension "
-                               f"{x.shape[along]} is not divisible by the split_size {indices_or_sections}!")
-        return tensor_split(x, indices_or_sections, along)
+                               f"{input.shape[along]} is not divisible by the split_size {indices_or_sections}!")
+        return tensor_split(input, indices_or_sections, along)
 
     directional_split.__name__ = directional_split.__qualname__ = name
     return directional_split
@@ -345,7 +367,7 @@ def cartesian_prod(*tensors):
     return stack([reshape(g, -1) for g in meshgrid(*tensors, indexing="ij")], 1)
 
 
-def combinations(x, r=2, with_replacement=False):
+def combinations(input, r=2, with_replacement=False):
     """The length-`r` combinations of the elements of a 1-d tensor, as rows (itertools' order).
     Runs the "GatherNd" op, so gradients add up over repeated elements.
 
@@ -358,12 +380,12 @@ def combinations(x, r=2, with_replacement=False):
             [1, 2],
             [2, 2]])
     """
-    if x.ndim != 1:
-        raise RuntimeError(f"combinations: Expect a 1D vector, but got shape {list(x.shape)}")
+    if input.ndim != 1:
+        raise RuntimeError(f"combinations: Expect a 1D vector, but got shape {list(input.shape)}")
     if r < 0:
         raise RuntimeError(f"combinations: Expect a non-negative number, but got {r}")
     if r == 0:
-        return getitem(x, (np.zeros(0, np.int64),))
+        return getitem(input, (np.zeros(0, np.int64),))
     pick = itertools.combinations_with_replacement if with_replacement else itertools.combinations
-    index = np.array(list(pick(range(x.shape[0]), r)), np.int64).reshape(-1, r)
-    return getitem(x, (index,))
+    index = np.array(list(pick(range(input.shape[0]), r)), np.int64).reshape(-1, r)
+    return getitem(input, (index,))

@@ -23,13 +23,13 @@ from .jvp import fit, linear, linear_in_all, sum_terms
 
 
 def binary_function(op_name, name, doc):
-    """The public function of a broadcasting binary op: `name(a, b)` runs `op_name` on a and b
-    promoted to one dtype (Python numbers are 'weak', as in PyTorch)."""
+    """The public function of a broadcasting binary op: `name(input, other)` runs `op_name` on input and
+    other promoted to one dtype (Python numbers are 'weak', as in PyTorch)."""
 
-    def function(a, b):
-        if isinstance(a, Tensor) and isinstance(b, Tensor) and a._data.dtype is b._data.dtype:
-            return execute(op_name, (a, b))  # the common case, kept short: this is the hot path
-        return execute(op_name, _coerce_pair(a, b))
+    def function(input, other):
+        if isinstance(input, Tensor) and isinstance(other, Tensor) and input._data.dtype is other._data.dtype:
+            return execute(op_name, (input, other))  # the common case, kept short: this is the hot path
+        return execute(op_name, _coerce_pair(input, other))
 
     function.__name__ = function.__qualname__ = name
     function.__doc__ = doc
@@ -37,14 +37,14 @@ def binary_function(op_name, name, doc):
 
 
 def _with_alpha(op_name, name, doc):
-    """add/sub: `name(a, b, alpha=1)` is `op_name(a, alpha * b)`."""
+    """add/sub: `name(input, other, *, alpha=1)` is `op_name(input, alpha * other)`."""
 
-    def function(a, b, alpha=1):
+    def function(input, other, *, alpha=1):
         if alpha != 1:
-            b = b * alpha
-        if isinstance(a, Tensor) and isinstance(b, Tensor) and a._data.dtype is b._data.dtype:
-            return execute(op_name, (a, b))
-        return execute(op_name, _coerce_pair(a, b))
+            other = other * alpha
+        if isinstance(input, Tensor) and isinstance(other, Tensor) and input._data.dtype is other._data.dtype:
+            return execute(op_name, (input, other))
+        return execute(op_name, _coerce_pair(input, other))
 
     function.__name__ = function.__qualname__ = name
     function.__doc__ = doc
@@ -559,18 +559,34 @@ def _matmul_op(a, b, transpose_a=False, transpose_b=False):
 
 # ----- ops without gradients -----
 
+def integers_only(ufunc, name):
+    """The kernel `ufunc`, refusing floating inputs with PyTorch's NotImplementedError (a RuntimeError)."""
+
+    def checked(*arrays):
+        floating = next((a.dtype for a in arrays if a.dtype.kind == "f"), None)
+        if floating is not None:
+            raise NotImplementedError(f'"{name}" not implemented for {dtypes.from_numpy_dtype(floating)} '
+                                      "(integer and bool tensors only)")
+        return ufunc(*arrays)
+
+    checked.__name__ = checked.__qualname__ = f"_{name}"
+    return checked
+
+
+for _name, _fn in {"BitwiseAnd": np.bitwise_and, "BitwiseOr": np.bitwise_or, "BitwiseXor": np.bitwise_xor,
+                   "Invert": np.invert}.items():
+    kernel(_name)(integers_only(_fn, _name))
+
 for _name, _fn in {
     "Less": np.less, "LessEqual": np.less_equal, "Greater": np.greater, "GreaterEqual": np.greater_equal,
     "Equal": np.equal, "NotEqual": np.not_equal, "LogicalAnd": np.logical_and, "LogicalOr": np.logical_or,
     "LogicalXor": np.logical_xor, "LogicalNot": np.logical_not, "Floor": np.floor,
     "Ceil": np.ceil, "Round": np.round, "IsNan": np.isnan, "IsInf": np.isinf, "IsFinite": np.isfinite,
-    "BitwiseAnd": np.bitwise_and, "BitwiseOr": np.bitwise_or, "BitwiseXor": np.bitwise_xor, "Invert": np.invert,
 }.items():
     kernel(_name)(_fn)
 not_differentiable(
     "Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual", "LogicalAnd", "LogicalOr",
-    "LogicalXor", "LogicalNot", "IsNan", "IsInf", "IsFinite",
-    "FloorDiv", "TruncateDiv", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "Invert",
+    "LogicalXor", "LogicalNot", "IsNan", "IsInf", "IsFinite", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "Invert",
 )
 
 
@@ -600,6 +616,17 @@ def zero_jvp(inputs, outputs, attrs, tangents):
 
 for _name in ("Sign", "Floor", "Ceil", "Round"):
     gradient(_name, needs="nothing")(zero_gradient)
+    jvp(_name)(zero_jvp)
+
+
+def zero_gradients(op, grad):
+    """d floor(x / y) = d trunc(x / y) = 0 for both operands wherever they are differentiable: PyTorch's
+    div(rounding_mode="floor"/"trunc") gives these zeros, so its result requires grad when x does."""
+    return zeros_like(grad), zeros_like(grad)
+
+
+for _name in ("FloorDiv", "TruncateDiv"):
+    gradient(_name, needs="nothing")(zero_gradients)
     jvp(_name)(zero_jvp)
 
 
@@ -656,7 +683,7 @@ mul = binary_function("Mul", "mul", """a * b, elementwise with broadcasting. Run
     """)
 
 
-def div(a, b, *, rounding_mode=None):
+def div(input, other, *, rounding_mode=None):
     """a / b, true division (integers give float32). Runs the "RealDiv" op.
 
     `rounding_mode="trunc"` rounds the quotient toward zero (C's integer division, the
@@ -670,13 +697,13 @@ def div(a, b, *, rounding_mode=None):
     """
     if rounding_mode is not None:
         if rounding_mode == "floor":
-            return floor_divide(a, b)
+            return floor_divide(input, other)
         if rounding_mode == "trunc":
-            return execute("TruncateDiv", _coerce_pair(a, b))
+            return execute("TruncateDiv", _coerce_pair(input, other))
         raise ValueError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found {rounding_mode!r}")
-    if isinstance(a, Tensor) and isinstance(b, Tensor) and a._data.dtype is b._data.dtype and a._data.dtype.kind == "f":
-        return execute("RealDiv", (a, b))
-    return execute("RealDiv", _floating_pair(a, b))
+    if isinstance(input, Tensor) and isinstance(other, Tensor) and input._data.dtype is other._data.dtype and input._data.dtype.kind == "f":
+        return execute("RealDiv", (input, other))
+    return execute("RealDiv", _floating_pair(input, other))
 
 
 def _floating_pair(a, b):
@@ -687,27 +714,31 @@ def _floating_pair(a, b):
     return a, b
 
 
-pow = binary_function("Pow", "pow", """a to the power b, elementwise with broadcasting. Runs the "Pow" op.
+def pow(input, exponent):
+    """input to the power exponent, elementwise with broadcasting. Runs the "Pow" op.
 
     >>> mt.pow(mt.tensor([2.0, 3.0]), 2)
     tensor([4., 9.])
-    """)
+    """
+    if isinstance(input, Tensor) and isinstance(exponent, Tensor) and input._data.dtype is exponent._data.dtype:
+        return execute("Pow", (input, exponent))
+    return execute("Pow", _coerce_pair(input, exponent))
 
 
-def neg(x):
+def neg(input):
     """-x. Runs the "Neg" op.
 
     >>> mt.neg(mt.tensor([1.0, -2.0]))
     tensor([-1., 2.])
     """
-    return execute("Neg", (x,))
+    return execute("Neg", (input,))
 
 
 def _floating_unary(op_name, doc):
-    def op(x):
-        if x._data.dtype.kind != "f":
-            x = cast(x, dtypes.default_float)
-        return execute(op_name, (x,))
+    def op(input):
+        if input._data.dtype.kind != "f":
+            input = cast(input, dtypes.default_float)
+        return execute(op_name, (input,))
 
     op.__name__ = op.__qualname__ = op_name.lower()
     op.__doc__ = doc
@@ -751,40 +782,40 @@ sigmoid = _floating_unary("Sigmoid", """The logistic sigmoid 1 / (1 + e^-x) of e
     """)
 
 
-def abs(x):
+def abs(input):
     """The absolute value of each element. Runs the "Abs" op.
 
     >>> mt.abs(mt.tensor([-1.5, 2.0]))
     tensor([1.5000, 2.0000])
     """
-    return execute("Abs", (x,))
+    return execute("Abs", (input,))
 
 
-def relu(x):
+def relu(input):
     """max(x, 0) elementwise. Runs the "Relu" op.
 
     >>> mt.relu(mt.tensor([-1.0, 0.0, 2.0]))
     tensor([0., 0., 2.])
     """
-    return execute("Relu", (x,))
+    return execute("Relu", (input,))
 
 
-def sign(x):
+def sign(input):
     """-1, 0 or 1 by the sign of each element (0 for NaN, as PyTorch). Runs the "Sign" op (its gradient is 0).
 
     >>> mt.sign(mt.tensor([-3.0, 0.0, 2.0]))
     tensor([-1., 0., 1.])
     """
-    return execute("Sign", (x,))
+    return execute("Sign", (input,))
 
 
-def square(x):
+def square(input):
     """x * x elementwise. Runs the "Mul" op.
 
     >>> mt.square(mt.tensor([-2.0, 3.0]))
     tensor([4., 9.])
     """
-    return x * x
+    return input * input
 
 
 maximum = binary_function("Maximum", "maximum", """The larger of a and b, elementwise with broadcasting (ties split the gradient). Runs the "Maximum" op.
@@ -799,26 +830,34 @@ minimum = binary_function("Minimum", "minimum", """The smaller of a and b, eleme
     """)
 
 
-def where(condition, x, y):
-    """x where condition holds, else y (broadcasting all three). Runs the "SelectV2" op.
+def where(condition, input=None, other=None):
+    """input where condition holds, else other (broadcasting all three). Runs the "SelectV2" op.
+    `where(condition)` alone is `nonzero(condition, as_tuple=True)`, the indices where it holds.
 
     >>> x = mt.tensor([-1.0, 2.0, -3.0])
     >>> mt.where(x > 0, x, mt.zeros(3))
     tensor([0., 2., 0.])
     >>> mt.where(x > 0, 1.0, 0.0)
     tensor([0., 1., 0.])
+    >>> mt.where(x < 0)
+    (tensor([0, 2]),)
     """
+    if input is None and other is None:
+        indices = np.nonzero(np.atleast_1d(np.asarray(condition)))
+        return tuple(Tensor._make(i.astype(np.int64)) for i in indices)
+    if input is None or other is None:
+        raise TypeError("where() takes condition alone, or condition, input and other")
     condition = as_operand(condition)
     if condition._data.dtype != np.bool_:
         condition = cast(condition, dtypes.bool_)
-    if not isinstance(x, Tensor) and not isinstance(y, Tensor):
+    if not isinstance(input, Tensor) and not isinstance(other, Tensor):
         # Two Python numbers: the result dtype is theirs (float -> the default float), as in PyTorch.
-        x = as_operand(x)
-    x, y = _coerce_pair(x, y)
-    return execute("SelectV2", (condition, x, y))
+        input = as_operand(input)
+    input, other = _coerce_pair(input, other)
+    return execute("SelectV2", (condition, input, other))
 
 
-def masked_fill(x, mask, value):
+def masked_fill(input, mask, value):
     """`x` with `value` where `mask` is True (the mask broadcasts to x; x keeps its dtype). Runs the "SelectV2" op.
 
     >>> mt.tensor([1.0, 2.0, 3.0]).masked_fill(mt.tensor([True, False, True]), 0.0)
@@ -827,10 +866,10 @@ def masked_fill(x, mask, value):
     mask = as_operand(mask)
     if mask._data.dtype != np.bool_:
         raise RuntimeError(f"masked_fill only supports boolean masks, but got mask with dtype {mask.dtype}")
-    return where(mask, cast(as_operand(value, like=x), x._data.dtype), x)
+    return where(mask, cast(as_operand(value, like=input), input._data.dtype), input)
 
 
-def clamp(x, min=None, max=None):
+def clamp(input, min=None, max=None):
     """Each element limited to [min, max] (either may be None). Runs the "ClipByValue" op; `mt.clip` is the same function.
 
     Number bounds keep x's dtype unless x holds integers and a bound is a float (float32, as
@@ -846,16 +885,16 @@ def clamp(x, min=None, max=None):
         raise ValueError("clamp: at least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         if min is not None:
-            x = where(lt(x, min), min, x)
+            input = where(lt(input, min), min, input)
         if max is not None:
-            x = where(gt(x, max), max, x)
-        return x
-    if x._data.dtype.kind != "f" and any(isinstance(bound, builtins.float) for bound in (min, max)):
-        x = cast(x, dtypes.default_float)
-    return execute("ClipByValue", (x,), {"low": min, "high": max})
+            input = where(gt(input, max), max, input)
+        return input
+    if input._data.dtype.kind != "f" and any(isinstance(bound, builtins.float) for bound in (min, max)):
+        input = cast(input, dtypes.default_float)
+    return execute("ClipByValue", (input,), {"low": min, "high": max})
 
 
-def matmul(a, b, transpose_b=False):
+def matmul(input, other, transpose_b=False):
     """Matrix product with numpy/PyTorch semantics (1-D operands, batch broadcasting). Runs the "MatMul" op.
 
     `transpose_b=True` multiplies by b's transpose without a Transpose op (nn.Linear's x W^T).
@@ -864,29 +903,33 @@ def matmul(a, b, transpose_b=False):
     minitorch.Size([2, 4])
     >>> mt.matmul(mt.tensor([[1.0, 2.0]]), mt.tensor([[3.0], [4.0]]))
     tensor([[11.]])
+
+    As in PyTorch, the operands are not promoted: their dtypes must be the same.
     """
-    a, b = _coerce_pair(a, b)
-    if a.ndim == 0 or b.ndim == 0:
-        raise RuntimeError(f"MatMul: both arguments need at least 1 dimension, got shapes {a.shape} and {b.shape}")
-    if a.ndim == 1 and b.ndim == 1:
-        if a.shape != b.shape:
-            raise ShapeError(f"MatMul: inconsistent tensor size, shapes {a.shape} and {b.shape}")
-        return execute("Sum", (a * b,), {"axis": None, "keepdims": False})
-    if transpose_b and b.ndim >= 2:
-        if a.ndim >= 2 and a.shape[-1] == b.shape[-1]:
-            return _matmul_op(a, b, False, True)
-        b = b.mT
-    squeeze_a, squeeze_b = a.ndim == 1, b.ndim == 1
+    input, other = as_operand(input), as_operand(other)
+    if input._data.dtype != other._data.dtype:
+        raise RuntimeError(f"MatMul: expected m1 and m2 to have the same dtype, but got: {input.dtype} != {other.dtype}")
+    if input.ndim == 0 or other.ndim == 0:
+        raise RuntimeError(f"MatMul: both arguments need at least 1 dimension, got shapes {input.shape} and {other.shape}")
+    if input.ndim == 1 and other.ndim == 1:
+        if input.shape != other.shape:
+            raise ShapeError(f"MatMul: inconsistent tensor size, shapes {input.shape} and {other.shape}")
+        return execute("Sum", (input * other,), {"axis": None, "keepdims": False})
+    if transpose_b and other.ndim >= 2:
+        if input.ndim >= 2 and input.shape[-1] == other.shape[-1]:
+            return _matmul_op(input, other, False, True)
+        other = other.mT
+    squeeze_a, squeeze_b = input.ndim == 1, other.ndim == 1
     if squeeze_a:
-        a = a.reshape(1, -1)
+        input = input.reshape(1, -1)
     if squeeze_b:
-        b = b.reshape(-1, 1)
-    if a.shape[-1] != b.shape[-2]:
+        other = other.reshape(-1, 1)
+    if input.shape[-1] != other.shape[-2]:
         raise ShapeError(
-            f"MatMul: shapes {tuple(a.shape)} and {tuple(b.shape)} cannot be multiplied "
-            f"({a.shape[-1]} columns vs {b.shape[-2]} rows)"
+            f"MatMul: shapes {tuple(input.shape)} and {tuple(other.shape)} cannot be multiplied "
+            f"({input.shape[-1]} columns vs {other.shape[-2]} rows)"
         )
-    out = execute("MatMul", (a, b))
+    out = execute("MatMul", (input, other))
     if squeeze_a:
         out = out.squeeze(-2)
     if squeeze_b:
@@ -977,72 +1020,72 @@ bitwise_xor = binary_function("BitwiseXor", "bitwise_xor", """a ^ b, elementwise
     """)
 
 
-def bitwise_not(x):
+def bitwise_not(input):
     """~x: NOT of a bool tensor, bitwise NOT of an integer one. Runs the "Invert" op.
 
     >>> mt.bitwise_not(mt.tensor([True, False])), ~mt.tensor([0, 5])
     (tensor([False,  True]), tensor([-1, -6]))
     """
-    if x._data.dtype.kind == "f":
-        raise TypeError(f"bitwise_not: not implemented for {x.dtype} (integer and bool tensors only)")
-    return execute("Invert", (x,))
+    if input._data.dtype.kind == "f":
+        raise TypeError(f"bitwise_not: not implemented for {input.dtype} (integer and bool tensors only)")
+    return execute("Invert", (input,))
 
 
-def logical_not(x):
+def logical_not(input):
     """Elementwise logical NOT of a bool tensor. Runs the "LogicalNot" op.
 
     >>> mt.logical_not(mt.tensor([True, False]))
     tensor([False,  True])
     """
-    return execute("LogicalNot", (x,))
+    return execute("LogicalNot", (input,))
 
 
-def isnan(x):
+def isnan(input):
     """True where an element is NaN. Runs the "IsNan" op.
 
     >>> mt.isnan(mt.tensor([1.0, float("nan")]))
     tensor([False,  True])
     """
-    return execute("IsNan", (x,))
+    return execute("IsNan", (input,))
 
 
-def isinf(x):
+def isinf(input):
     """True where an element is +inf or -inf. Runs the "IsInf" op.
 
     >>> mt.isinf(mt.tensor([1.0, float("inf"), -float("inf")]))
     tensor([False,  True,  True])
     """
-    return execute("IsInf", (x,))
+    return execute("IsInf", (input,))
 
 
-def isfinite(x):
+def isfinite(input):
     """True where an element is neither inf nor NaN. Runs the "IsFinite" op.
 
     >>> mt.isfinite(mt.tensor([1.0, float("inf"), float("nan")]))
     tensor([ True, False, False])
     """
-    return execute("IsFinite", (x,))
+    return execute("IsFinite", (input,))
 
 
-def floor(x):
+def floor(input):
     """The largest integer <= each element (same dtype). Runs the "Floor" op (its gradient is 0).
 
     >>> mt.floor(mt.tensor([1.5, -1.5]))
     tensor([ 1., -2.])
     """
-    return execute("Floor", (x,))
+    return execute("Floor", (input,))
 
 
-def ceil(x):
+def ceil(input):
     """The smallest integer >= each element (same dtype). Runs the "Ceil" op (its gradient is 0).
 
     >>> mt.ceil(mt.tensor([1.5, -1.5]))
     tensor([ 2., -1.])
     """
-    return execute("Ceil", (x,))
+    return execute("Ceil", (input,))
 
 
-def round(x, *, decimals=0):
+def round(input, *, decimals=0):
     """Each element rounded to `decimals` decimal places (default: to an integer), halves to even
     (as PyTorch). Negative `decimals` round to tens, hundreds, ... Runs the "Round" op (its gradient is 0).
 
@@ -1052,8 +1095,8 @@ def round(x, *, decimals=0):
     (tensor([1.2300, 2.5700]), tensor([1200.]))
     """
     if decimals == 0:
-        return execute("Round", (x,))
-    if x._data.dtype.kind != "f":
-        raise TypeError(f"round: decimals is not supported for {x.dtype} tensors (floating point only)")
-    return execute("Round", (x,), {"decimals": decimals})
+        return execute("Round", (input,))
+    if input._data.dtype.kind != "f":
+        raise TypeError(f"round: decimals is not supported for {input.dtype} tensors (floating point only)")
+    return execute("Round", (input,), {"decimals": decimals})
 

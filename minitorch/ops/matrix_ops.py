@@ -9,18 +9,24 @@ its own gradient. trace, diag, diagflat and fill_diagonal_ are built from them.
 import numpy as np
 
 from .. import dtypes
-from ..creation import as_operand
+from ..creation import as_operand, check_placement
 from ..engine.execute import execute
-from ..engine.registry import STORAGE, gradient, jvp, kernel
+from ..engine.registry import VIEW, gradient, jvp, kernel
 from .dims import normalize_dims
 from .in_place_ops import twin
 from .jvp import linear
 from .math_ops import cast, where
 
 
-@kernel("Diagonal", view=STORAGE)
+@kernel("Diagonal", view=VIEW)
 def _diagonal(x, offset, dim1, dim2):
-    return np.diagonal(x, offset, dim1, dim2)  # numpy's read-only view: writing into it raises
+    """np.diagonal's elements as a writable view (numpy's own is read-only): the stride along the
+    diagonal is the sum of the two dimensions' strides, as PyTorch's diagonal view."""
+    moved = np.moveaxis(x, (dim1, dim2), (-2, -1))
+    start = moved[..., max(-offset, 0):, max(offset, 0):]
+    length = max(min(start.shape[-2], start.shape[-1]), 0)
+    return np.lib.stride_tricks.as_strided(start, start.shape[:-2] + (length,),
+                                           start.strides[:-2] + (start.strides[-2] + start.strides[-1],))
 
 
 @gradient("Diagonal", needs="nothing")
@@ -71,10 +77,9 @@ def _two_dims(ndim, dim1, dim2, name):
     return dim1 % ndim, dim2 % ndim
 
 
-def diagonal(x, offset=0, dim1=0, dim2=1):
+def diagonal(input, offset=0, dim1=0, dim2=1):
     """The diagonal of dimensions `dim1` and `dim2` (above it for `offset` > 0, below for < 0),
-    as the last dimension. Runs the "Diagonal" op. The result is a read-only view: writing into
-    it raises (PyTorch's is writable; use `fill_diagonal_` or indexing to write a diagonal).
+    as the last dimension. Runs the "Diagonal" op. A view, as PyTorch's: writing into it writes the diagonal.
 
     >>> mt.diagonal(mt.tensor([[1, 2, 3], [4, 5, 6]]))
     tensor([1, 5])
@@ -82,13 +87,13 @@ def diagonal(x, offset=0, dim1=0, dim2=1):
     tensor([[0, 3],
             [4, 7]])
     """
-    if x.ndim < 2:
-        raise RuntimeError(f"diagonal: expected a tensor with at least 2 dimensions, got shape {tuple(x.shape)}")
-    dim1, dim2 = _two_dims(x.ndim, dim1, dim2, "diagonal")
-    return execute("Diagonal", (x,), {"offset": int(offset), "dim1": dim1, "dim2": dim2})
+    if input.ndim < 2:
+        raise RuntimeError(f"diagonal: expected a tensor with at least 2 dimensions, got shape {tuple(input.shape)}")
+    dim1, dim2 = _two_dims(input.ndim, dim1, dim2, "diagonal")
+    return execute("Diagonal", (input,), {"offset": int(offset), "dim1": dim1, "dim2": dim2})
 
 
-def diag_embed(x, offset=0, dim1=-2, dim2=-1):
+def diag_embed(input, offset=0, dim1=-2, dim2=-1):
     """A tensor whose diagonals (of dimensions `dim1`, `dim2` of the result) are the last dimension
     of `x`, zeros elsewhere. Runs the "DiagEmbed" op.
 
@@ -99,17 +104,17 @@ def diag_embed(x, offset=0, dim1=-2, dim2=-1):
             [[3, 0],
              [0, 4]]])
     """
-    if x.ndim == 0:
+    if input.ndim == 0:
         raise RuntimeError("diag_embed: expected a tensor with at least 1 dimension, got a 0-d tensor")
-    ndim = x.ndim + 1
+    ndim = input.ndim + 1
     dim1, dim2 = _two_dims(ndim, dim1, dim2, "diag_embed")
-    size = x.shape[-1] + abs(int(offset))
-    batch = list(x.shape[:-1])
+    size = input.shape[-1] + abs(int(offset))
+    batch = list(input.shape[:-1])
     shape = tuple(size if d in (dim1, dim2) else batch.pop(0) for d in range(ndim))
-    return execute("DiagEmbed", (x,), {"shape": shape, "offset": int(offset), "dim1": dim1, "dim2": dim2})
+    return execute("DiagEmbed", (input,), {"shape": shape, "offset": int(offset), "dim1": dim1, "dim2": dim2})
 
 
-def diag(x, diagonal=0):
+def diag(input, diagonal=0):
     """For a vector, the square matrix with it on the `diagonal`-th diagonal; for a matrix, that
     diagonal as a vector. Runs "DiagEmbed" or "Diagonal".
 
@@ -119,32 +124,32 @@ def diag(x, diagonal=0):
     >>> mt.diag(mt.tensor([[1, 2, 3], [4, 5, 6]]), 1)
     tensor([2, 6])
     """
-    if x.ndim == 1:
-        return diag_embed(x, diagonal, 0, 1)
-    if x.ndim == 2:
-        main = execute("Diagonal", (x,), {"offset": int(diagonal), "dim1": 0, "dim2": 1})
+    if input.ndim == 1:
+        return diag_embed(input, diagonal, 0, 1)
+    if input.ndim == 2:
+        main = execute("Diagonal", (input,), {"offset": int(diagonal), "dim1": 0, "dim2": 1})
         return execute("Identity", (main,), {"copy": True})
-    raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {x.ndim}D")
+    raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {input.ndim}D")
 
 
-def diagflat(x, offset=0):
+def diagflat(input, offset=0):
     """The square matrix with the flattened `x` on its `offset`-th diagonal. Runs "DiagEmbed".
 
     >>> tuple(mt.diagflat(mt.tensor([[1, 2], [3, 4]])).shape)
     (4, 4)
     """
-    return diag_embed(x.reshape(-1), offset, 0, 1)
+    return diag_embed(input.reshape(-1), offset, 0, 1)
 
 
-def trace(x):
+def trace(input):
     """The sum of the main diagonal of a matrix (integers sum as int64). Built from "Diagonal" and "Sum".
 
     >>> mt.trace(mt.tensor([[1.0, 2.0], [3.0, 4.0]]))
     tensor(5.)
     """
-    if x.ndim != 2:
-        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {x.ndim}")
-    return diagonal(x).sum()
+    if input.ndim != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.ndim}")
+    return diagonal(input).sum()
 
 
 def _triangle(x, diagonal, lower, name):
@@ -153,7 +158,7 @@ def _triangle(x, diagonal, lower, name):
     return execute("MatrixBandPart", (x,), {"lower": lower, "diagonal": int(diagonal)})
 
 
-def tril(x, diagonal=0):
+def tril(input, diagonal=0):
     """The lower triangle of the (batched) matrices in the last two dimensions: elements on and below
     the `diagonal`-th diagonal, zeros above. Runs the "MatrixBandPart" op.
 
@@ -162,10 +167,10 @@ def tril(x, diagonal=0):
             [1., 1., 0.],
             [1., 1., 1.]])
     """
-    return _triangle(x, diagonal, True, "tril")
+    return _triangle(input, diagonal, True, "tril")
 
 
-def triu(x, diagonal=0):
+def triu(input, diagonal=0):
     """The upper triangle of the (batched) matrices in the last two dimensions: elements on and above
     the `diagonal`-th diagonal, zeros below. Runs the "MatrixBandPart" op.
 
@@ -173,7 +178,7 @@ def triu(x, diagonal=0):
     tensor([[0., 1., 1.],
             [0., 0., 1.]])
     """
-    return _triangle(x, diagonal, False, "triu")
+    return _triangle(input, diagonal, False, "triu")
 
 
 def _indices(lower, row, col, offset, dtype):
@@ -183,24 +188,26 @@ def _indices(lower, row, col, offset, dtype):
     return as_operand(np.stack([rows, cols]).astype(dtypes.to_numpy_dtype(dtype)))
 
 
-def tril_indices(row, col, offset=0, *, dtype=dtypes.int64):
+def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None, pin_memory=False, requires_grad=False):
     """The coordinates of the lower triangle of a row x col matrix, as a 2 x N tensor (row-major order).
 
     >>> mt.tril_indices(3, 3)
     tensor([[0, 1, 1, 2, 2, 2],
             [0, 0, 1, 0, 1, 2]])
     """
-    return _indices(True, row, col, offset, dtype)
+    check_placement(device, layout, pin_memory)
+    return _indices(True, row, col, offset, dtypes.int64 if dtype is None else dtype).requires_grad_(requires_grad)
 
 
-def triu_indices(row, col, offset=0, *, dtype=dtypes.int64):
+def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None, pin_memory=False, requires_grad=False):
     """The coordinates of the upper triangle of a row x col matrix, as a 2 x N tensor (row-major order).
 
     >>> mt.triu_indices(2, 3, 1)
     tensor([[0, 0, 1],
             [1, 2, 2]])
     """
-    return _indices(False, row, col, offset, dtype)
+    check_placement(device, layout, pin_memory)
+    return _indices(False, row, col, offset, dtypes.int64 if dtype is None else dtype).requires_grad_(requires_grad)
 
 
 def _filled_diagonal(x, fill_value, wrap=False):

@@ -14,6 +14,7 @@ from ..engine.execute import execute
 from ..engine.registry import TRANSPOSE, gradient, kernel
 from ..errors import ShapeError
 from .dims import normalize_dims, numpy_names
+from .writes import write_out
 from .math_ops import abs, cast, sign, where
 from .reduction_ops import amax, amin
 
@@ -73,7 +74,7 @@ def _floating(x, dtype, name):
     return x
 
 
-def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
+def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
     """The `ord`-norm of `x` as a vector (of all elements, or over `dim`): (sum |x|^ord)^(1/ord), the
     largest (inf) or smallest (-inf) magnitude, or the count of nonzeros (0). Runs the "VectorNorm"
     op (its gradient at a zero vector is 0, as PyTorch's).
@@ -84,17 +85,17 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, axis=None, kee
     tensor([7., 1.])
     """
     dim, keepdim = numpy_names("linalg.vector_norm", dim, keepdim, axis, keepdims)
-    x = _floating(x, dtype, "linalg.vector_norm")
+    input = _floating(input, dtype, "linalg.vector_norm")
     if isinstance(dim, (tuple, list)) and len(dim) == 0:
         dim = None
-    axis = normalize_dims(dim, x.ndim, "linalg.vector_norm")
-    if ord < 0 and x.numel() == 0 or ord == -math.inf and any(x.shape[d] == 0 for d in (axis or range(x.ndim))):
+    axis = normalize_dims(dim, input.ndim, "linalg.vector_norm")
+    if ord < 0 and input.numel() == 0 or ord == -math.inf and any(input.shape[d] == 0 for d in (axis or range(input.ndim))):
         raise RuntimeError(f"linalg.vector_norm cannot compute the {ord} norm on an empty tensor "
                            "because the operation does not have an identity")
-    return execute("VectorNorm", (x,), {"ord": float(ord), "axis": axis, "keepdims": bool(keepdim)})
+    return execute("VectorNorm", (input,), {"ord": float(ord), "axis": axis, "keepdims": bool(keepdim)})
 
 
-def matrix_norm(x, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
+def matrix_norm(input, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     """A matrix norm over the two dimensions `dim`: 'fro' (Frobenius), 'nuc' (sum of singular values),
     2 / -2 (largest / smallest singular value), 1 / -1 (largest / smallest column sum of |x|),
     inf / -inf (largest / smallest row sum). Built from "VectorNorm", "Sum", "Max"/"Min" and "Svd".
@@ -102,16 +103,16 @@ def matrix_norm(x, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     >>> mt.linalg.matrix_norm(mt.tensor([[1.0, -2.0], [3.0, 4.0]]), ord=1)
     tensor(6.)
     """
-    x = _floating(x, dtype, "linalg.matrix_norm")
-    dims = normalize_dims(dim, x.ndim, "linalg.matrix_norm") if x.ndim >= 2 else None
+    input = _floating(input, dtype, "linalg.matrix_norm")
+    dims = normalize_dims(dim, input.ndim, "linalg.matrix_norm") if input.ndim >= 2 else None
     if dims is None or len(dims) != 2:
         raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple of different dimensions and the input at least "
-                           f"2-D, got dim={dim} for shape {tuple(x.shape)}")
-    row, col = dim[0] % x.ndim, dim[1] % x.ndim
+                           f"2-D, got dim={dim} for shape {tuple(input.shape)}")
+    row, col = dim[0] % input.ndim, dim[1] % input.ndim
     if ord == "fro":
-        return vector_norm(x, 2, (row, col), keepdim)
+        return vector_norm(input, 2, (row, col), keepdim)
     if ord in ("nuc", 2, -2):
-        moved = x.permute(*[d for d in range(x.ndim) if d not in (row, col)], row, col)
+        moved = input.permute(*[d for d in range(input.ndim) if d not in (row, col)], row, col)
         values = execute("Svd", (moved,), {"full_matrices": False})[1]
         result = values.sum(dim=-1) if ord == "nuc" else (amax if ord == 2 else amin)(values, -1)
         if keepdim:
@@ -119,13 +120,13 @@ def matrix_norm(x, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
         return result
     if ord in (1, -1, math.inf, -math.inf):
         summed, extreme = (row, col) if ord in (1, -1) else (col, row)
-        sums = abs(x).sum(dim=summed, keepdim=True)
+        sums = abs(input).sum(dim=summed, keepdim=True)
         result = (amax if ord > 0 else amin)(sums, dim=extreme, keepdim=True)
         return result if keepdim else result.squeeze((row, col))
     raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
 
 
-def linalg_norm(x, ord=None, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
+def linalg_norm(input, ord=None, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
     """PyTorch's torch.linalg.norm: a vector norm (1-D input or one `dim`; with neither `ord` nor `dim`,
     the 2-norm of all elements) or a matrix norm (2-D input or two dims).
 
@@ -137,14 +138,14 @@ def linalg_norm(x, ord=None, dim=None, keepdim=False, *, dtype=None, axis=None, 
     dim, keepdim = numpy_names("linalg.norm", dim, keepdim, axis, keepdims)
     if isinstance(dim, int):
         dim = (dim,)
-    if dim is not None and len(dim) == 2 or dim is None and ord is not None and x.ndim == 2:
-        return matrix_norm(x, "fro" if ord is None else ord, (-2, -1) if dim is None else dim, keepdim, dtype=dtype)
-    if dim is None and ord is not None and x.ndim != 1:
-        raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got {x.ndim}D.")
-    return vector_norm(x, 2 if ord is None else ord, dim, keepdim, dtype=dtype)
+    if dim is not None and len(dim) == 2 or dim is None and ord is not None and input.ndim == 2:
+        return matrix_norm(input, "fro" if ord is None else ord, (-2, -1) if dim is None else dim, keepdim, dtype=dtype)
+    if dim is None and ord is not None and input.ndim != 1:
+        raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got {input.ndim}D.")
+    return vector_norm(input, 2 if ord is None else ord, dim, keepdim, dtype=dtype)
 
 
-def norm(x, p="fro", dim=None, keepdim=False, dtype=None):
+def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
     """PyTorch's torch.norm (deprecated there for the linalg functions): the p-norm of all elements,
     or over `dim`; 'fro' is the 2-norm, 'nuc' the nuclear norm of a matrix.
 
@@ -156,24 +157,33 @@ def norm(x, p="fro", dim=None, keepdim=False, dtype=None):
     if isinstance(dim, int):
         dim = (dim,)
     if p == "nuc":
-        return matrix_norm(x, "nuc", (-2, -1) if dim is None else dim, keepdim, dtype=dtype)
-    if p == "fro":
-        p = 2
-    elif isinstance(p, str):
+        result = matrix_norm(input, "nuc", (-2, -1) if dim is None else dim, keepdim, dtype=dtype)
+    elif p == "fro" or not isinstance(p, str):
+        result = vector_norm(input, 2 if p == "fro" else p, dim, keepdim, dtype=dtype)
+    else:
         raise RuntimeError(f"norm: unknown p={p!r}; use a number, 'fro' or 'nuc'")
-    return vector_norm(x, p, dim, keepdim, dtype=dtype)
+    return result if out is None else write_out("norm", result, out)
 
 
-def frobenius_norm(x, dim=(-2, -1), keepdim=False):
+def norm_method(input, p="fro", dim=None, keepdim=False, dtype=None):
+    """`x.norm(...)`: torch.norm as a method, whose arguments have no `out`.
+
+    >>> mt.tensor([3.0, 4.0]).norm()
+    tensor(5.)
+    """
+    return norm(input, p, dim, keepdim, dtype=dtype)
+
+
+def frobenius_norm(input, dim=(-2, -1), keepdim=False):
     """The Frobenius norm over `dim` (the 2-norm of the elements; deprecated in PyTorch).
 
     >>> mt.frobenius_norm(mt.tensor([[3.0, 0.0], [0.0, 4.0]]))
     tensor(5.)
     """
-    return vector_norm(x, 2, dim, keepdim)
+    return vector_norm(input, 2, dim, keepdim)
 
 
-def nuclear_norm(x, dim=(-2, -1), keepdim=False):
+def nuclear_norm(input, dim=(-2, -1), keepdim=False):
     """The nuclear norm (the sum of singular values) of the matrices in `dim` (deprecated in PyTorch).
 
     >>> mt.nuclear_norm(mt.tensor([[3.0, 0.0], [0.0, -4.0]]))
@@ -181,7 +191,7 @@ def nuclear_norm(x, dim=(-2, -1), keepdim=False):
     """
     if isinstance(dim, bool):
         dim, keepdim = (-2, -1), dim
-    return matrix_norm(x, "nuc", dim, keepdim)
+    return matrix_norm(input, "nuc", dim, keepdim)
 
 
 def norm_except_dim(v, pow=2, dim=0):
@@ -197,28 +207,28 @@ def norm_except_dim(v, pow=2, dim=0):
     return vector_norm(v, pow, [d for d in range(v.ndim) if d != dim % max(v.ndim, 1)], keepdim=True)
 
 
-def pdist(x, p=2):
+def pdist(input, p=2):
     """The p-norm distances between every pair of rows i < j of the 2-D `x`, in row-major order of the
     pairs (the upper triangle of cdist(x, x)). Built from "GatherNd", "Sub" and "VectorNorm".
 
     >>> mt.pdist(mt.tensor([[0.0, 0.0], [3.0, 4.0], [6.0, 8.0]])).tolist()
     [5.0, 10.0, 5.0]
     """
-    if x.ndim != 2:
-        raise RuntimeError(f"pdist only supports 2D tensors, got: {x.ndim}D")
+    if input.ndim != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {input.ndim}D")
     if p < 0:
         raise RuntimeError(f"pdist only supports non-negative p values, got {p}")
-    first, second = np.triu_indices(x.shape[0], 1)
-    return vector_norm(x[first] - x[second], p, -1)
+    first, second = np.triu_indices(input.shape[0], 1)
+    return vector_norm(input[first] - input[second], p, -1)
 
 
-def dist(x, other, p=2):
+def dist(input, other, p=2):
     """The p-norm of x - other (broadcast). Runs "Sub" and "VectorNorm".
 
     >>> mt.dist(mt.tensor([1.0, 2.0]), mt.tensor([4.0, 6.0]))
     tensor(5.)
     """
-    return vector_norm(x - other, p)
+    return vector_norm(input - other, p)
 
 
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
@@ -239,7 +249,7 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     return vector_norm(x1.unsqueeze(-2) - x2.unsqueeze(-3), p, -1)
 
 
-def renorm(x, p, dim, maxnorm):
+def renorm(input, p, dim, maxnorm):
     """Each slice of `x` along `dim` whose p-norm exceeds `maxnorm` scaled down to norm `maxnorm`
     (as PyTorch: by maxnorm / (norm + 1e-7)). Built from "VectorNorm", "SelectV2" and "Mul".
 
@@ -251,7 +261,7 @@ def renorm(x, p, dim, maxnorm):
         raise RuntimeError(f"renorm: non-positive-norm not supported, got p={p}")
     if maxnorm < 0:
         raise RuntimeError(f"renorm: non-negative maxnorm expected, got {maxnorm}")
-    axis = normalize_dims(dim, x.ndim, "renorm")
-    norms = vector_norm(x, p, [d for d in range(x.ndim) if d not in (axis or ())], keepdim=True)
-    factor = where(norms > maxnorm, maxnorm / (norms + 1e-7), as_operand(np.ones((), x._data.dtype)))
-    return x * factor
+    axis = normalize_dims(dim, input.ndim, "renorm")
+    norms = vector_norm(input, p, [d for d in range(input.ndim) if d not in (axis or ())], keepdim=True)
+    factor = where(norms > maxnorm, maxnorm / (norms + 1e-7), as_operand(np.ones((), input._data.dtype)))
+    return input * factor

@@ -89,7 +89,7 @@ def source_positions(size, before, after, mode):
     if mode == "replicate":
         return np.clip(positions, 0, size - 1)
     if before >= size or after >= size:
-        raise ValueError(
+        raise RuntimeError(
             f"pad: padding size should be less than the corresponding input dimension in mode 'reflect', "
             f"but got padding ({before}, {after}) for a dimension of size {size}"
         )

@@ -24,6 +24,7 @@ from .. import dtypes
 from ..creation import as_operand, ones_like, zeros_like
 from ..engine.execute import execute
 from ..engine.registry import OPS, TRANSPOSE, gradient, jvp, kernel, not_differentiable
+from ..errors import ShapeError
 from ..tensor import Tensor
 from . import math_ops
 from .in_place_ops import twin
@@ -142,7 +143,7 @@ def binary(op_name, numpy_function, name, doc, differentiable=True, kinds=None):
     def checked(input, other):
         for t in (input, other):
             if isinstance(t, Tensor) and t._data.dtype.kind not in kinds:
-                raise TypeError(f"{name}: not implemented for {t.dtype} ({_KINDS[kinds]} only)")
+                raise NotImplementedError(f"{name}: not implemented for {t.dtype} ({_KINDS[kinds]} only)")
         return function(input, other)
 
     return _named(checked, name, doc)
@@ -537,7 +538,7 @@ def frac(input):
     """
     input = as_operand(input)
     if input._data.dtype.kind != "f":
-        raise TypeError(f"frac: not implemented for {input.dtype} (floating point only)")
+        raise NotImplementedError(f"frac: not implemented for {input.dtype} (floating point only)")
     return input - trunc(input)
 
 
@@ -607,7 +608,7 @@ def heaviside(input, values):
     """
     input, values = as_operand(input), as_operand(values)
     if input.dtype != values.dtype:
-        raise TypeError(f"heaviside is not implemented for tensors with different dtypes ({input.dtype} and {values.dtype})")
+        raise RuntimeError(f"heaviside is not implemented for tensors with different dtypes ({input.dtype} and {values.dtype})")
     return execute("Heaviside", (input, values))
 nextafter = binary("NextAfter", np.nextafter, "nextafter", """The next floating-point value after input in the direction of other. Runs the "NextAfter" op (not differentiable).
 
@@ -662,7 +663,7 @@ def _nan_to_num_grad(op, grad):
 jvp("NanToNum")(diagonal_jvp("NanToNum"))
 
 
-def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
+def nan_to_num(input, nan=None, posinf=None, neginf=None):
     """NaN, +inf and -inf replaced by `nan`, `posinf` and `neginf` (by default 0 and the dtype's
     largest and smallest finite values). Runs the "NanToNum" op.
 
@@ -671,7 +672,8 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
     >>> mt.nan_to_num(mt.tensor([float("nan"), float("inf")]), nan=-1.0, posinf=9.0)
     tensor([-1.,  9.])
     """
-    return execute("NanToNum", (as_operand(input),), {"nan": nan, "posinf": posinf, "neginf": neginf})
+    return execute("NanToNum", (as_operand(input),), {"nan": 0.0 if nan is None else nan, "posinf": posinf,
+                                                       "neginf": neginf})
 
 
 # ----- integers and bits -----
@@ -733,7 +735,7 @@ def lerp(input, end, weight):
     """
     input, end = as_operand(input), as_operand(end)
     if input._data.dtype.kind != "f":
-        raise TypeError(f"lerp: not implemented for {input.dtype} (floating point only)")
+        raise NotImplementedError(f"lerp: not implemented for {input.dtype} (floating point only)")
     if input.dtype != end.dtype:
         raise TypeError(f"lerp: expected dtype {input.dtype} for `end` but got dtype {end.dtype}")
     weight = cast(as_operand(weight, like=input), input._data.dtype)
@@ -826,7 +828,7 @@ def clamp_max(input, max):
     return clamp(input, max=max)
 
 
-def rsub(input, other, alpha=1):
+def rsub(input, other, *, alpha=1):
     """other - alpha * input: subtraction with the operands reversed. Runs the "Sub" op.
 
     >>> mt.rsub(mt.tensor([1.0, 2.0]), 10)
@@ -1048,3 +1050,40 @@ logical_and_ = twin(math_ops.logical_and, "logical_and_", "LogicalAnd")
 logical_or_ = twin(math_ops.logical_or, "logical_or_", "LogicalOr")
 logical_xor_ = twin(math_ops.logical_xor, "logical_xor_", "LogicalXor")
 logical_not_ = twin(math_ops.logical_not, "logical_not_", "LogicalNot")
+
+
+# ----- activations that are Tensor methods too (F.prelu, F.hardshrink, x.prelu(w), x.hardshrink()) -----
+
+def _require_floating_input(input, name):
+    if not input.is_floating_point():
+        raise NotImplementedError(f'"{name}" not implemented for {input.dtype}: it needs a floating point input')
+
+
+def prelu(input, weight):
+    """x where x > 0, else weight * x, with one learned slope per channel (dimension 1) or one for all.
+
+    >>> mt.prelu(mt.tensor([[-2.0, 1.0], [4.0, -1.0]]), mt.tensor([0.5, 0.25])).tolist()
+    [[-1.0, 1.0], [4.0, -0.25]]
+    """
+    _require_floating_input(input, "prelu")
+    channels = input.shape[1] if input.ndim >= 2 else 1
+    if weight.ndim > 1 or weight.numel() not in (1, channels):
+        raise ShapeError(
+            f"prelu: mismatch of parameter numbers and input channel size. Found parameter numbers = {weight.numel()} "
+            f"and channel size = {channels} (input of shape {tuple(input.shape)}, weight of shape {tuple(weight.shape)})"
+        )
+    if weight.numel() != 1 and input.ndim > 2:
+        weight = weight.reshape((channels,) + (1,) * (input.ndim - 2))
+    elif weight.ndim == 1 and weight.numel() == 1:
+        weight = weight.reshape(())
+    return math_ops.where(input > 0, input, weight * input)
+
+
+def hardshrink(input, lambd=0.5):
+    """x where |x| > lambd, else 0.
+
+    >>> mt.hardshrink(mt.tensor([-1.0, 0.3, 0.6]))
+    tensor([-1.0000, 0.0000, 0.6000])
+    """
+    _require_floating_input(input, "hardshrink")
+    return math_ops.where((input >= -lambd) & (input <= lambd), 0.0, input)

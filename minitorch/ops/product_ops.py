@@ -19,6 +19,7 @@ from ..errors import ShapeError
 from ..tensor import Tensor
 from .dims import one_dim
 from .in_place_ops import twin
+from .writes import write_out
 from .jvp import fit
 from .math_ops import matmul, where
 from .scan_ops import cumulative
@@ -35,102 +36,102 @@ def _same_dtype(name, a, b):
         raise RuntimeError(f"{name}: expected both arguments to have the same dtype, but got {a.dtype} and {b.dtype}")
 
 
-def mm(a, b):
+def mm(input, mat2):
     """The product of two matrices. Runs the "MatMul" op.
 
     >>> mt.mm(mt.tensor([[1.0, 2.0]]), mt.tensor([[3.0], [4.0]]))
     tensor([[11.]])
     """
-    _require(a.ndim == 2, f"mm: self must be a matrix, got shape {tuple(a.shape)}")
-    _require(b.ndim == 2, f"mm: mat2 must be a matrix, got shape {tuple(b.shape)}")
-    _same_dtype("mm", a, b)
-    return matmul(a, b)
+    _require(input.ndim == 2, f"mm: self must be a matrix, got shape {tuple(input.shape)}")
+    _require(mat2.ndim == 2, f"mm: mat2 must be a matrix, got shape {tuple(mat2.shape)}")
+    _same_dtype("mm", input, mat2)
+    return matmul(input, mat2)
 
 
-def bmm(a, b):
+def bmm(input, mat2):
     """Batched matrix products of two 3-D tensors with the same batch size (no broadcasting). Runs "MatMul".
 
     >>> tuple(mt.bmm(mt.ones(5, 2, 3), mt.ones(5, 3, 4)).shape)
     (5, 2, 4)
     """
-    _require(a.ndim == 3 and b.ndim == 3, f"bmm: batch1 and batch2 must be 3-D tensors, got shapes {tuple(a.shape)} and {tuple(b.shape)}")
-    _require(a.shape[0] == b.shape[0] and a.shape[2] == b.shape[1],
-             f"bmm: expected batch2 of size [{a.shape[0]}, {a.shape[2]}, *], got {tuple(b.shape)}")
-    _same_dtype("bmm", a, b)
-    return matmul(a, b)
+    _require(input.ndim == 3 and mat2.ndim == 3, f"bmm: batch1 and batch2 must be 3-D tensors, got shapes {tuple(input.shape)} and {tuple(mat2.shape)}")
+    _require(input.shape[0] == mat2.shape[0] and input.shape[2] == mat2.shape[1],
+             f"bmm: expected batch2 of size [{input.shape[0]}, {input.shape[2]}, *], got {tuple(mat2.shape)}")
+    _same_dtype("bmm", input, mat2)
+    return matmul(input, mat2)
 
 
-def mv(a, v):
+def mv(input, vec):
     """The product of a matrix and a vector. Runs "MatMul".
 
     >>> mt.mv(mt.tensor([[1.0, 2.0], [3.0, 4.0]]), mt.tensor([1.0, 1.0]))
     tensor([3., 7.])
     """
-    _require(a.ndim == 2 and v.ndim == 1 and a.shape[1] == v.shape[0],
-             f"mv: size mismatch, got mat {tuple(a.shape)} and vec {tuple(v.shape)}")
-    _same_dtype("mv", a, v)
-    return matmul(a, v)
+    _require(input.ndim == 2 and vec.ndim == 1 and input.shape[1] == vec.shape[0],
+             f"mv: size mismatch, got mat {tuple(input.shape)} and vec {tuple(vec.shape)}")
+    _same_dtype("mv", input, vec)
+    return matmul(input, vec)
 
 
-def dot(a, b):
+def dot(input, tensor):
     """The dot product of two 1-D tensors of the same size and dtype. Built from "Mul" and "Sum".
 
     >>> mt.dot(mt.tensor([1.0, 2.0]), mt.tensor([3.0, 4.0]))
     tensor(11.)
     """
-    _require(a.ndim == 1 and b.ndim == 1, f"dot: 1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
-    _require(a.shape == b.shape, f"dot: inconsistent tensor size, expected tensors of the same size, got {a.shape[0]} and {b.shape[0]}")
-    _same_dtype("dot", a, b)
-    return (a * b).sum()
+    _require(input.ndim == 1 and tensor.ndim == 1, f"dot: 1D tensors expected, but got {input.ndim}D and {tensor.ndim}D tensors")
+    _require(input.shape == tensor.shape, f"dot: inconsistent tensor size, expected tensors of the same size, got {input.shape[0]} and {tensor.shape[0]}")
+    _same_dtype("dot", input, tensor)
+    return (input * tensor).sum()
 
 
-def vdot(a, b):
+def vdot(input, other):
     """The dot product, conjugating the first vector (for real tensors, `dot`).
 
     >>> mt.vdot(mt.tensor([1.0, 2.0]), mt.tensor([3.0, 4.0]))
     tensor(11.)
     """
-    return dot(a, b)
+    return dot(input, other)
 
 
-def inner(a, b):
+def inner(input, other):
     """Sums of products over the last dimension of both (a scalar operand multiplies). Runs "MatMul".
 
     >>> tuple(mt.inner(mt.ones(2, 3), mt.ones(4, 3)).shape)
     (2, 4)
     """
-    if a.ndim == 0 or b.ndim == 0:
-        return a * b
-    _require(a.shape[-1] == b.shape[-1], f"inner: the last dimensions must match, got shapes {tuple(a.shape)} and {tuple(b.shape)}")
-    return tensordot(a, b, ([a.ndim - 1], [b.ndim - 1]))
+    if input.ndim == 0 or other.ndim == 0:
+        return input * other
+    _require(input.shape[-1] == other.shape[-1], f"inner: the last dimensions must match, got shapes {tuple(input.shape)} and {tuple(other.shape)}")
+    return tensordot(input, other, ([input.ndim - 1], [other.ndim - 1]))
 
 
-def outer(a, b):
+def outer(input, vec2):
     """The outer product of two vectors (`mt.ger` is the same). Built from "Mul".
 
     >>> mt.outer(mt.tensor([1.0, 2.0]), mt.tensor([1.0, 10.0, 100.0])).tolist()
     [[1.0, 10.0, 100.0], [2.0, 20.0, 200.0]]
     """
-    _require(a.ndim == 1 and b.ndim == 1, f"outer: 1D tensors expected, got {a.ndim}D and {b.ndim}D")
-    return a.reshape(-1, 1) * b.reshape(1, -1)
+    _require(input.ndim == 1 and vec2.ndim == 1, f"outer: 1D tensors expected, got {input.ndim}D and {vec2.ndim}D")
+    return input.reshape(-1, 1) * vec2.reshape(1, -1)
 
 
-def kron(a, b):
+def kron(input, other):
     """The Kronecker product: every element of `a` times the whole of `b`, blocks laid out as `a`.
     Built from "Reshape" and "Mul".
 
     >>> mt.kron(mt.tensor([1, 2]), mt.tensor([1, 10, 100]))
     tensor([  1,  10, 100,   2,  20, 200])
     """
-    ndim = max(a.ndim, b.ndim)
-    a_shape = (1,) * (ndim - a.ndim) + tuple(a.shape)
-    b_shape = (1,) * (ndim - b.ndim) + tuple(b.shape)
-    spread_a = a.reshape(tuple(n for pair in zip(a_shape, (1,) * ndim) for n in pair))
-    spread_b = b.reshape(tuple(n for pair in zip((1,) * ndim, b_shape) for n in pair))
+    ndim = max(input.ndim, other.ndim)
+    a_shape = (1,) * (ndim - input.ndim) + tuple(input.shape)
+    b_shape = (1,) * (ndim - other.ndim) + tuple(other.shape)
+    spread_a = input.reshape(tuple(n for pair in zip(a_shape, (1,) * ndim) for n in pair))
+    spread_b = other.reshape(tuple(n for pair in zip((1,) * ndim, b_shape) for n in pair))
     return (spread_a * spread_b).reshape(tuple(m * n for m, n in zip(a_shape, b_shape)))
 
 
-def tensordot(a, b, dims=2):
+def tensordot(a, b, dims=2, out=None):
     """Sums of products over the last `dims` dimensions of `a` and the first `dims` of `b`, or over
     the listed pairs `dims=([a dims], [b dims])`. Built from "Transpose", "Reshape" and "MatMul".
 
@@ -157,7 +158,8 @@ def tensordot(a, b, dims=2):
     size = int(math.prod([a.shape[d] for d in dims_a]))
     left = a.permute(*free_a, *dims_a).reshape(int(math.prod([a.shape[d] for d in free_a])), size)
     right = b.permute(*dims_b, *free_b).reshape(size, int(math.prod([b.shape[d] for d in free_b])))
-    return matmul(left, right).reshape(tuple(a.shape[d] for d in free_a) + tuple(b.shape[d] for d in free_b))
+    result = matmul(left, right).reshape(tuple(a.shape[d] for d in free_a) + tuple(b.shape[d] for d in free_b))
+    return result if out is None else write_out("tensordot", result, out)
 
 
 # ----- einsum -----
@@ -286,55 +288,55 @@ def _scaled_sum(name, x, product, beta, alpha):
     return (x if beta == 1 else x * beta) + product
 
 
-def addmm(x, mat1, mat2, *, beta=1, alpha=1):
+def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     """beta x + alpha (mat1 @ mat2) (x broadcasts to the product's shape). Built from "MatMul", "Mul", "Add".
 
     >>> mt.addmm(mt.ones(2, 2), mt.ones(2, 3), mt.ones(3, 2), alpha=2)
     tensor([[7., 7.],
             [7., 7.]])
     """
-    return _scaled_sum("addmm", x, mm(mat1, mat2), beta, alpha)
+    return _scaled_sum("addmm", input, mm(mat1, mat2), beta, alpha)
 
 
-def addbmm(x, batch1, batch2, *, beta=1, alpha=1):
+def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
     """beta x + alpha sum_b(batch1[b] @ batch2[b]). Built from "MatMul", "Sum", "Mul", "Add".
 
     >>> mt.addbmm(mt.zeros(2, 2), mt.ones(3, 2, 4), mt.ones(3, 4, 2))
     tensor([[12., 12.],
             [12., 12.]])
     """
-    return _scaled_sum("addbmm", x, bmm(batch1, batch2).sum(dim=0), beta, alpha)
+    return _scaled_sum("addbmm", input, bmm(batch1, batch2).sum(dim=0), beta, alpha)
 
 
-def baddbmm(x, batch1, batch2, *, beta=1, alpha=1):
+def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     """beta x + alpha bmm(batch1, batch2). Built from "MatMul", "Mul", "Add".
 
     >>> tuple(mt.baddbmm(mt.zeros(3, 2, 2), mt.ones(3, 2, 4), mt.ones(3, 4, 2)).shape)
     (3, 2, 2)
     """
-    return _scaled_sum("baddbmm", x, bmm(batch1, batch2), beta, alpha)
+    return _scaled_sum("baddbmm", input, bmm(batch1, batch2), beta, alpha)
 
 
-def addmv(x, mat, vec, *, beta=1, alpha=1):
+def addmv(input, mat, vec, *, beta=1, alpha=1):
     """beta x + alpha (mat @ vec). Built from "MatMul", "Mul", "Add".
 
     >>> mt.addmv(mt.tensor([1.0, 1.0]), mt.eye(2), mt.tensor([2.0, 3.0]))
     tensor([3., 4.])
     """
-    return _scaled_sum("addmv", x, mv(mat, vec), beta, alpha)
+    return _scaled_sum("addmv", input, mv(mat, vec), beta, alpha)
 
 
 addmv_ = twin(addmv, "addmv_")
 
 
-def addr(x, vec1, vec2, *, beta=1, alpha=1):
+def addr(input, vec1, vec2, *, beta=1, alpha=1):
     """beta x + alpha outer(vec1, vec2). Built from "Mul" and "Add".
 
     >>> mt.addr(mt.zeros(2, 2), mt.tensor([1.0, 2.0]), mt.tensor([1.0, 3.0]))
     tensor([[1., 3.],
             [2., 6.]])
     """
-    return _scaled_sum("addr", x, outer(vec1, vec2), beta, alpha)
+    return _scaled_sum("addr", input, outer(vec1, vec2), beta, alpha)
 
 
 # ----- chains and powers -----
@@ -401,22 +403,22 @@ def chain_matmul(*matrices):
     return multi_dot(matrices)
 
 
-def matrix_power(a, n):
-    """The square matrix (or batch) `a` multiplied by itself `n` times: the identity for 0, powers of the
+def matrix_power(input, n):
+    """The square matrix (or batch) `A` multiplied by itself `n` times: the identity for 0, powers of the
     inverse for negative `n`. Runs "MatMul" (by repeated squaring) and, for n < 0, "MatrixInverse".
 
     >>> mt.matrix_power(mt.tensor([[1.0, 1.0], [0.0, 1.0]]), 3)
     tensor([[1., 3.],
             [0., 1.]])
     """
-    _require(a.ndim >= 2 and a.shape[-1] == a.shape[-2],
-             f"matrix_power: expected a tensor of square matrices, but got shape {tuple(a.shape)}")
+    _require(input.ndim >= 2 and input.shape[-1] == input.shape[-2],
+             f"matrix_power: expected a tensor of square matrices, but got shape {tuple(input.shape)}")
     if n == 0:  # the identity, still connected to `a` (a zero gradient, as PyTorch's)
-        identity = np.broadcast_to(np.eye(a.shape[-1], dtype=a._data.dtype), a.shape)
-        return where(as_operand(np.ones(a.shape, bool)), as_operand(identity), a)
+        identity = np.broadcast_to(np.eye(input.shape[-1], dtype=input._data.dtype), input.shape)
+        return where(as_operand(np.ones(input.shape, bool)), as_operand(identity), input)
     if n < 0:
-        a, n = a.inverse(), -n
-    result, power = None, a
+        input, n = input.inverse(), -n
+    result, power = None, input
     while n:
         if n & 1:
             result = power if result is None else matmul(result, power)
@@ -426,26 +428,26 @@ def matrix_power(a, n):
     return result
 
 
-def cross(a, b, dim=None):
+def cross(input, other, dim=None):
     """The cross product of 3-vectors along `dim` (by default the first dimension of size 3, as
     PyTorch's `torch.cross`; `mt.linalg.cross` uses the last). Built from "StridedSlice", "Mul", "Sub".
 
     >>> mt.cross(mt.tensor([1.0, 0.0, 0.0]), mt.tensor([0.0, 1.0, 0.0]))
     tensor([0., 0., 1.])
     """
-    shape = np.broadcast_shapes(a.shape, b.shape)
-    if a.shape != shape:
-        a = a.expand(*shape)
-    if b.shape != shape:
-        b = b.expand(*shape)
+    shape = np.broadcast_shapes(input.shape, other.shape)
+    if input.shape != shape:
+        input = input.expand(*shape)
+    if other.shape != shape:
+        other = other.expand(*shape)
     if dim is None:
         dim = next((d for d, n in enumerate(shape) if n == 3), None)
         _require(dim is not None, f"cross: no dimension of size 3 in input of shape {shape}")
     axis = one_dim(dim, len(shape), "cross")
     _require(shape[axis] == 3, f"linalg.cross: inputs dimension {dim} must have length 3. Got {shape[axis]}")
     lead = (slice(None),) * axis
-    ax, ay, az = (a[lead + (i,)] for i in range(3))
-    bx, by, bz = (b[lead + (i,)] for i in range(3))
+    ax, ay, az = (input[lead + (i,)] for i in range(3))
+    bx, by, bz = (other[lead + (i,)] for i in range(3))
     parts = (ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx)
     return execute("Pack", parts, {"axis": axis})
 

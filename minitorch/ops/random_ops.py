@@ -8,7 +8,7 @@ reproducible under a seed but are not PyTorch's streams.
 import numpy as np
 
 from .. import dtypes, random
-from ..creation import as_operand
+from ..creation import as_operand, check_placement
 from ..tensor import Tensor
 from .in_place_ops import random_fill
 
@@ -68,7 +68,8 @@ def multinomial(input, num_samples, replacement=False, *, generator=None):
     return Tensor._make(samples[0] if weights.ndim == 1 else samples)
 
 
-def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, device=None, requires_grad=False):
+def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, layout=None, device=None, pin_memory=False,
+           requires_grad=False):
     """Normal random numbers: tensor means and/or stds (broadcast), or two numbers and a `size`.
 
     >>> g = mt.Generator().manual_seed(0)
@@ -77,6 +78,7 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, device=N
     >>> mt.normal(mt.tensor([0.0, 10.0]), mt.tensor([0.0, 0.0]))
     tensor([ 0., 10.])
     """
+    check_placement(device, layout, pin_memory)
     tensors = [np.asarray(v) for v in (mean, std) if isinstance(v, Tensor)]
     if not tensors:
         if size is None:
@@ -177,7 +179,7 @@ def _random_integers(rng, shape, dtype, *bounds):
 _random_fill_integers = random_fill("random_", _random_integers)
 
 
-def random_(self, *args, generator=None):
+def random_(self, from_=None, /, to=None, *, generator=None):
     """Fills this tensor with integers in [from, to) (`random_(to)`: from 0; no bound: the dtype's range).
 
     >>> g = mt.Generator().manual_seed(0)
@@ -185,7 +187,10 @@ def random_(self, *args, generator=None):
     >>> sorted(set(x.tolist()))
     [3.0, 4.0, 5.0]
     """
-    return _random_fill_integers(self, self._data.dtype, *args, generator=generator)
+    bounds = [b for b in (from_, to) if b is not None]
+    if from_ is None and to is not None:
+        bounds = [0, to]
+    return _random_fill_integers(self, self._data.dtype, *bounds, generator=generator)
 
 
 exponential_ = random_fill("exponential_", lambda rng, shape, lambd=1.0: rng.exponential(1.0 / lambd, shape))

@@ -239,7 +239,7 @@ def _reduce(op_name, x, dim, keepdim):
     return execute(op_name, (x,), {"axis": axis, "keepdims": bool(keepdim)})
 
 
-def sum(x, dim=None, keepdim=False, dtype=None, *, axis=None, keepdims=None):
+def sum(input, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
     """The sum of all elements, or over `dim`. Runs the "Sum" op (integers and bools sum as int64).
 
     >>> x = mt.tensor([[1.0, 2.0], [3.0, 4.0]])
@@ -253,26 +253,28 @@ def sum(x, dim=None, keepdim=False, dtype=None, *, axis=None, keepdims=None):
     """
     dim, keepdim = numpy_names("sum", dim, keepdim, axis, keepdims)
     if dtype is not None:
-        x = x.to(dtype)
-    elif x._data.dtype.kind in "bui":
-        x = x.to(dtypes.int64)  # PyTorch sums integers and bools as int64
-    return _reduce("Sum", x, dim, keepdim)
+        input = input.to(dtype)
+    elif input._data.dtype.kind in "bui":
+        input = input.to(dtypes.int64)  # PyTorch sums integers and bools as int64
+    return _reduce("Sum", input, dim, keepdim)
 
 
-def sum_to_size(x, *size):
+def sum_to_size(x, *sizes, size=None):
     """`x` summed down to `size`, a shape that broadcasts to x's: the sum that undoes broadcasting
     (what the engine does to every gradient of a broadcasting op). Runs "Sum" and "Reshape".
 
     >>> mt.ones(2, 3).sum_to_size(1, 3)
     tensor([[2., 2., 2.]])
     """
-    size = tuple(size[0]) if len(size) == 1 and isinstance(size[0], (tuple, list)) else tuple(size)
+    if size is None:
+        size = tuple(sizes[0]) if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) else tuple(sizes)
+    size = tuple(size)
     if broadcast_axes(tuple(x.shape), size) is None:
         raise RuntimeError(f"sum_to_size: size {list(size)} is not expandable to size {list(x.shape)}")
     return x if tuple(x.shape) == size else sum_to_shape(x, size, "sum_to_size")
 
 
-def mean(x, dim=None, keepdim=False, dtype=None, *, axis=None, keepdims=None):
+def mean(input, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
     """The mean of all elements, or over `dim` (floating dtypes only). Runs the "Mean" op.
 
     >>> x = mt.tensor([[1.0, 2.0], [3.0, 4.0]])
@@ -284,13 +286,13 @@ def mean(x, dim=None, keepdim=False, dtype=None, *, axis=None, keepdims=None):
     """
     dim, keepdim = numpy_names("mean", dim, keepdim, axis, keepdims)
     if dtype is not None:
-        x = x.to(dtype)
-    if x._data.dtype.kind != "f":
-        raise RuntimeError(f"Mean: could not infer output dtype. Input dtype must be floating point, got {x.dtype}")
-    return _reduce("Mean", x, dim, keepdim)
+        input = input.to(dtype)
+    if input._data.dtype.kind != "f":
+        raise RuntimeError(f"Mean: could not infer output dtype. Input dtype must be floating point, got {input.dtype}")
+    return _reduce("Mean", input, dim, keepdim)
 
 
-def prod(x, dim=None, keepdim=False, dtype=None, *, axis=None, keepdims=None):
+def prod(input, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
     """The product of all elements, or over one `dim` (integers and bools multiply as int64). Runs the "Prod" op.
 
     The gradient is exact where elements are zero (products of the others, no division).
@@ -302,10 +304,10 @@ def prod(x, dim=None, keepdim=False, dtype=None, *, axis=None, keepdims=None):
     if dim is not None and not isinstance(dim, (int, np.integer)):
         raise TypeError(f"prod(): argument 'dim' must be int, not {type(dim).__name__}")
     if dtype is not None:
-        x = x.to(dtype)
-    elif x._data.dtype.kind in "bui":
-        x = cast(x, dtypes.int64)
-    return _reduce("Prod", x, dim, keepdim)
+        input = input.to(dtype)
+    elif input._data.dtype.kind in "bui":
+        input = cast(input, dtypes.int64)
+    return _reduce("Prod", input, dim, keepdim)
 
 
 def _extremum(op_name, x, dim, keepdim, result_type):
@@ -325,7 +327,7 @@ def _extremum(op_name, x, dim, keepdim, result_type):
     return result_type(take_along(x, indices._data, axis, kept=keepdim or not x.ndim), indices)
 
 
-def max(x, dim=None, keepdim=False, *, axis=None, keepdims=None):
+def max(input, dim=None, keepdim=False, *, other=None, axis=None, keepdims=None):
     """The largest value; with `dim`, a (values, indices) pair as PyTorch; with a tensor, the elementwise maximum. Runs the "Max" op (and "ArgMax").
 
     >>> x = mt.tensor([[1.0, 5.0], [4.0, 2.0]])
@@ -335,10 +337,10 @@ def max(x, dim=None, keepdim=False, *, axis=None, keepdims=None):
     max(values=tensor([5., 4.]), indices=tensor([1, 0]))
     """
     dim, keepdim = numpy_names("max", dim, keepdim, axis, keepdims)
-    return _extremum("Max", x, dim, keepdim, return_types.max)
+    return _extremum("Max", input, dim if other is None else other, keepdim, return_types.max)
 
 
-def min(x, dim=None, keepdim=False, *, axis=None, keepdims=None):
+def min(input, dim=None, keepdim=False, *, other=None, axis=None, keepdims=None):
     """The smallest value; with `dim`, a (values, indices) pair as PyTorch; with a tensor, the elementwise minimum. Runs the "Min" op (and "ArgMin").
 
     >>> x = mt.tensor([[1.0, 5.0], [4.0, 2.0]])
@@ -349,27 +351,27 @@ def min(x, dim=None, keepdim=False, *, axis=None, keepdims=None):
     (tensor([1., 2.]), tensor([0, 1]))
     """
     dim, keepdim = numpy_names("min", dim, keepdim, axis, keepdims)
-    return _extremum("Min", x, dim, keepdim, return_types.min)
+    return _extremum("Min", input, dim if other is None else other, keepdim, return_types.min)
 
 
-def amax(x, dim=(), keepdim=False, *, axis=None, keepdims=None):
+def amax(input, dim=(), keepdim=False, *, axis=None, keepdims=None):
     """The largest values over `dim` (all dimensions by default; no indices; ties share the gradient). Runs the "Max" op.
 
     >>> mt.amax(mt.tensor([[1.0, 5.0], [4.0, 2.0]]), dim=0)
     tensor([4., 5.])
     """
     dim, keepdim = numpy_names("amax", None if dim == () else dim, keepdim, axis, keepdims)
-    return _reduce("Max", x, dim, keepdim)
+    return _reduce("Max", input, dim, keepdim)
 
 
-def amin(x, dim=(), keepdim=False, *, axis=None, keepdims=None):
+def amin(input, dim=(), keepdim=False, *, axis=None, keepdims=None):
     """The smallest values over `dim` (all dimensions by default; no indices; ties share the gradient). Runs the "Min" op.
 
     >>> mt.amin(mt.tensor([[1.0, 5.0], [4.0, 2.0]]), dim=0)
     tensor([1., 2.])
     """
     dim, keepdim = numpy_names("amin", None if dim == () else dim, keepdim, axis, keepdims)
-    return _reduce("Min", x, dim, keepdim)
+    return _reduce("Min", input, dim, keepdim)
 
 
 def _arg_extremum(op_name, x, dim, keepdim):
@@ -380,7 +382,7 @@ def _arg_extremum(op_name, x, dim, keepdim):
                                    "keepdims": keepdim})
 
 
-def argmax(x, dim=None, keepdim=False, *, axis=None, keepdims=None):
+def argmax(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
     """The index of the largest value (of the flattened tensor, or along `dim`). Runs the "ArgMax" op.
 
     >>> x = mt.tensor([[1.0, 5.0], [4.0, 2.0]])
@@ -390,10 +392,10 @@ def argmax(x, dim=None, keepdim=False, *, axis=None, keepdims=None):
     tensor([1, 0])
     """
     dim, keepdim = numpy_names("argmax", dim, keepdim, axis, keepdims)
-    return _arg_extremum("ArgMax", x, dim, keepdim)
+    return _arg_extremum("ArgMax", input, dim, keepdim)
 
 
-def argmin(x, dim=None, keepdim=False, *, axis=None, keepdims=None):
+def argmin(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
     """The index of the smallest value (of the flattened tensor, or along `dim`). Runs the "ArgMin" op.
 
     >>> x = mt.tensor([[1.0, 5.0], [4.0, 2.0]])
@@ -403,30 +405,30 @@ def argmin(x, dim=None, keepdim=False, *, axis=None, keepdims=None):
     tensor([0, 1])
     """
     dim, keepdim = numpy_names("argmin", dim, keepdim, axis, keepdims)
-    return _arg_extremum("ArgMin", x, dim, keepdim)
+    return _arg_extremum("ArgMin", input, dim, keepdim)
 
 
-def all(x, dim=None, keepdim=False, *, axis=None, keepdims=None):
+def all(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
     """True if every element is true (nonzero), overall or along `dim`. Runs the "All" op.
 
     >>> mt.all(mt.tensor([[True, False], [True, True]]), dim=1)
     tensor([False,  True])
     """
     dim, keepdim = numpy_names("all", dim, keepdim, axis, keepdims)
-    return _reduce("All", x, dim, keepdim)
+    return _reduce("All", input, dim, keepdim)
 
 
-def any(x, dim=None, keepdim=False, *, axis=None, keepdims=None):
+def any(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
     """True if some element is true (nonzero), overall or along `dim`. Runs the "Any" op.
 
     >>> mt.any(mt.tensor([[True, False], [False, False]]), dim=1)
     tensor([ True, False])
     """
     dim, keepdim = numpy_names("any", dim, keepdim, axis, keepdims)
-    return _reduce("Any", x, dim, keepdim)
+    return _reduce("Any", input, dim, keepdim)
 
 
-def var(x, dim=None, unbiased=None, keepdim=False, correction=None, *, axis=None, keepdims=None):
+def var(input, dim=None, unbiased=True, keepdim=False, *, correction=None, axis=None, keepdims=None):
     """Variance with Bessel's correction by default (`correction=1`), as PyTorch. Built from "Mean", "Sub", "Mul", "Sum" and "RealDiv".
 
     `var(x, False)` reads the bool as `unbiased`, as PyTorch's overload does.
@@ -439,32 +441,32 @@ def var(x, dim=None, unbiased=None, keepdim=False, correction=None, *, axis=None
     dim, keepdim = numpy_names("var", dim, keepdim, axis, keepdims)
     if isinstance(dim, bool):
         dim, unbiased = None, dim
-    if x._data.dtype.kind != "f":
-        raise RuntimeError(f"var: input dtype should be floating point, got {x.dtype}")
+    if input._data.dtype.kind != "f":
+        raise RuntimeError(f"var: input dtype should be floating point, got {input.dtype}")
     if correction is None:
-        correction = 1 if unbiased is None or unbiased else 0
+        correction = 1 if unbiased else 0
     if isinstance(dim, (tuple, list)) and len(dim) == 0:
         dim = None
-    axis = normalize_dims(dim, x.ndim, "Var")
-    count = x.numel() if axis is None else int(math.prod([x.shape[i] for i in axis]))
+    axis = normalize_dims(dim, input.ndim, "Var")
+    count = input.numel() if axis is None else int(math.prod([input.shape[i] for i in axis]))
     if count - correction <= 0:
         warnings.warn("var(): degrees of freedom is <= 0. Correction should be strictly less than the reduction "
                       "factor (input numel divided by output numel).", UserWarning, stacklevel=2)
-    centered = x - x.mean(dim=axis, keepdim=True)
+    centered = input - input.mean(dim=axis, keepdim=True)
     return (centered * centered).sum(dim=axis, keepdim=keepdim) / builtins.max(count - correction, 0)
 
 
-def std(x, dim=None, unbiased=None, keepdim=False, correction=None, *, axis=None, keepdims=None):
+def std(input, dim=None, unbiased=True, keepdim=False, *, correction=None, axis=None, keepdims=None):
     """Standard deviation: the square root of `var` (Bessel's correction by default, as PyTorch).
 
     >>> mt.std(mt.tensor([1.0, 2.0, 3.0, 4.0]))
     tensor(1.2910)
     """
     dim, keepdim = numpy_names("std", dim, keepdim, axis, keepdims)
-    return var(x, dim, unbiased, keepdim, correction).sqrt()
+    return var(input, dim, unbiased, keepdim, correction=correction).sqrt()
 
 
-def logsumexp(x, dim=None, keepdim=False, *, axis=None, keepdims=None):
+def logsumexp(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
     """log(sum(exp(x))) over `dim`, computed stably. Runs the "LogSumExp" op.
 
     >>> mt.logsumexp(mt.tensor([[0.0, 0.0], [1.0, 1.0]]), dim=1)
@@ -473,12 +475,12 @@ def logsumexp(x, dim=None, keepdim=False, *, axis=None, keepdims=None):
     dim, keepdim = numpy_names("logsumexp", dim, keepdim, axis, keepdims)
     if dim is None:
         raise TypeError("logsumexp() missing required argument 'dim'")
-    if x._data.dtype.kind != "f":
-        x = cast(x, dtypes.default_float.numpy)
-    return _reduce("LogSumExp", x, dim, keepdim)
+    if input._data.dtype.kind != "f":
+        input = cast(input, dtypes.default_float.numpy)
+    return _reduce("LogSumExp", input, dim, keepdim)
 
 
-def softmax(x, dim=None, dtype=None, *, axis=None):
+def softmax(input, dim=None, dtype=None, *, axis=None):
     """exp(x) / sum(exp(x)) along `dim`. Runs the "Softmax" op.
 
     >>> mt.softmax(mt.tensor([[1.0, 1.0], [0.0, 2.0]]), dim=1)
@@ -489,11 +491,11 @@ def softmax(x, dim=None, dtype=None, *, axis=None):
     if dim is None:
         raise TypeError("softmax() missing required argument 'dim'")
     if dtype is not None:
-        x = x.to(dtype)
-    return execute("Softmax", (x,), {"axis": normalize_dims(dim, x.ndim, "Softmax") or ()})
+        input = input.to(dtype)
+    return execute("Softmax", (input,), {"axis": normalize_dims(dim, input.ndim, "Softmax") or ()})
 
 
-def log_softmax(x, dim=None, dtype=None, *, axis=None):
+def log_softmax(input, dim=None, dtype=None, *, axis=None):
     """log(softmax(x)) along `dim`, computed stably. Runs the "LogSoftmax" op.
 
     >>> mt.log_softmax(mt.tensor([0.0, 0.0]), dim=0)
@@ -503,5 +505,5 @@ def log_softmax(x, dim=None, dtype=None, *, axis=None):
     if dim is None:
         raise TypeError("log_softmax() missing required argument 'dim'")
     if dtype is not None:
-        x = x.to(dtype)
-    return execute("LogSoftmax", (x,), {"axis": normalize_dims(dim, x.ndim, "LogSoftmax") or ()})
+        input = input.to(dtype)
+    return execute("LogSoftmax", (input,), {"axis": normalize_dims(dim, input.ndim, "LogSoftmax") or ()})

@@ -108,7 +108,7 @@ def _scan_input(x, dtype, op_name):
     return x
 
 
-def cumsum(x, dim=None, dtype=None, *, axis=None):
+def cumsum(input, dim=None, *, dtype=None, axis=None):
     """Running sums along `dim` (integers and bools sum as int64). Runs the "Cumsum" op.
 
     >>> mt.cumsum(mt.tensor([1.0, 2.0, 3.0]), dim=0)
@@ -118,10 +118,10 @@ def cumsum(x, dim=None, dtype=None, *, axis=None):
             [3, 7]])
     """
     dim, _ = numpy_names("cumsum", dim, False, axis, None)
-    return cumulative("Cumsum", _scan_input(x, dtype, "Cumsum"), one_dim(dim, x.ndim, "Cumsum"))
+    return cumulative("Cumsum", _scan_input(input, dtype, "Cumsum"), one_dim(dim, input.ndim, "Cumsum"))
 
 
-def cumprod(x, dim=None, dtype=None, *, axis=None):
+def cumprod(input, dim=None, *, dtype=None, axis=None):
     """Running products along `dim` (integers and bools multiply as int64). Runs the "Cumprod" op.
 
     Gradients are exact with zeros in `x` too (see the op's gradient).
@@ -130,19 +130,19 @@ def cumprod(x, dim=None, dtype=None, *, axis=None):
     tensor([1., 2., 6., 3.])
     """
     dim, _ = numpy_names("cumprod", dim, False, axis, None)
-    return cumulative("Cumprod", _scan_input(x, dtype, "Cumprod"), one_dim(dim, x.ndim, "Cumprod"))
+    return cumulative("Cumprod", _scan_input(input, dtype, "Cumprod"), one_dim(dim, input.ndim, "Cumprod"))
 
 
-def logcumsumexp(x, dim=None, *, axis=None):
+def logcumsumexp(input, dim=None, *, axis=None):
     """log(cumsum(exp(x))) along `dim`, computed stably. Runs the "CumulativeLogsumexp" op.
 
     >>> mt.logcumsumexp(mt.tensor([0.0, 0.0, 0.0]), dim=0)
     tensor([0.0000, 0.6931, 1.0986])
     """
     dim, _ = numpy_names("logcumsumexp", dim, False, axis, None)
-    if x._data.dtype.kind != "f":
-        raise NotImplementedError(f"logcumsumexp: not implemented for '{x.dtype}' (floating point tensors only)")
-    return cumulative("CumulativeLogsumexp", x, one_dim(dim, x.ndim, "CumulativeLogsumexp"))
+    if input._data.dtype.kind != "f":
+        raise NotImplementedError(f"logcumsumexp: not implemented for '{input.dtype}' (floating point tensors only)")
+    return cumulative("CumulativeLogsumexp", input, one_dim(dim, input.ndim, "CumulativeLogsumexp"))
 
 
 @kernel("CumulativeArgMax")
@@ -165,7 +165,7 @@ def _cumulative_extremum(x, dim, largest, result_type):
     return result_type(take_along(x, indices._data, axis), indices)
 
 
-def cummax(x, dim=None, *, axis=None):
+def cummax(input, dim=None, *, axis=None):
     """The running maximum along `dim` and where it was reached: a (values, indices) pair. Runs
     "CumulativeArgMax" and "GatherNd".
 
@@ -175,10 +175,10 @@ def cummax(x, dim=None, *, axis=None):
     cummax(values=tensor([1., 3., 3., 5.]), indices=tensor([0, 1, 1, 3]))
     """
     dim, _ = numpy_names("cummax", dim, False, axis, None)
-    return _cumulative_extremum(x, dim, True, return_types.cummax)
+    return _cumulative_extremum(input, dim, True, return_types.cummax)
 
 
-def cummin(x, dim=None, *, axis=None):
+def cummin(input, dim=None, *, axis=None):
     """The running minimum along `dim` and where it was reached: a (values, indices) pair. Runs
     "CumulativeArgMax" (largest=False) and "GatherNd".
 
@@ -186,7 +186,7 @@ def cummin(x, dim=None, *, axis=None):
     cummin(values=tensor([3., 1., 1., 0.]), indices=tensor([0, 1, 1, 3]))
     """
     dim, _ = numpy_names("cummin", dim, False, axis, None)
-    return _cumulative_extremum(x, dim, False, return_types.cummin)
+    return _cumulative_extremum(input, dim, False, return_types.cummin)
 
 
 # ----- differences and the trapezoid rule -----
@@ -195,7 +195,7 @@ def _slice_along(x, axis, start, stop):
     return x[(slice(None),) * axis + (slice(start, stop),)]
 
 
-def diff(x, n=1, dim=-1, prepend=None, append=None, *, axis=None):
+def diff(input, n=1, dim=-1, prepend=None, append=None, *, axis=None):
     """The n-th forward difference along `dim` (x[i+1] - x[i], n times), after joining `prepend`
     and `append` to `x` along `dim`. Built from "ConcatV2", "StridedSlice" and "Sub" (bools: "NotEqual").
 
@@ -205,22 +205,22 @@ def diff(x, n=1, dim=-1, prepend=None, append=None, *, axis=None):
     tensor([2., 2., 2.])
     """
     dim, _ = numpy_names("diff", dim, False, axis, None, -1)
-    if x.ndim == 0:
+    if input.ndim == 0:
         raise RuntimeError("diff expects input to be at least one-dimensional")
-    axis = one_dim(dim, x.ndim, "diff")
-    joined = [as_operand(p, like=x) for p in (prepend, x, append) if p is not None]
+    axis = one_dim(dim, input.ndim, "diff")
+    joined = [as_operand(p, like=input) for p in (prepend, input, append) if p is not None]
     if len(joined) > 1:
         for p in joined:
-            if p.ndim != x.ndim:
+            if p.ndim != input.ndim:
                 raise RuntimeError("diff expects prepend or append to be the same dimension as input")
-            if any(a != b for d, (a, b) in enumerate(zip(p.shape, x.shape)) if d != axis):
+            if any(a != b for d, (a, b) in enumerate(zip(p.shape, input.shape)) if d != axis):
                 raise RuntimeError(f"diff expects the shape of tensor to prepend or append to match that of input "
-                                   f"except along the differencing dimension; got {tuple(p.shape)} and {tuple(x.shape)}")
-        x = execute("ConcatV2", tuple(cast(p, x._data.dtype) for p in joined), {"axis": axis})
+                                   f"except along the differencing dimension; got {tuple(p.shape)} and {tuple(input.shape)}")
+        input = execute("ConcatV2", tuple(cast(p, input._data.dtype) for p in joined), {"axis": axis})
     for _ in range(n):
-        later, earlier = _slice_along(x, axis, 1, None), _slice_along(x, axis, None, -1)
-        x = later != earlier if x._data.dtype == np.bool_ else later - earlier
-    return x
+        later, earlier = _slice_along(input, axis, 1, None), _slice_along(input, axis, None, -1)
+        input = later != earlier if input._data.dtype == np.bool_ else later - earlier
+    return input
 
 
 def _floating(y):
@@ -241,7 +241,7 @@ def _trapezoid_spacing(y, x, dx, axis):
     return diff(x, dim=axis)
 
 
-def trapezoid(y, x=None, *, dx=None, dim=-1, axis=None):
+def trapezoid(y, x=None, *, dx=1, dim=-1, axis=None):
     """The integral of `y` along `dim` by the trapezoid rule, with sample points `x` or spacing `dx`
     (default 1). Built from "StridedSlice", "Add", "Mul" and "Sum"; `mt.trapz` is the same function.
 
@@ -250,31 +250,31 @@ def trapezoid(y, x=None, *, dx=None, dim=-1, axis=None):
     >>> mt.trapezoid(mt.tensor([1.0, 2.0, 3.0]), mt.tensor([0.0, 1.0, 3.0]))
     tensor(6.5000)
     """
-    if x is not None and dx is not None:
+    if x is not None and dx != 1:
         raise TypeError("trapezoid: received both `x` and `dx`; give one of them")
     dim, _ = numpy_names("trapezoid", dim, False, axis, None, -1)
     axis = one_dim(dim, y.ndim, "trapezoid")
     y = _floating(y)
     if y.ndim == 0 or y.shape[axis] == 0:
         return (y * 0).sum(dim=axis if y.ndim else None)
-    widths = _trapezoid_spacing(y, x, 1 if dx is None else dx, axis)
+    widths = _trapezoid_spacing(y, x, dx, axis)
     heights = _slice_along(y, axis, 1, None) + _slice_along(y, axis, None, -1)
     return (heights * widths).sum(dim=axis) / 2
 
 
-def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1, axis=None):
+def cumulative_trapezoid(y, x=None, *, dx=1, dim=-1, axis=None):
     """The running integral of `y` along `dim` by the trapezoid rule (one value fewer than `y`).
     Runs the "Cumsum" op on the trapezoids' areas.
 
     >>> mt.cumulative_trapezoid(mt.tensor([1.0, 2.0, 3.0]))
     tensor([1.5000, 4.0000])
     """
-    if x is not None and dx is not None:
+    if x is not None and dx != 1:
         raise TypeError("cumulative_trapezoid: received both `x` and `dx`; give one of them")
     dim, _ = numpy_names("cumulative_trapezoid", dim, False, axis, None, -1)
     axis = one_dim(dim, y.ndim, "cumulative_trapezoid")
     y = _floating(y)
-    widths = _trapezoid_spacing(y, x, 1 if dx is None else dx, axis)
+    widths = _trapezoid_spacing(y, x, dx, axis)
     heights = _slice_along(y, axis, 1, None) + _slice_along(y, axis, None, -1)
     return cumulative("Cumsum", heights * widths / 2, axis)
 
@@ -329,7 +329,7 @@ def _finite_difference(f, x, axis, edge_order):
 
 
 # exported as mt.gradient (PyTorch's name); in this file `gradient` is the registry's decorator
-def finite_gradient(input, *, spacing=1, dim=None, edge_order=1):
+def finite_gradient(input, *, spacing=None, dim=None, edge_order=1):
     """Estimates of the derivative of the function sampled in `input`, one tensor per dimension
     of `dim` (all by default): central differences inside and one-sided differences of order
     `edge_order` (1 or 2) at both ends, as numpy.gradient. `spacing` is the step between samples

@@ -176,7 +176,7 @@ def _on_flat(x, compute):
     return reshape(compute(reshape(x, 1)), ()) if x.ndim == 0 else compute(x)
 
 
-def scatter(x, dim, index, src=None, value=None, *, reduce=None):
+def scatter(input, dim, index, src=None, *, value=None, reduce=None):
     """`x` with `src` (a tensor, or the number `value`) written at `index` along `dim`:
     out[i][index[i][j]] = src[i][j] for dim 1. With reduce="add" or "multiply", combined with what
     is there instead. Runs "TensorScatterUpdate" (or "TensorScatterAdd", "ScatterReduce").
@@ -193,27 +193,27 @@ def scatter(x, dim, index, src=None, value=None, *, reduce=None):
         raise TypeError("scatter() missing the source: pass src (a tensor) or value (a number)")
     if reduce not in (None, "add", "multiply"):
         raise RuntimeError(f"scatter(): reduce argument must be either add or multiply, got {reduce}")
-    where_, updates = _scatter_operands(x, dim, index, src, "scatter")
+    where_, updates = _scatter_operands(input, dim, index, src, "scatter")
     if reduce is None:
-        return _on_flat(x, lambda flat: execute("TensorScatterUpdate", (flat, updates), {"index": where_}))
+        return _on_flat(input, lambda flat: execute("TensorScatterUpdate", (flat, updates), {"index": where_}))
     if reduce == "add":
-        return _on_flat(x, lambda flat: execute("TensorScatterAdd", (flat, updates), {"index": where_}))
+        return _on_flat(input, lambda flat: execute("TensorScatterAdd", (flat, updates), {"index": where_}))
     attrs = {"index": where_, "reduce": "prod", "include_self": True}
-    return _on_flat(x, lambda flat: execute("ScatterReduce", (flat, updates), attrs))
+    return _on_flat(input, lambda flat: execute("ScatterReduce", (flat, updates), attrs))
 
 
-def scatter_add(x, dim, index, src):
+def scatter_add(input, dim, index, src):
     """`x` with the values of `src` added at `index` along `dim` (repeated indices add up):
     out[i][index[i][j]] += src[i][j] for dim 1. Runs "TensorScatterAdd".
 
     >>> mt.zeros(4).scatter_add(0, mt.tensor([0, 1, 1, 3]), mt.tensor([1.0, 2.0, 3.0, 4.0]))
     tensor([1., 5., 0., 4.])
     """
-    where_, updates = _scatter_operands(x, dim, index, src, "scatter_add")
-    return _on_flat(x, lambda flat: execute("TensorScatterAdd", (flat, updates), {"index": where_}))
+    where_, updates = _scatter_operands(input, dim, index, src, "scatter_add")
+    return _on_flat(input, lambda flat: execute("TensorScatterAdd", (flat, updates), {"index": where_}))
 
 
-def scatter_reduce(x, dim, index, src, reduce, *, include_self=True):
+def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
     """`x` with the values of `src` sent to `index` along `dim` and combined, at each position, by
     `reduce` ("sum", "prod", "mean", "amax", "amin"), with the value already there unless
     include_self=False. Positions no index names keep their value. Runs "ScatterReduce".
@@ -228,9 +228,9 @@ def scatter_reduce(x, dim, index, src, reduce, *, include_self=True):
         raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
     if not isinstance(src, Tensor):
         raise TypeError(f"scatter_reduce(): src must be a Tensor, got {type(src).__name__}")
-    where_, updates = _scatter_operands(x, dim, index, src, "scatter_reduce")
+    where_, updates = _scatter_operands(input, dim, index, src, "scatter_reduce")
     attrs = {"index": where_, "reduce": reduce, "include_self": bool(include_self)}
-    return _on_flat(x, lambda flat: execute("ScatterReduce", (flat, updates), attrs))
+    return _on_flat(input, lambda flat: execute("ScatterReduce", (flat, updates), attrs))
 
 
 def _index_operands(x, dim, index, source, name, int32=True, negative=False, error=RuntimeError):
@@ -254,7 +254,7 @@ def _index_operands(x, dim, index, source, name, int32=True, negative=False, err
     return (slice(None),) * dim + (index,), source
 
 
-def index_add(x, dim, index, source, *, alpha=1):
+def index_add(input, dim, index, source, *, alpha=1):
     """`x` with alpha times the slices of `source` added to the slices of `x` along `dim` at `index`
     (repeated indices add up). Runs "TensorScatterAdd".
 
@@ -263,13 +263,13 @@ def index_add(x, dim, index, source, *, alpha=1):
             [0., 0.],
             [1., 1.]])
     """
-    where_, source = _index_operands(x, dim, index, source, "index_add")
+    where_, source = _index_operands(input, dim, index, source, "index_add")
     if alpha != 1:
         source = source * alpha
-    return _on_flat(x, lambda flat: execute("TensorScatterAdd", (flat, source), {"index": where_}))
+    return _on_flat(input, lambda flat: execute("TensorScatterAdd", (flat, source), {"index": where_}))
 
 
-def index_copy(x, dim, index, source):
+def index_copy(input, dim, index, source):
     """`x` with the slices along `dim` at `index` replaced by the slices of `source`. Runs "TensorScatterUpdate".
 
     >>> mt.zeros(3, 2).index_copy(0, mt.tensor([2, 0]), mt.tensor([[1.0, 2.0], [3.0, 4.0]]))
@@ -277,11 +277,11 @@ def index_copy(x, dim, index, source):
             [0., 0.],
             [1., 2.]])
     """
-    where_, source = _index_operands(x, dim, index, source, "index_copy", int32=False, error=IndexError)
-    return _on_flat(x, lambda flat: execute("TensorScatterUpdate", (flat, source), {"index": where_}))
+    where_, source = _index_operands(input, dim, index, source, "index_copy", int32=False, error=IndexError)
+    return _on_flat(input, lambda flat: execute("TensorScatterUpdate", (flat, source), {"index": where_}))
 
 
-def index_fill(x, dim, index, value):
+def index_fill(input, dim, index, value):
     """`x` with the slices along `dim` at `index` filled with `value` (a number or a 0-d tensor, which
     then gets the gradient of every filled place). Runs "TensorScatterUpdate".
 
@@ -292,13 +292,13 @@ def index_fill(x, dim, index, value):
     if isinstance(value, Tensor) and value.ndim != 0:
         raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got tensor with {value.ndim} "
                            "dimension(s).")
-    where_, _ = _index_operands(x, dim, index, None, "index_fill", int32=False, negative=True,
+    where_, _ = _index_operands(input, dim, index, None, "index_fill", int32=False, negative=True,
                                 error=IndexError)
-    value = _scalar_like(value, x)
-    return _on_flat(x, lambda flat: execute("TensorScatterUpdate", (flat, value), {"index": where_}))
+    value = _scalar_like(value, input)
+    return _on_flat(input, lambda flat: execute("TensorScatterUpdate", (flat, value), {"index": where_}))
 
 
-def index_reduce(x, dim, index, source, reduce, *, include_self=True):
+def index_reduce(input, dim, index, source, reduce, *, include_self=True):
     """`x` with the slices of `source` sent to the slices along `dim` at `index` and combined by
     `reduce` ("prod", "mean", "amax", "amin"), with the slice already there unless include_self=False.
     Runs "ScatterReduce".
@@ -310,12 +310,12 @@ def index_reduce(x, dim, index, source, reduce, *, include_self=True):
     """
     if reduce not in ("prod", "mean", "amax", "amin"):
         raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}.")
-    where_, source = _index_operands(x, dim, index, source, "index_reduce")
+    where_, source = _index_operands(input, dim, index, source, "index_reduce")
     attrs = {"index": where_, "reduce": reduce, "include_self": bool(include_self)}
-    return _on_flat(x, lambda flat: execute("ScatterReduce", (flat, source), attrs))
+    return _on_flat(input, lambda flat: execute("ScatterReduce", (flat, source), attrs))
 
 
-def index_put(x, indices, values, accumulate=False):
+def index_put(input, indices, values, accumulate=False):
     """`x` with `values` written at `x[indices]` (a tuple of index tensors, as in `x[i, j] = values`),
     or added there with accumulate=True (repeated positions add up). Runs "TensorScatterUpdate" or
     "TensorScatterAdd".
@@ -325,24 +325,24 @@ def index_put(x, indices, values, accumulate=False):
     """
     if not isinstance(indices, (tuple, list)) or not all(isinstance(i, Tensor) for i in indices):
         raise TypeError("index_put(): indices must be a tuple of Tensors")
-    values = values if isinstance(values, Tensor) else _scalar_like(values, x)
-    if values._data.dtype != x._data.dtype:
-        raise RuntimeError(f"Index put requires the source and destination dtypes match, got {x.dtype} for the "
+    values = values if isinstance(values, Tensor) else _scalar_like(values, input)
+    if values._data.dtype != input._data.dtype:
+        raise RuntimeError(f"Index put requires the source and destination dtypes match, got {input.dtype} for the "
                            f"destination and {values.dtype} for the source.")
-    where_, _ = normalize_index(x, tuple(indices))
-    target = np.empty(x.shape, np.bool_)[where_].shape
+    where_, _ = normalize_index(input, tuple(indices))
+    target = np.empty(input.shape, np.bool_)[where_].shape
     try:
         np.broadcast_shapes(values.shape, target)
     except ValueError:
         raise RuntimeError(f"shape mismatch: value tensor of shape {list(values.shape)} cannot be broadcast to indexing "
                            f"result of shape {list(target)}") from None
-    return execute("TensorScatterAdd" if accumulate else "TensorScatterUpdate", (x, values), {"index": where_})
+    return execute("TensorScatterAdd" if accumulate else "TensorScatterUpdate", (input, values), {"index": where_})
 
 
 index_put_ = twin(index_put, "index_put_")  # torch.index_put_ (the method comes from the IN_PLACE table)
 
 
-def masked_scatter(x, mask, source):
+def masked_scatter(input, mask, source):
     """`x` with the elements of `source`, in order, written where the boolean `mask` is True
     (`x` and `mask` broadcast together). Runs "TensorScatterUpdate".
 
@@ -353,22 +353,22 @@ def masked_scatter(x, mask, source):
     if not isinstance(mask, Tensor) or mask._data.dtype != np.bool_:
         raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with dtype "
                            f"{getattr(mask, 'dtype', type(mask).__name__)}")
-    if source._data.dtype != x._data.dtype:
-        raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but got {x.dtype} and "
+    if source._data.dtype != input._data.dtype:
+        raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but got {input.dtype} and "
                            f"{source.dtype}")
-    shape = np.broadcast_shapes(x.shape, mask.shape)
+    shape = np.broadcast_shapes(input.shape, mask.shape)
     if not shape:
-        return reshape(masked_scatter(reshape(x, 1), reshape(mask, 1), source), ())
+        return reshape(masked_scatter(reshape(input, 1), reshape(mask, 1), source), ())
     positions = np.nonzero(np.broadcast_to(mask._data, shape))
     count = positions[0].size
     if source.numel() < count:
         raise RuntimeError(f"masked_scatter: Number of elements of source < number of ones in mask ({source.numel()} < "
                            f"{count})")
     updates = getitem(reshape(source, -1), (slice(0, count),))
-    return execute("TensorScatterUpdate", (broadcast_to(x, shape), updates), {"index": positions})
+    return execute("TensorScatterUpdate", (broadcast_to(input, shape), updates), {"index": positions})
 
 
-def put(x, index, source, accumulate=False):
+def put(input, index, source, accumulate=False):
     """`x` with the elements of `source` written (or, with accumulate=True, added) at the positions
     `index` of the flattened tensor (negative positions count from the end). Runs
     "TensorScatterUpdate" or "TensorScatterAdd".
@@ -381,11 +381,11 @@ def put(x, index, source, accumulate=False):
     if source.numel() != positions.size:
         raise IndexError(f"put_(): Expected source and index to have the same number of elements, but got "
                          f"source.numel() = {source.numel()}, index.numel() = {positions.size}")
-    if source._data.dtype != x._data.dtype:
-        raise RuntimeError(f"put_(): self and source expected to have the same dtype, but got {x.dtype} and {source.dtype}")
-    bad = (positions >= x.numel()) | (positions < -x.numel())
+    if source._data.dtype != input._data.dtype:
+        raise RuntimeError(f"put_(): self and source expected to have the same dtype, but got {input.dtype} and {source.dtype}")
+    bad = (positions >= input.numel()) | (positions < -input.numel())
     if bad.any():
-        raise IndexError(f"put_(): out of range: tried to access index {positions[bad][0]} on a tensor of {x.numel()} "
+        raise IndexError(f"put_(): out of range: tried to access index {positions[bad][0]} on a tensor of {input.numel()} "
                          "elements.")
     op = "TensorScatterAdd" if accumulate else "TensorScatterUpdate"
-    return reshape(execute(op, (reshape(x, -1), reshape(source, -1)), {"index": (positions,)}), x.shape)
+    return reshape(execute(op, (reshape(input, -1), reshape(source, -1)), {"index": (positions,)}), input.shape)

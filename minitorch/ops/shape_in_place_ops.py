@@ -26,7 +26,7 @@ from ..engine.execute import execute
 from ..engine.state import thread_state
 from ..engine.versions import bump, counter_of
 from ..tensor import Tensor
-from .array_ops import wrap_dim
+from .array_ops import shape_arg, wrap_dim
 from .in_place_ops import _stand_in, _take_identity, would_record
 
 # The Transpose nodes this module puts between a tensor and its root, by id (not a WeakSet: sets
@@ -115,15 +115,16 @@ def _pytorch_strides(t, order):
     return tuple(out)
 
 
-def squeeze_(self, dim=None):
+def squeeze_(self, *dim_list, dim=None):
     """Removes size-1 dimensions (all of them, or those in `dim`) in place; same object and storage.
 
     >>> x = mt.zeros(2, 1, 3)
     >>> x.squeeze_() is x, x.shape
     (True, minitorch.Size([2, 3]))
     """
-    dims = range(self.ndim) if dim is None else {wrap_dim(d, self.ndim, "squeeze_") for d in
-                                                  ((dim,) if isinstance(dim, int) else dim)}
+    if dim_list not in ((), (None,)) or dim is not None:
+        dim = shape_arg(dim_list, dim, "squeeze_", "dim")
+    dims = range(self.ndim) if dim is None else {wrap_dim(d, self.ndim, "squeeze_") for d in dim}
     order = [i for i, n in enumerate(self.shape) if n != 1 or i not in dims]
     return _rearrange(self, "squeeze_", order)
 
@@ -142,7 +143,7 @@ def unsqueeze_(self, dim):
 
 
 def transpose_(self, dim0, dim1):
-    """Swaps dimensions dim0 and dim1 in place (also `swapaxes_`, `swapdims_`); same object and storage.
+    """Swaps dimensions dim0 and dim1 in place (also `swapdims_`); same object and storage.
 
     >>> x = mt.zeros(2, 3)
     >>> x.transpose_(0, 1).shape
@@ -153,6 +154,15 @@ def transpose_(self, dim0, dim1):
     if self.ndim:
         order[dim0], order[dim1] = order[dim1], order[dim0]
     return _rearrange(self, "transpose_", order)
+
+
+def swapaxes_(self, axis0, axis1):
+    """`transpose_` under numpy's names.
+
+    >>> mt.zeros(2, 3).swapaxes_(0, 1).shape
+    minitorch.Size([3, 2])
+    """
+    return transpose_(self, axis0, axis1)
 
 
 def t_(self):

@@ -53,7 +53,7 @@ jvp("Roll")(linear("Roll"))
 
 @kernel("Unfold", view=VIEW)
 def _unfold(x, dim, size, step):
-    windows = np.lib.stride_tricks.sliding_window_view(x, size, axis=dim)  # read-only: windows overlap
+    windows = np.lib.stride_tricks.sliding_window_view(x, size, axis=dim, writeable=True)  # writes may overlap, as PyTorch's
     return windows[(slice(None),) * dim + (slice(None, None, step),)]
 
 
@@ -84,6 +84,88 @@ jvp("Unfold")(linear("Unfold"))
 jvp("UnfoldGrad")(linear("UnfoldGrad"))
 
 
+# ----- as_strided: any strided window on a tensor's memory -----
+
+def _owner(array):
+    """The numpy array that owns `array`'s memory (the end of its chain of bases)."""
+    while isinstance(array.base, np.ndarray):
+        array = array.base
+    return array
+
+
+def offset_in_storage(input):
+    """Where `input` starts in the memory it shares with its views, in elements (PyTorch's storage_offset()).
+
+    >>> mt.arange(6.0)[2:].storage_offset()
+    2
+    """
+    array = input._data
+    return (array.ctypes.data - _owner(array).ctypes.data) // array.itemsize
+
+
+@kernel("AsStrided", view=VIEW)
+def _as_strided(x, size, stride, start, index):
+    """The elements `start + sum(i_k * stride_k)` (in elements, from x's first) as a writable view.
+    `index` (their positions in x) is for the gradient and for rewriting x after a write."""
+    owner = _owner(x)
+    offset = x.ctypes.data - owner.ctypes.data + start * x.itemsize
+    return np.ndarray(size, x.dtype, buffer=owner, offset=offset, strides=tuple(s * x.itemsize for s in stride))
+
+
+@gradient("AsStrided", needs="nothing")
+def _as_strided_grad(op, grad):
+    """d as_strided(x) = as_strided(dx): each element's gradient is added where it was read (overlaps add up)."""
+    return execute("ScatterNd", (grad,), {"shape": op.input_shapes[0], "index": op.attrs["index"]})
+
+
+jvp("AsStrided")(linear("AsStrided"))
+
+
+def as_strided(input, size, stride, storage_offset=None):
+    """A view of `input`'s memory with the given size and strides (in elements), starting at
+    `storage_offset` (default: where `input` starts). Runs the "AsStrided" op; writes go through.
+    The view must stay within `input`'s own elements (PyTorch lets it reach the rest of the storage).
+
+    >>> x = mt.zeros(6)
+    >>> _ = x.as_strided((2, 2), (3, 1)).fill_(1.0); x
+    tensor([1., 1., 0., 1., 1., 0.])
+    """
+    size, stride = tuple(int(n) for n in size), tuple(int(s) for s in stride)
+    if len(size) != len(stride):
+        raise RuntimeError(f"as_strided: mismatch in length of strides and shape ({len(stride)} and {len(size)})")
+    if any(n < 0 for n in size) or any(s < 0 for s in stride):
+        raise RuntimeError(f"as_strided: negative sizes or strides are not allowed (size {list(size)}, stride {list(stride)})")
+    start = 0 if storage_offset is None else int(storage_offset) - offset_in_storage(input)
+    index = _positions_in(input, size, stride, start)
+    return execute("AsStrided", (input,), {"size": size, "stride": stride, "start": start, "index": index})
+
+
+def _addresses(shape, strides, start):
+    """The byte address of each element of an array of `shape` with byte `strides` starting at `start`."""
+    addresses = np.full(shape, start, dtype=np.int64)
+    for axis, (n, step) in enumerate(zip(shape, strides)):
+        addresses += (np.arange(n, dtype=np.int64) * step).reshape((n,) + (1,) * (len(shape) - axis - 1))
+    return addresses
+
+
+def _positions_in(input, size, stride, start):
+    """The position in `input` of each element of the strided view (found by address), or RuntimeError
+    where one falls outside input's elements."""
+    array = input._data
+    held = _addresses(array.shape, array.strides, array.ctypes.data).reshape(-1)
+    wanted = _addresses(size, [s * array.itemsize for s in stride], array.ctypes.data + start * array.itemsize)
+    wanted = wanted.reshape(-1)
+    order = np.argsort(held, kind="stable")
+    at = np.searchsorted(held, wanted, sorter=order)
+    inside = at < held.size
+    inside[inside] = held[order[at[inside]]] == wanted[inside]
+    if not inside.all():
+        raise RuntimeError(f"as_strided: size {list(size)}, stride {list(stride)} and storage offset reach memory "
+                           f"outside the tensor of shape {list(input.shape)} (minitorch keeps a strided view inside "
+                           "the tensor it is taken of)")
+    return np.unravel_index(order[at].reshape(size), input.shape)
+
+
 # ----- flipping and rotating -----
 
 def _dims(dims, ndim, name):
@@ -95,7 +177,7 @@ def _dims(dims, ndim, name):
     return wrapped
 
 
-def flip(x, *dims):
+def flip(input, *dim_list, dims=None):
     """A copy of `x` with the order of elements reversed along `dims`. Runs the "ReverseV2" op.
 
     >>> mt.flip(mt.tensor([[1, 2], [3, 4]]), [1])
@@ -105,36 +187,36 @@ def flip(x, *dims):
     tensor([[4, 3],
             [2, 1]])
     """
-    dims = _dims(dims[0] if len(dims) == 1 else dims, x.ndim, "flip")
-    if x.ndim == 0:
-        return clone(x)
-    return execute("ReverseV2", (x,), {"axis": dims})
+    dims = _dims(shape_arg(dim_list, dims, "flip", "dims"), input.ndim, "flip")
+    if input.ndim == 0:
+        return clone(input)
+    return execute("ReverseV2", (input,), {"axis": dims})
 
 
-def fliplr(x):
+def fliplr(input):
     """`x` flipped left to right (along dimension 1). Runs the "ReverseV2" op.
 
     >>> mt.fliplr(mt.tensor([[1, 2, 3]]))
     tensor([[3, 2, 1]])
     """
-    if x.ndim < 2:
-        raise RuntimeError(f"fliplr: Input must be >= 2-d (got shape {tuple(x.shape)})")
-    return flip(x, 1)
+    if input.ndim < 2:
+        raise RuntimeError(f"fliplr: Input must be >= 2-d (got shape {tuple(input.shape)})")
+    return flip(input, 1)
 
 
-def flipud(x):
+def flipud(input):
     """`x` flipped upside down (along dimension 0). Runs the "ReverseV2" op.
 
     >>> mt.flipud(mt.tensor([[1, 2], [3, 4]]))
     tensor([[3, 4],
             [1, 2]])
     """
-    if x.ndim < 1:
+    if input.ndim < 1:
         raise RuntimeError("flipud: Input must be >= 1-d (got a 0-d tensor)")
-    return flip(x, 0)
+    return flip(input, 0)
 
 
-def roll(x, shifts, dims=None):
+def roll(input, shifts, dims=()):
     """`x` rolled by `shifts` along `dims` (elements leaving one end come back at the other);
     without `dims`, the flattened tensor is rolled and the shape restored. Runs the "Roll" op.
 
@@ -145,20 +227,20 @@ def roll(x, shifts, dims=None):
             [2, 1]])
     """
     shifts = (shifts,) if isinstance(shifts, (int, np.integer)) else tuple(int(s) for s in shifts)
-    if dims is None:
+    if dims is None or dims == () or dims == []:
         if len(shifts) != 1:
             raise RuntimeError(f"roll: shifts and dimensions must align. shifts: {len(shifts)}, dims: 0")
-        return execute("Roll", (x,), {"shift": int(shifts[0]), "axis": None})
+        return execute("Roll", (input,), {"shift": int(shifts[0]), "axis": None})
     dims = (dims,) if isinstance(dims, (int, np.integer)) else tuple(dims)
     if len(shifts) != len(dims):
         raise RuntimeError(f"roll: shifts and dimensions must align. shifts: {len(shifts)}, dims: {len(dims)}")
-    axis = tuple(wrap_dim(d, x.ndim, "roll") for d in dims)
-    if x.ndim == 0:
-        return clone(x)
-    return execute("Roll", (x,), {"shift": tuple(int(s) for s in shifts), "axis": axis})
+    axis = tuple(wrap_dim(d, input.ndim, "roll") for d in dims)
+    if input.ndim == 0:
+        return clone(input)
+    return execute("Roll", (input,), {"shift": tuple(int(s) for s in shifts), "axis": axis})
 
 
-def rot90(x, k=1, dims=(0, 1)):
+def rot90(input, k=1, dims=(0, 1)):
     """`x` rotated by 90 degrees `k` times in the plane of `dims`, from the first toward the second.
     A flip and a transpose, as in PyTorch.
 
@@ -169,24 +251,24 @@ def rot90(x, k=1, dims=(0, 1)):
     dims = tuple(dims)
     if len(dims) != 2:
         raise RuntimeError(f"rot90: expected total rotation dims == 2, but got dims = {len(dims)}")
-    if x.ndim < 2:
-        raise RuntimeError(f"rot90: expected total dims >= 2, but got total dims = {x.ndim}")
-    first, second = wrap_dim(dims[0], x.ndim, "rot90"), wrap_dim(dims[1], x.ndim, "rot90")
+    if input.ndim < 2:
+        raise RuntimeError(f"rot90: expected total dims >= 2, but got total dims = {input.ndim}")
+    first, second = wrap_dim(dims[0], input.ndim, "rot90"), wrap_dim(dims[1], input.ndim, "rot90")
     if first == second:
         raise RuntimeError(f"rot90: expected rotation dims to be different, but got dim0 = {first} and dim1 = {second}")
     k %= 4
     if k == 1:
-        return transpose(flip(x, second), first, second)
+        return transpose(flip(input, second), first, second)
     if k == 2:
-        return flip(x, first, second)
+        return flip(input, first, second)
     if k == 3:
-        return flip(transpose(x, first, second), second)
-    return clone(x)
+        return flip(transpose(input, first, second), second)
+    return clone(input)
 
 
 # ----- repeating -----
 
-def repeat(x, *sizes):
+def repeat(x, *sizes, repeats=None):
     """`x` repeated `sizes[i]` times along each dimension (more sizes than dimensions add leading
     ones). Always a copy. A reshape, an expand and a reshape: no op of its own.
 
@@ -194,7 +276,7 @@ def repeat(x, *sizes):
     tensor([[1, 2, 1, 2],
             [1, 2, 1, 2]])
     """
-    sizes = shape_arg(sizes)
+    sizes = shape_arg(sizes, repeats, "repeat", "repeats")
     if len(sizes) < x.ndim:
         raise RuntimeError(f"repeat: Number of dimensions of repeat dims can not be smaller than number of dimensions "
                            f"of tensor ({len(sizes)} < {x.ndim})")
@@ -208,18 +290,18 @@ def repeat(x, *sizes):
     return reshape(reshape(x, spread).expand(*expanded), tuple(n * s for n, s in zip(sizes, shape)))
 
 
-def tile(x, dims):
+def tile(input, *dim_list, dims=None):
     """`x` repeated `dims[i]` times along each dimension; fewer dims than dimensions repeat the
     last ones (numpy's tile). Same as `repeat` after padding `dims` with leading ones.
 
     >>> mt.tile(mt.tensor([[1, 2]]), (2,))
     tensor([[1, 2, 1, 2]])
     """
-    dims = shape_arg((dims,) if isinstance(dims, (int, np.integer)) else dims)
-    return repeat(x, (1,) * (x.ndim - len(dims)) + dims)
+    dims = shape_arg(dim_list, dims, "tile", "dims")
+    return repeat(input, (1,) * (input.ndim - len(dims)) + dims)
 
 
-def repeat_interleave(x, repeats=None, dim=None, *, output_size=None):
+def repeat_interleave(input=None, repeats=None, dim=None, *, output_size=None):
     """Each element (or slice along `dim`) repeated `repeats` times in place, one after the other;
     without `dim`, over the flattened tensor. `repeats` is an int or a tensor of one count per
     element; `mt.repeat_interleave(counts)` alone repeats 0, 1, 2, ... A tensor of counts runs
@@ -234,32 +316,32 @@ def repeat_interleave(x, repeats=None, dim=None, *, output_size=None):
     >>> mt.repeat_interleave(mt.tensor([2, 0, 1]))
     tensor([0, 0, 2])
     """
-    if repeats is None:
-        counts = _counts(x, "repeat_interleave")
+    if input is None or repeats is None:  # repeat_interleave(counts), or repeat_interleave(repeats=counts)
+        counts = _counts(repeats if input is None else input, "repeat_interleave")
         if counts.ndim != 1:
             raise RuntimeError(f"repeat_interleave: repeats must be 0-dim or 1-dim tensor, got shape {list(counts.shape)}")
         return Tensor._make(np.repeat(np.arange(counts.size), counts))
     if dim is None:
-        x, dim = reshape(x, -1), 0
-    dim = wrap_dim(dim, x.ndim, "repeat_interleave")
-    if x.ndim == 0:
-        x = reshape(x, 1)
+        input, dim = reshape(input, -1), 0
+    dim = wrap_dim(dim, input.ndim, "repeat_interleave")
+    if input.ndim == 0:
+        input = reshape(input, 1)
     if isinstance(repeats, Tensor) and repeats.ndim == 0:
         repeats = int(repeats.item())
     if isinstance(repeats, (int, np.integer)):
         if repeats < 0:
             raise RuntimeError(f"repeat_interleave: Repeats must be non-negative, got {repeats}")
-        size = x.shape[dim]
-        out = unsqueeze(x, dim + 1).expand(*x.shape[: dim + 1], int(repeats), *x.shape[dim + 1:])
-        result = reshape(out, x.shape[:dim] + (size * int(repeats),) + x.shape[dim + 1:])
+        size = input.shape[dim]
+        out = unsqueeze(input, dim + 1).expand(*input.shape[: dim + 1], int(repeats), *input.shape[dim + 1:])
+        result = reshape(out, input.shape[:dim] + (size * int(repeats),) + input.shape[dim + 1:])
         if repeats == 1:
             result = clone(result)  # a reshape of x itself: PyTorch's result is always a copy
     else:
         counts = _counts(repeats, "repeat_interleave")
-        if counts.ndim != 1 or counts.size != x.shape[dim]:
+        if counts.ndim != 1 or counts.size != input.shape[dim]:
             raise RuntimeError(f"repeat_interleave: repeats must have the same size as input along dim, but got "
-                               f"repeats.size(0) = {counts.size} and input.size({dim}) = {x.shape[dim]}")
-        result = getitem(x, (slice(None),) * dim + (np.repeat(np.arange(counts.size), counts),))
+                               f"repeats.size(0) = {counts.size} and input.size({dim}) = {input.shape[dim]}")
+        result = getitem(input, (slice(None),) * dim + (np.repeat(np.arange(counts.size), counts),))
     if output_size is not None and result.shape[dim] != output_size:
         raise RuntimeError(f"repeat_interleave: output_size {output_size} does not match the total of repeats "
                            f"{result.shape[dim]}")
@@ -277,7 +359,7 @@ def _counts(repeats, name):
 
 # ----- reordering dimensions (views) -----
 
-def movedim(x, source, destination):
+def movedim(input, source, destination):
     """`x` with the dimensions in `source` moved to the positions in `destination`, the others
     keeping their order. A view (runs the "Transpose" op); `mt.moveaxis` is the same function.
 
@@ -291,28 +373,37 @@ def movedim(x, source, destination):
     if len(source) != len(destination):
         raise RuntimeError(f"movedim: Invalid source or destination dims: source ({list(source)} dims) should contain "
                            f"the same number of dims as destination ({list(destination)} dims)")
-    source = tuple(wrap_dim(d, x.ndim, "movedim") for d in source)
-    destination = tuple(wrap_dim(d, x.ndim, "movedim") for d in destination)
+    source = tuple(wrap_dim(d, input.ndim, "movedim") for d in source)
+    destination = tuple(wrap_dim(d, input.ndim, "movedim") for d in destination)
     for name, dims in (("source", source), ("destination", destination)):
         if len(set(dims)) != len(dims):
             raise RuntimeError(f"movedim: repeated dim in `{name}` ({list(dims)})")
-    if x.ndim == 0:
-        return reshape(x, ())
-    rest = iter(d for d in range(x.ndim) if d not in source)
+    if input.ndim == 0:
+        return reshape(input, ())
+    rest = iter(d for d in range(input.ndim) if d not in source)
     placed = dict(zip(destination, source))
-    return permute(x, tuple(placed[i] if i in placed else next(rest) for i in range(x.ndim)))
+    return permute(input, tuple(placed[i] if i in placed else next(rest) for i in range(input.ndim)))
 
 
-def swapaxes(x, axis0, axis1):
-    """Dimensions axis0 and axis1 swapped: `mt.transpose` under numpy's name (also `swapdims`). A view.
+def swapaxes(input, axis0, axis1):
+    """Dimensions axis0 and axis1 swapped: `mt.transpose` under numpy's name. A view.
 
     >>> mt.swapaxes(mt.zeros(2, 3, 4), 0, 2).shape
     minitorch.Size([4, 3, 2])
     """
-    return transpose(x, axis0, axis1)
+    return transpose(input, axis0, axis1)
 
 
-def t(x):
+def swapdims(input, dim0, dim1):
+    """Dimensions dim0 and dim1 swapped: `mt.transpose` under another name. A view.
+
+    >>> mt.swapdims(mt.zeros(2, 3, 4), 0, 2).shape
+    minitorch.Size([4, 3, 2])
+    """
+    return transpose(input, dim0, dim1)
+
+
+def t(input):
     """The transpose of a tensor with at most 2 dimensions (0-d and 1-d come back as they are). A view.
 
     >>> mt.t(mt.tensor([[1, 2, 3]]))
@@ -320,9 +411,9 @@ def t(x):
             [2],
             [3]])
     """
-    if x.ndim > 2:
-        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {x.ndim}D")
-    return permute(x, tuple(reversed(range(x.ndim))))
+    if input.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {input.ndim}D")
+    return permute(input, tuple(reversed(range(input.ndim))))
 
 
 def _matrices_transposed(x, name):
@@ -332,13 +423,13 @@ def _matrices_transposed(x, name):
     return transpose(x, -2, -1)
 
 
-def adjoint(x):
+def adjoint(input):
     """The conjugate transpose of the last two dimensions; for real tensors, `x.mT`. A view.
 
     >>> mt.adjoint(mt.tensor([[1, 2, 3]])).shape
     minitorch.Size([3, 1])
     """
-    return _matrices_transposed(x, "tensor.adjoint()")
+    return _matrices_transposed(input, "tensor.adjoint()")
 
 
 def matrix_transpose(x):
@@ -373,17 +464,17 @@ def conjugate_transpose(x):
 
 # ----- taking parts (views) -----
 
-def narrow(x, dim, start, length):
+def narrow(input, dim, start, length):
     """The part of `x` from `start` to `start + length` along `dim` (negative `start` counts from the end).
     A view (runs the "StridedSlice" op).
 
     >>> mt.narrow(mt.tensor([0, 1, 2, 3, 4]), 0, 1, 3)
     tensor([1, 2, 3])
     """
-    if x.ndim == 0:
+    if input.ndim == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
-    dim = wrap_dim(dim, x.ndim, "narrow")
-    start, length, size = int(start), int(length), x.shape[dim]
+    dim = wrap_dim(dim, input.ndim, "narrow")
+    start, length, size = int(start), int(length), input.shape[dim]
     if length < 0:
         raise RuntimeError(f"narrow(): length must be non-negative (got {length}).")
     if not -size <= start <= size:
@@ -392,32 +483,30 @@ def narrow(x, dim, start, length):
         start += size
     if start + length > size:
         raise RuntimeError(f"narrow: start ({start}) + length ({length}) exceeds dimension size ({size}).")
-    return getitem(x, (slice(None),) * dim + (slice(start, start + length),))
+    return getitem(input, (slice(None),) * dim + (slice(start, start + length),))
 
 
-def select(x, dim, index):
+def select(input, dim, index):
     """The slice of `x` at `index` along `dim`, with that dimension removed (`x[:, index]` for dim 1).
     A view (runs the "StridedSlice" op).
 
     >>> mt.select(mt.tensor([[1, 2], [3, 4]]), 1, -1)
     tensor([2, 4])
     """
-    if x.ndim == 0:
+    if input.ndim == 0:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
-    dim = wrap_dim(dim, x.ndim, "select")
+    dim = wrap_dim(dim, input.ndim, "select")
     index = int(index)
-    if not -x.shape[dim] <= index < x.shape[dim]:
-        raise IndexError(f"select(): index {index} out of range for tensor of size {list(x.shape)} at dimension {dim}")
-    return getitem(x, (slice(None),) * dim + (index,))
+    if not -input.shape[dim] <= index < input.shape[dim]:
+        raise IndexError(f"select(): index {index} out of range for tensor of size {list(input.shape)} at dimension {dim}")
+    return getitem(input, (slice(None),) * dim + (index,))
 
 
 def unfold(x, dimension, size, step):
     """Every window of `size` elements along `dimension`, `step` apart, in a new last dimension
-    (`dimension` then counts the windows). A view of `x`. Windows that do not overlap are cut with
-    "StridedSlice", "Reshape" and "Transpose", and can be written into, as in PyTorch. Overlapping
-    windows (step < size) run the "Unfold" op and are read-only: writing into them raises, where
-    PyTorch lets the writes to shared elements overwrite each other. (So are the rare windows that
-    do not overlap but whose steps overrun the end, count * step > the size of `dimension`.)
+    (`dimension` then counts the windows). A view of `x`, written through as in PyTorch. Windows that
+    do not overlap are cut with "StridedSlice", "Reshape" and "Transpose"; overlapping windows
+    (step < size) run the "Unfold" op, where writes to a shared element overwrite each other, as in PyTorch.
 
     >>> mt.arange(5).unfold(0, 2, 1)
     tensor([[0, 1],
@@ -444,33 +533,33 @@ def unfold(x, dimension, size, step):
 
 # ----- reshaping -----
 
-def unflatten(x, dim, sizes):
+def unflatten(input, dim, sizes):
     """Dimension `dim` split into `sizes` (one of them may be -1). A view where the layout allows
     (runs the "Reshape" op).
 
     >>> mt.unflatten(mt.zeros(2, 12), 1, (3, -1)).shape
     minitorch.Size([2, 3, 4])
     """
-    dim = wrap_dim(dim, x.ndim, "unflatten")
+    dim = wrap_dim(dim, input.ndim, "unflatten")
     sizes = tuple(int(n) for n in sizes)
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
     known = int(math.prod([n for n in sizes if n != -1]))
-    size = x.shape[dim] if x.ndim else 1
+    size = input.shape[dim] if input.ndim else 1
     if sizes.count(-1) > 1 or (size != known if -1 not in sizes else known == 0 or size % known):
         raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim {dim} "
                            f"({size}) in the input tensor")
     sizes = tuple(size // known if n == -1 else n for n in sizes)
-    return reshape(x, x.shape[:dim] + sizes + x.shape[dim + 1:])
+    return reshape(input, input.shape[:dim] + sizes + input.shape[dim + 1:])
 
 
-def ravel(x):
+def ravel(input):
     """The elements of `x` in one dimension (a view when `x` is contiguous). Runs the "Reshape" op.
 
     >>> mt.ravel(mt.tensor([[1, 2], [3, 4]]))
     tensor([1, 2, 3, 4])
     """
-    return reshape(x, -1)
+    return reshape(input, -1)
 
 
 def reshape_as(x, other):

@@ -71,7 +71,7 @@ def _scalar_result(x, result_type):
     return result_type(take_along(x, None, 0), as_operand(np.zeros((), np.int64)))
 
 
-def sort(x, dim=-1, descending=False, stable=False, *, axis=None):
+def sort(input, dim=-1, descending=False, *, stable=False, axis=None):
     """The elements sorted along `dim` and where each came from: a (values, indices) pair.
 
     The sort is always stable (equal elements keep their order; `stable=` is accepted);
@@ -84,34 +84,34 @@ def sort(x, dim=-1, descending=False, stable=False, *, axis=None):
     tensor([[0, 2, 1]])
     """
     dim, _ = numpy_names("sort", dim, False, axis, None, -1)
-    if x.ndim == 0:
-        return _scalar_result(x, return_types.sort)
-    axis = one_dim(dim, x.ndim, "sort")
-    order = _order_of(x, axis, descending)
-    return return_types.sort(take_along(x, order._data, axis), order)
+    if input.ndim == 0:
+        return _scalar_result(input, return_types.sort)
+    axis = one_dim(dim, input.ndim, "sort")
+    order = _order_of(input, axis, descending)
+    return return_types.sort(take_along(input, order._data, axis), order)
 
 
-def argsort(x, dim=-1, descending=False, stable=False, *, axis=None):
+def argsort(input, dim=-1, descending=False, *, stable=False, axis=None):
     """The indices that sort `x` along `dim` (stable; NaN largest). Runs the "ArgSort" op (not differentiable).
 
     >>> mt.argsort(mt.tensor([3.0, 1.0, 2.0]), descending=True)
     tensor([0, 2, 1])
     """
     dim, _ = numpy_names("argsort", dim, False, axis, None, -1)
-    return _order_of(x, one_dim(dim, x.ndim, "argsort"), descending)
+    return _order_of(input, one_dim(dim, input.ndim, "argsort"), descending)
 
 
-def msort(x):
+def msort(input):
     """The elements sorted along the first dimension (`sort(x, dim=0).values`).
 
     >>> mt.msort(mt.tensor([[2.0, 1.0], [0.0, 3.0]]))
     tensor([[0., 1.],
             [2., 3.]])
     """
-    return sort(x, dim=0).values
+    return sort(input, dim=0).values
 
 
-def topk(x, k, dim=-1, largest=True, sorted=True, *, axis=None):
+def topk(input, k, dim=-1, largest=True, sorted=True, *, axis=None):
     """The `k` largest (or, with `largest=False`, smallest) elements along `dim` and their indices,
     largest first. Ties keep their order. The gradient goes back to the picked elements. Runs "GatherNd".
 
@@ -119,14 +119,14 @@ def topk(x, k, dim=-1, largest=True, sorted=True, *, axis=None):
     topk(values=tensor([5., 4.]), indices=tensor([1, 3]))
     """
     dim, _ = numpy_names("topk", dim, False, axis, None, -1)
-    size = x.shape[one_dim(dim, x.ndim, "topk")] if x.ndim else 1
+    size = input.shape[one_dim(dim, input.ndim, "topk")] if input.ndim else 1
     if not 0 <= k <= size:
         raise RuntimeError(f"topk: selected index k out of range (k={k}, dimension of size {size})")
-    if x.ndim == 0:
-        return _scalar_result(x, return_types.topk)
-    axis = one_dim(dim, x.ndim, "topk")
-    order = _order_of(x, axis, descending=largest)._data[(slice(None),) * axis + (slice(0, k),)]
-    return _finish(x, order, axis, True, return_types.topk)
+    if input.ndim == 0:
+        return _scalar_result(input, return_types.topk)
+    axis = one_dim(dim, input.ndim, "topk")
+    order = _order_of(input, axis, descending=largest)._data[(slice(None),) * axis + (slice(0, k),)]
+    return _finish(input, order, axis, True, return_types.topk)
 
 
 def _pick(x, dim, keepdim, name, position, result_type):
@@ -141,17 +141,17 @@ def _pick(x, dim, keepdim, name, position, result_type):
     return _finish(x, np.take_along_axis(order, positions, axis), axis, keepdim, result_type)
 
 
-def kthvalue(x, k, dim=-1, keepdim=False, *, axis=None, keepdims=None):
+def kthvalue(input, k, dim=-1, keepdim=False, *, axis=None, keepdims=None):
     """The k-th smallest element (k from 1) along `dim` and its index. The gradient goes to that element.
 
     >>> mt.kthvalue(mt.tensor([3.0, 1.0, 2.0, 5.0]), 2)
     kthvalue(values=tensor(2.), indices=tensor(2))
     """
     dim, keepdim = numpy_names("kthvalue", dim, keepdim, axis, keepdims, -1)
-    size = x.shape[one_dim(dim, x.ndim, "kthvalue")] if x.ndim else 1
+    size = input.shape[one_dim(dim, input.ndim, "kthvalue")] if input.ndim else 1
     if not 1 <= k <= size:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {dim} (k={k}, size {size})")
-    return _pick(x, dim, keepdim, "kthvalue", lambda s, axis: np.full(s.shape[:axis] + (1,) + s.shape[axis + 1:], k - 1),
+    return _pick(input, dim, keepdim, "kthvalue", lambda s, axis: np.full(s.shape[:axis] + (1,) + s.shape[axis + 1:], k - 1),
                  return_types.kthvalue)
 
 
@@ -191,7 +191,7 @@ def _median_of(x, dim, keepdim, ignore_nan, name, result_type):
     return _pick(x, dim, keepdim, name, _median_position(ignore_nan), result_type)
 
 
-def median(x, dim=None, keepdim=False, *, axis=None, keepdims=None):
+def median(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
     """The lower median (no averaging of the two middle values), as PyTorch: of all elements
     (runs the "Median" op; ties share the gradient), or along `dim` with its index. NaN propagates.
 
@@ -201,20 +201,20 @@ def median(x, dim=None, keepdim=False, *, axis=None, keepdims=None):
     median(values=tensor([3., 5.]), indices=tensor([2, 2]))
     """
     dim, keepdim = numpy_names("median", dim, keepdim, axis, keepdims)
-    return _median_of(x, dim, keepdim, False, "median", return_types.median)
+    return _median_of(input, dim, keepdim, False, "median", return_types.median)
 
 
-def nanmedian(x, dim=None, keepdim=False, *, axis=None, keepdims=None):
+def nanmedian(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
     """The lower median of the elements that are not NaN (NaN where all are), like `median`.
 
     >>> mt.nanmedian(mt.tensor([4.0, float("nan"), 1.0, 3.0]))
     tensor(3.)
     """
     dim, keepdim = numpy_names("nanmedian", dim, keepdim, axis, keepdims)
-    return _median_of(x, dim, keepdim, True, "nanmedian", return_types.nanmedian)
+    return _median_of(input, dim, keepdim, True, "nanmedian", return_types.nanmedian)
 
 
-def mode(x, dim=-1, keepdim=False, *, axis=None, keepdims=None):
+def mode(input, dim=-1, keepdim=False, *, axis=None, keepdims=None):
     """The most frequent value along `dim` (the smallest of equally frequent ones) and the last index
     where it occurs, as PyTorch. Runs "ArgMode" and "GatherNd": the gradient goes to that element.
 
@@ -222,12 +222,12 @@ def mode(x, dim=-1, keepdim=False, *, axis=None, keepdims=None):
     mode(values=tensor(1.), indices=tensor(5))
     """
     dim, keepdim = numpy_names("mode", dim, keepdim, axis, keepdims, -1)
-    if x.ndim == 0:
-        return _scalar_result(x, return_types.mode)
-    axis = one_dim(dim, x.ndim, "mode")
-    if x.shape[axis] == 0:
-        raise IndexError(f"mode(): Expected reduction dim {dim} to have non-zero size (shape {x.shape})")
-    return _finish(x, execute("ArgMode", (x,), {"axis": axis})._data, axis, keepdim, return_types.mode)
+    if input.ndim == 0:
+        return _scalar_result(input, return_types.mode)
+    axis = one_dim(dim, input.ndim, "mode")
+    if input.shape[axis] == 0:
+        raise IndexError(f"mode(): Expected reduction dim {dim} to have non-zero size (shape {input.shape})")
+    return _finish(input, execute("ArgMode", (input,), {"axis": axis})._data, axis, keepdim, return_types.mode)
 
 
 # ----- quantiles -----
@@ -292,7 +292,7 @@ def _quantile(x, q, dim, keepdim, interpolation, ignore_nan, name):
     return result.squeeze(0) if scalar_q else result
 
 
-def quantile(x, q, dim=None, keepdim=False, *, interpolation="linear", axis=None, keepdims=None):
+def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear", axis=None, keepdims=None):
     """The q-th quantiles of `x` (of all elements, or along `dim`); a 1-D `q` adds a first dimension.
     NaN in a slice gives NaN. Built from "GatherNd" and arithmetic, so the gradient goes to the
     (one or two) elements each quantile is read from.
@@ -304,17 +304,17 @@ def quantile(x, q, dim=None, keepdim=False, *, interpolation="linear", axis=None
             [1.0000, 5.0000]])
     """
     dim, keepdim = numpy_names("quantile", dim, keepdim, axis, keepdims)
-    return _quantile(x, q, dim, keepdim, interpolation, False, "quantile")
+    return _quantile(input, q, dim, keepdim, interpolation, False, "quantile")
 
 
-def nanquantile(x, q, dim=None, keepdim=False, *, interpolation="linear", axis=None, keepdims=None):
+def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear", axis=None, keepdims=None):
     """`quantile` of the elements that are not NaN (NaN where all are).
 
     >>> mt.nanquantile(mt.tensor([1.0, float("nan"), 3.0]), 0.5)
     tensor(2.)
     """
     dim, keepdim = numpy_names("nanquantile", dim, keepdim, axis, keepdims)
-    return _quantile(x, q, dim, keepdim, interpolation, True, "nanquantile")
+    return _quantile(input, q, dim, keepdim, interpolation, True, "nanquantile")
 
 
 # ----- unique -----
@@ -355,7 +355,7 @@ def _unique_result(op_name, x, dim, return_inverse, return_counts):
     return out[0] if len(out) == 1 else out
 
 
-def unique(x, sorted=True, return_inverse=False, return_counts=False, dim=None):
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
     """The distinct elements (or, with `dim`, distinct slices along `dim`), sorted; optionally where
     each element went (`return_inverse`) and how often each occurs (`return_counts`). NaNs stay
     distinct, as in PyTorch. Runs the "Unique" op (not differentiable).
@@ -365,7 +365,7 @@ def unique(x, sorted=True, return_inverse=False, return_counts=False, dim=None):
     >>> mt.unique(mt.tensor([3, 1, 3]), return_inverse=True, return_counts=True)
     (tensor([1, 3]), tensor([1, 0, 1]), tensor([1, 2]))
     """
-    return _unique_result("Unique", x, dim, return_inverse, return_counts)
+    return _unique_result("Unique", input, dim, return_inverse, return_counts)
 
 
 def unique_consecutive(x, return_inverse=False, return_counts=False, dim=None):

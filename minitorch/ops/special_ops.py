@@ -50,13 +50,13 @@ def _erf_grad(op, grad):
     return grad * (_TWO_OVER_SQRT_PI * (-(x * x)).exp())
 
 
-def erf(x):
+def erf(input):
     """The error function, elementwise (integer inputs are promoted to float32). Runs the "Erf" op.
 
     >>> mt.erf(mt.tensor([0.0, 1.0]))
     tensor([0.0000, 0.8427])
     """
-    return execute("Erf", (floating(x),))
+    return execute("Erf", (floating(input),))
 
 
 @gradient("Erfc", needs="inputs")
@@ -114,13 +114,13 @@ def _log1p_grad(op, grad):
     return grad / (1 + op.inputs[0])
 
 
-def log1p(x):
+def log1p(input):
     """log(1 + x), elementwise, accurate for small x (integers are promoted to float32). Runs the "Log1p" op.
 
     >>> mt.log1p(mt.tensor([1e-10, 1.0], dtype=mt.float64))
     tensor([1.0000e-10, 6.9315e-01], dtype=minitorch.float64)
     """
-    return execute("Log1p", (floating(x),))
+    return execute("Log1p", (floating(input),))
 
 
 @gradient("Xlogy", needs="inputs")

@@ -49,6 +49,8 @@ CASES = [
     OpCase("Roll", lambda a: mt.roll(a, 4) * WEIGHTS, normal((2, 3)), name="flattened"),
     OpCase("Unfold", lambda a: a.unfold(1, 3, 1) ** 2, normal((2, 5))),
     OpCase("Unfold", lambda a: a.unfold(0, 1, 3).sin(), normal((5, 2)), name="overrun"),
+    OpCase("AsStrided", lambda a: a.as_strided((3, 2), (2, 1), 1) ** 2, normal((2, 4)), name="overlapping windows"),
+    OpCase("AsStrided", lambda a: a.t().as_strided((2, 2), (1, 4)).sin(), normal((2, 4)), name="transposed"),
     OpCase("Transpose", lambda a: a.unfold(0, 2, 3).sin(), normal((7, 2)), name="unfold-apart"),
     OpCase("UnfoldGrad", lambda g: execute("UnfoldGrad", (g,), {"shape": (2, 5), "dim": 1, "size": 3, "step": 1}) ** 2,
            normal((2, 3, 3))),

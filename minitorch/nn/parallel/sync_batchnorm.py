@@ -51,10 +51,10 @@ class SyncBatchNorm(_BatchNorm):
     """
 
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, process_group=None,
-                 device=None, dtype=None):
+                 device=None, dtype=None, *, bias=True):
         if process_group is not None:
             raise ValueError("SyncBatchNorm: only the default process group is supported (process_group=None)")
-        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype)
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype, bias=bias)
 
     def _check_input_dim(self, input):
         if input.ndim < 2:

@@ -14,17 +14,15 @@ Python loop over the samples.
 from __future__ import annotations
 
 import itertools
-import math
 import numbers
 from typing import Iterator, Sequence
 
 import numpy as np
 
-from .. import distributed as dist
-from .. import random
+from ... import random
 
 __all__ = ["Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler", "WeightedRandomSampler",
-           "BatchSampler", "DistributedSampler", "numpy_generator"]
+           "BatchSampler", "numpy_generator"]
 
 
 def numpy_generator(generator, owner: str = "generator"):
@@ -84,13 +82,19 @@ class Sampler:
 
 
 class _ArraySampler(Sampler):
-    """A sampler whose epoch is one int64 array, `index_array()`; iterating it yields Python ints."""
+    """A sampler whose epoch is int64 arrays: `index_chunks()` yields them (one, `index_array()`, unless the
+    sampler draws lazily); iterating it yields Python ints."""
 
     def index_array(self) -> np.ndarray:
         raise NotImplementedError
 
+    def index_chunks(self) -> Iterator[np.ndarray]:
+        """The epoch's order as consecutive int64 arrays, the first drawn now."""
+        return iter((self.index_array(),))
+
     def __iter__(self) -> Iterator[int]:
-        return iter(self.index_array().tolist())
+        for chunk in self.index_chunks():
+            yield from chunk.tolist()
 
 
 def _key_array(keys) -> np.ndarray:
@@ -126,11 +130,17 @@ class SequentialSampler(_ArraySampler):
         return len(self.data_source)
 
 
+DRAW_CHUNK = 1 << 16  # RandomSampler's draws with replacement, made as they are used
+
+
 class RandomSampler(_ArraySampler):
     """A random order: a new permutation every epoch, or `num_samples` draws with `replacement`.
 
     Without replacement and with `num_samples` larger than the data set, the
     order is whole permutations one after another, then part of one (as PyTorch).
+    With replacement the draws come `DRAW_CHUNK` at a time, as they are used,
+    so `num_samples=10**10` (an "infinite" loader) allocates no epoch-sized
+    array (PyTorch draws lazily too, 32 at a time).
 
     >>> sampler = mt.utils.data.RandomSampler(range(5), generator=np.random.default_rng(0))
     >>> sorted(sampler), len(sampler)
@@ -162,13 +172,30 @@ class RandomSampler(_ArraySampler):
         >>> mt.utils.data.RandomSampler(range(4), num_samples=6, generator=0).index_array().shape
         (6,)
         """
+        return np.concatenate(list(self.index_chunks()))
+
+    def index_chunks(self) -> Iterator[np.ndarray]:
+        """The epoch's order, drawn now, or with replacement `DRAW_CHUNK` draws at a time as they are used.
+
+        >>> chunks = mt.utils.data.RandomSampler(range(4), replacement=True, num_samples=10**10, generator=0).index_chunks()
+        >>> next(chunks).shape
+        (65536,)
+        """
         n, count = len(self.data_source), self.num_samples
         rng = drawing_generator(self._rng)
         if self.replacement:
-            return rng.integers(0, n, size=count, dtype=np.int64)
+            first = rng.integers(0, n, size=min(count, DRAW_CHUNK), dtype=np.int64)
+            return itertools.chain((first,), self._more_draws(rng, n, count - len(first)))
         parts = [rng.permutation(n) for _ in range(count // n)]
         parts.append(rng.permutation(n)[: count % n])
-        return np.concatenate(parts).astype(np.int64, copy=False)
+        return iter((np.concatenate(parts).astype(np.int64, copy=False),))
+
+    @staticmethod
+    def _more_draws(rng, n, left):
+        while left > 0:
+            chunk = rng.integers(0, n, size=min(left, DRAW_CHUNK), dtype=np.int64)
+            left -= len(chunk)
+            yield chunk
 
     def __len__(self) -> int:
         return self.num_samples
@@ -278,16 +305,24 @@ class BatchSampler(Sampler):
             yield batch.tolist() if isinstance(batch, np.ndarray) else batch
 
     def index_batches(self) -> Iterator:
-        """The batches: int64 arrays sliced from the epoch's `index_array()` for minitorch's samplers, else lists.
+        """The batches: int64 arrays sliced from the epoch's `index_chunks()` for minitorch's samplers, else lists.
 
         >>> [b.tolist() for b in mt.utils.data.BatchSampler(mt.utils.data.SequentialSampler(range(5)), 2, False).index_batches()]
         [[0, 1], [2, 3], [4]]
         """
-        if isinstance(self.sampler, (_ArraySampler, DistributedSampler)):
-            order = self.sampler.index_array()
-            stop = len(order) - len(order) % self.batch_size if self.drop_last else len(order)
-            return (order[start:start + self.batch_size] for start in range(0, stop, self.batch_size))
+        if isinstance(self.sampler, _ArraySampler):
+            return self._array_batches(self.sampler.index_chunks())
         return self._list_batches()
+
+    def _array_batches(self, chunks):
+        rest = np.empty(0, np.int64)
+        for chunk in chunks:
+            order = np.concatenate((rest, chunk)) if len(rest) else chunk
+            stop = len(order) - len(order) % self.batch_size
+            yield from (order[start:start + self.batch_size] for start in range(0, stop, self.batch_size))
+            rest = order[stop:]
+        if len(rest) and not self.drop_last:
+            yield rest
 
     def _list_batches(self):
         sampler_iter = iter(self.sampler)
@@ -300,81 +335,3 @@ class BatchSampler(Sampler):
         if self.drop_last:
             return len(self.sampler) // self.batch_size
         return (len(self.sampler) + self.batch_size - 1) // self.batch_size
-
-
-class DistributedSampler(Sampler):
-    """Each of ``num_replicas`` processes visits its own share of the data set (torch.utils.data.DistributedSampler).
-
-    Rank r takes every ``num_replicas``-th index of the epoch's order starting
-    at r, so the shares are disjoint and together cover the data set. When
-    the size does not divide evenly, the order is padded by repeating its
-    first indices (or, with ``drop_last``, cut) so that every rank gets the
-    same number of samples, as in PyTorch. ``shuffle`` draws the order from
-    ``seed + epoch``, the same on every rank: call ``set_epoch(epoch)`` before
-    each epoch for a new order. ``num_replicas`` and ``rank`` default to the
-    process group's (``minitorch.distributed``). With ``drop_last=False``,
-    up to ``num_replicas - 1`` samples are seen twice per epoch, which shifts
-    an evaluation metric slightly.
-
-    >>> ds = mt.utils.data.TensorDataset(mt.arange(5))
-    >>> [list(mt.utils.data.DistributedSampler(ds, num_replicas=2, rank=r, shuffle=False)) for r in (0, 1)]
-    [[0, 2, 4], [1, 3, 0]]
-    >>> [list(mt.utils.data.DistributedSampler(ds, num_replicas=2, rank=r, shuffle=False, drop_last=True)) for r in (0, 1)]
-    [[0, 2], [1, 3]]
-    """
-
-    def __init__(self, dataset, num_replicas: int | None = None, rank: int | None = None, shuffle: bool = True,
-                 seed: int = 0, drop_last: bool = False):
-        if num_replicas is None:
-            num_replicas = dist.get_world_size()
-        if rank is None:
-            rank = dist.get_rank()
-        if isinstance(num_replicas, bool) or not isinstance(num_replicas, numbers.Integral) or num_replicas < 1:
-            raise ValueError(f"DistributedSampler: num_replicas should be a positive integer, got {num_replicas!r}")
-        if isinstance(rank, bool) or not isinstance(rank, numbers.Integral) or not 0 <= rank < num_replicas:
-            raise ValueError(f"Invalid rank {rank}, rank should be in the interval [0, {num_replicas - 1}]")
-        self.dataset = dataset
-        self.num_replicas = int(num_replicas)
-        self.rank = int(rank)
-        self.epoch = 0
-        self.drop_last = bool(drop_last)
-        n = len(dataset)
-        if self.drop_last and n % self.num_replicas != 0:
-            self.num_samples = math.ceil((n - self.num_replicas) / self.num_replicas)
-        else:
-            self.num_samples = math.ceil(n / self.num_replicas)
-        self.total_size = self.num_samples * self.num_replicas
-        self.shuffle = bool(shuffle)
-        self.seed = int(seed)
-
-    def index_array(self) -> np.ndarray:
-        """This rank's indices for the current epoch, as an int64 array.
-
-        >>> mt.utils.data.DistributedSampler(range(7), num_replicas=3, rank=2, shuffle=False).index_array()
-        array([2, 5, 1])
-        """
-        n = len(self.dataset)
-        order = np.random.default_rng(self.seed + self.epoch).permutation(n) if self.shuffle else np.arange(n)
-        if self.drop_last:
-            order = order[: self.total_size]
-        elif self.total_size > n:  # pad by repeating the order from its start (PyTorch's rule)
-            order = np.resize(order, self.total_size)
-        return order[self.rank : self.total_size : self.num_replicas]
-
-    def __iter__(self) -> Iterator[int]:
-        return iter(self.index_array().tolist())
-
-    def __len__(self) -> int:
-        return self.num_samples
-
-    def set_epoch(self, epoch: int) -> None:
-        """Sets the epoch, which (with ``seed``) picks the order when shuffling; call it before each epoch.
-
-        >>> sampler = mt.utils.data.DistributedSampler(range(8), num_replicas=2, rank=0, seed=1)
-        >>> list(sampler)
-        [5, 1, 2, 3]
-        >>> sampler.set_epoch(1)
-        >>> list(sampler)
-        [6, 7, 3, 0]
-        """
-        self.epoch = int(epoch)

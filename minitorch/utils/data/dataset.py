@@ -21,6 +21,7 @@ from typing import Sequence
 
 import numpy as np
 
+from ... import random
 from .collate import _as_numpy
 from .sampler import drawing_generator, numpy_generator
 
@@ -249,7 +250,7 @@ class Subset(Dataset):
 
     def __init__(self, dataset, indices: Sequence[int]):
         self.dataset = dataset
-        self.indices = np.asarray(indices, dtype=np.int64)
+        self.indices = indices  # as given (a list stays a list, as in PyTorch)
 
     def __getitem__(self, index):
         if isinstance(index, list):
@@ -270,10 +271,11 @@ class Subset(Dataset):
     def arrays(self) -> tuple[np.ndarray, ...]:
         if not supports_array_batching(self.dataset):
             raise TypeError(f"Subset of {type(self.dataset).__name__}, which does not support array batching")
-        return tuple(field[self.indices] for field in self.dataset.arrays())
+        indices = np.asarray(self.indices, dtype=np.int64)
+        return tuple(field[indices] for field in self.dataset.arrays())
 
 
-def random_split(dataset, lengths: Sequence[int | float], generator=None):
+def random_split(dataset, lengths: Sequence[int | float], generator=random.default_generator):
     """Split ``dataset`` into non-overlapping random Subsets of the given lengths (or fractions).
 
     ``generator``: a minitorch or numpy Generator, or an int seed; by default
@@ -301,7 +303,7 @@ def random_split(dataset, lengths: Sequence[int | float], generator=None):
     if sum(lengths) != n:
         raise ValueError(f"Sum of input lengths does not equal the length of the input dataset! (random_split: lengths "
                          f"{lengths} sum to {sum(lengths)}, the data set has {n} samples)")
-    order = drawing_generator(numpy_generator(generator)).permutation(n)
+    order = drawing_generator(numpy_generator(generator)).permutation(n).tolist()  # lists, as PyTorch's Subsets hold
     offsets = itertools.accumulate(lengths)
     return [Subset(dataset, order[end - length:end]) for end, length in zip(offsets, lengths)]
 

@@ -19,7 +19,7 @@ __all__ = ["LoadingPlan", "make_fetcher", "MapFetcher", "IterableFetcher", "Arra
 class LoadingPlan:
     """What a process needs to turn indices into batches: the data set and how the DataLoader batches it.
 
-    >>> from minitorch.utils.collate import default_collate
+    >>> from minitorch.utils.data.collate import default_collate
     >>> plan = LoadingPlan(range(5), iterable=False, array_batching=False, auto_collation=True, batch_size=2,
     ...                    drop_last=False, collate_fn=default_collate)
     >>> make_fetcher(plan).fetch([4, 2])
@@ -49,7 +49,7 @@ def make_fetcher(plan: LoadingPlan):
 class MapFetcher:
     """Batches of a map-style data set: `fetch(indices)` collates dataset[i] for each index (or one sample).
 
-    >>> from minitorch.utils.collate import default_collate
+    >>> from minitorch.utils.data.collate import default_collate
     >>> MapFetcher(range(10, 20), True, default_collate).fetch([3, 1])
     tensor([13, 11])
     """
@@ -89,7 +89,7 @@ class ArrayFetcher:
 class IterableFetcher:
     """Batches of an iterable data set: the next `batch_size` items (or the next item); StopIteration at its end.
 
-    >>> from minitorch.utils.collate import default_collate
+    >>> from minitorch.utils.data.collate import default_collate
     >>> fetcher = IterableFetcher(iter(range(5)), 2, False, default_collate)
     >>> fetcher.fetch().tolist(), fetcher.fetch().tolist(), fetcher.fetch().tolist()
     ([0, 1], [2, 3], [4])

@@ -44,8 +44,8 @@ import weakref
 
 import numpy as np
 
-from .. import random
-from ..serialization import load, save
+from ... import random
+from ...serialization import load, save
 from .fetch import make_fetcher
 
 __all__ = ["WorkerInfo", "get_worker_info"]

@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from ..creation import from_numpy
-from ..tensor import Tensor
+from ...creation import from_numpy
+from ...tensor import Tensor
 
 __all__ = ["default_collate", "default_convert"]
 

@@ -1,4 +1,4 @@
-"""Data sets, samplers and the DataLoader that turns them into batches of minitorch Tensors (torch.utils.data).
+"""The DataLoader: a data set's samples in batches of minitorch Tensors (PyTorch's torch/utils/data/dataloader.py).
 
 Same semantics as PyTorch's DataLoader: each epoch visits every sample once,
 the last short batch is kept unless ``drop_last``, ``shuffle`` draws a new
@@ -21,9 +21,9 @@ index per field per batch, never touching ``__getitem__``. Every other data
 set, or one with a per-sample ``transform``, or a loader given its own
 ``collate_fn``, goes sample by sample through ``collate_fn``.
 
-Where the work happens: dataset.py (the data set types), sampler.py (orders),
-collate.py (samples to batches), fetch.py (indices to a batch), worker.py
-(worker processes); this module holds the DataLoader.
+Where the work happens: dataset.py (the data set types), sampler.py and
+distributed.py (orders), collate.py (samples to batches), fetch.py (indices to
+a batch), worker.py (worker processes); this module holds the DataLoader.
 """
 from __future__ import annotations
 
@@ -34,23 +34,13 @@ import numbers
 import warnings
 from typing import Any, Callable, Iterator
 
-from .collate import _as_numpy, _to_tensor, default_collate, default_convert
-from .dataset import (ChainDataset, ConcatDataset, Dataset, IterableDataset, StackDataset, Subset, TensorDataset,
-                      random_split, supports_array_batching)
+from .collate import default_collate, default_convert
+from .dataset import IterableDataset, supports_array_batching
 from .fetch import LoadingPlan, make_fetcher
-from .sampler import (BatchSampler, DistributedSampler, RandomSampler, Sampler, SequentialSampler, SubsetRandomSampler,
-                      WeightedRandomSampler, drawing_generator, numpy_generator)
-from .worker import MultiProcessIterator, WorkerInfo, WorkerPool, get_worker_info
+from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler, drawing_generator, numpy_generator
+from .worker import MultiProcessIterator, WorkerPool, get_worker_info
 
-__all__ = [
-    "Dataset", "IterableDataset", "TensorDataset", "StackDataset", "ConcatDataset", "ChainDataset", "Subset",
-    "random_split", "Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler", "WeightedRandomSampler",
-    "BatchSampler", "DistributedSampler", "DataLoader", "default_collate", "default_convert", "get_worker_info",
-    "WorkerInfo", "supports_array_batching",
-]
-
-# Names kept for the modules that read arrays into tensors (minitorch.datasets).
-_to_tensor, _as_numpy = _to_tensor, _as_numpy
+__all__ = ["DataLoader", "get_worker_info", "default_collate", "default_convert"]  # PyTorch's dataloader module's
 
 _FIXED_AFTER_INIT = ("batch_size", "batch_sampler", "sampler", "drop_last", "dataset", "persistent_workers")
 
