@@ -22,19 +22,6 @@ The op files (minitorch/ops/) fill the rows with the decorators below, each
 kernel followed by its gradient and its forward rule, so the table is filled
 where the math is written. Like PyTorch's derivatives.yaml, but in Python.
 """
-import warnings
-
-# Kernels are numpy, and numpy prints a RuntimeWarning for 1/0, 0/0, exp(1000),
-# inf - inf, ... where PyTorch prints nothing (the values, inf and nan, are the
-# same). Ignored here for warnings raised from minitorch's own frames only, so
-# that user code's numpy keeps its warnings. Not np.errstate around every
-# kernel: on numpy 2.4 it costs about 1.4 us a call, more than a small
-# np.multiply itself.
-warnings.filterwarnings(
-    "ignore", message=r"(divide by zero|invalid value|overflow|underflow) encountered", category=RuntimeWarning,
-    module=r"minitorch\.",
-)
-
 TRANSPOSE = "transpose the gradient"  # the jvp of ops whose tangent is computed from their gradient
 VIEW = "view"  # a view op with a history: an in-place write through it rewrites its base's history
 STORAGE = "storage"  # shares storage and version counter only (StopGradient)
