@@ -20,7 +20,7 @@ NEEDS_MPI = ("minitorch.distributed", "minitorch.nn.parallel")
 MODULES = sorted(info.name for info in pkgutil.walk_packages(minitorch.__path__, "minitorch.")
                  if not info.name.startswith(NEEDS_MPI))
 PUBLIC_WITH_EXAMPLES = [
-    "minitorch.viz", "minitorch.nn.module", "minitorch.nn.functional", "minitorch.nn.loss_functions",
+    "minitorch.viz", "minitorch.nn.module", "minitorch.nn.functional", "minitorch.nn.functional.loss",
     "minitorch.nn.utils", "minitorch.nn.init", "minitorch.nn.activation", "minitorch.nn.container",
     "minitorch.nn.dropout", "minitorch.nn.flatten", "minitorch.nn.linear", "minitorch.nn.loss",
     "minitorch.nn.normalization", "minitorch.nn.pooling", "minitorch.optim.sgd", "minitorch.optim.adam",

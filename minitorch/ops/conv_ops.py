@@ -386,9 +386,11 @@ def _conv_padding(padding, kernel_size, stride, dilation):
 
 
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
-    """2-D convolution (cross-correlation) like torch.nn.functional.conv2d.
+    """2-D convolution (cross-correlation) of (N, C_in, H, W) with (C_out, C_in/groups, kH, kW), as
+    torch.nn.functional.conv2d (which is this function, as torch.conv2d is). Runs the "Conv2D" op.
 
-    input (N, C, H, W) or (C, H, W); weight (O, C / groups, kH, kW); bias (O,).
+    input (N, C, H, W) or (C, H, W); weight (O, C / groups, kH, kW); bias (O,); padding: an int, a pair,
+    'valid' or 'same' (stride 1).
 
     >>> x = mt.randn(2, 3, 8, 8); w = mt.randn(4, 3, 3, 3)
     >>> conv2d(x, w, padding=1).shape
@@ -401,6 +403,11 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
         raise ShapeError(f"Conv2D: expected a 3-D (unbatched) or 4-D (batched) input, got shape {tuple(input.shape)}")
     if weight.ndim != 4:
         raise ShapeError(f"Conv2D: expected a 4-D weight (out_channels, in_channels/groups, kH, kW), got shape {tuple(weight.shape)}")
+    if weight.shape[0] == 0:  # PyTorch's checks of an empty weight
+        raise ShapeError(f"conv2d: expected weight to be at least 1 at dimension 0, but got weight of size {list(weight.shape)}")
+    if 0 in weight.shape[2:]:
+        raise ShapeError(f"conv2d: kernel size should be greater than zero, but got kernel_height: {weight.shape[2]} "
+                         f"kernel_width: {weight.shape[3]} (weight of size {list(weight.shape)})")
     if not isinstance(groups, int) or groups < 1:
         raise ValueError(f"Conv2D: groups must be a positive integer, got {groups!r}")
     if input._data.dtype != weight._data.dtype:

@@ -209,13 +209,16 @@ def norm_except_dim(v, pow=2, dim=0):
 
 def pdist(input, p=2):
     """The p-norm distances between every pair of rows i < j of the 2-D `x`, in row-major order of the
-    pairs (the upper triangle of cdist(x, x)). Built from "GatherNd", "Sub" and "VectorNorm".
+    pairs (the upper triangle of cdist(x, x)): N (N - 1) / 2 values. Built from "GatherNd", "Sub" and
+    "VectorNorm" (F.pdist is this function, as in PyTorch).
 
     >>> mt.pdist(mt.tensor([[0.0, 0.0], [3.0, 4.0], [6.0, 8.0]])).tolist()
     [5.0, 10.0, 5.0]
     """
     if input.ndim != 2:
         raise RuntimeError(f"pdist only supports 2D tensors, got: {input.ndim}D")
+    if not input.is_floating_point():
+        raise RuntimeError("pdist only supports floating-point dtypes")
     if p < 0:
         raise RuntimeError(f"pdist only supports non-negative p values, got {p}")
     first, second = np.triu_indices(input.shape[0], 1)

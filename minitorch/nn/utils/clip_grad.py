@@ -7,7 +7,7 @@ from ...creation import tensor
 from ...engine.state import no_grad
 from ...ops import array_ops, math_ops
 from ...tensor import Tensor
-from ..functional_distance import vector_norm
+from ...ops.norm_ops import vector_norm
 
 
 def _as_list(tensors):

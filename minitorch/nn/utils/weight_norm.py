@@ -11,7 +11,7 @@ import warnings
 from ...creation import empty
 from ...engine.state import no_grad
 from ...ops import math_ops
-from ..functional_distance import vector_norm
+from ...ops.norm_ops import vector_norm
 from ..parameter import Parameter
 
 

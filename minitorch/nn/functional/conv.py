@@ -1,6 +1,7 @@
-"""1-D and transposed convolutions, as torch.nn.functional: conv1d, conv_transpose1d, conv_transpose2d.
+"""Convolution functions, as torch.nn.functional: conv1d, conv2d, conv_transpose1d, conv_transpose2d,
+and unfold and fold (im2col and col2im, ops/fold_ops.py).
 
-No new kernels. A 1-D convolution is a 2-D one over a height of 1 (Conv2D).
+F.conv2d is the "Conv2D" op's function (ops/conv_ops.py), as torch.conv2d is. The others add no kernel. A 1-D convolution is a 2-D one over a height of 1 (Conv2D).
 A transposed convolution is the adjoint of a convolution in its input, which
 is the op Conv2DBackpropInput: the ConvTranspose weight (C_in, C_out / groups,
 kH, kW) is the weight of the convolution that maps the output back to the
@@ -9,10 +10,12 @@ input, so its gradients are the ones Conv2D's backward already has
 """
 import numpy as np
 
-from ..engine.execute import execute
-from ..errors import ShapeError
-from ..ops import conv_ops
-from ..ops.pad_ops import zero_pad
+from ...engine.execute import execute
+from ...errors import ShapeError
+from ...ops import conv_ops
+from ...ops.conv_ops import conv2d  # noqa: F401  (F.conv2d is mt.conv2d, as in PyTorch)
+from ...ops.fold_ops import fold, unfold  # noqa: F401
+from ...ops.pad_ops import zero_pad
 
 
 def _ints(value, n, name, op_name):

@@ -1,4 +1,5 @@
-"""Embedding lookups: F.embedding (max_norm, scale_grad_by_freq, padding_idx) and F.embedding_bag.
+"""Embedding lookups and encodings (PyTorch's "sparse functions"): F.embedding (max_norm,
+scale_grad_by_freq, padding_idx), F.embedding_bag and F.one_hot.
 
 A lookup is the GatherNd of `weight[indices]`; its gradient scatter-adds into
 the looked-up rows. PyTorch's options change only values or gradients around
@@ -19,11 +20,12 @@ padded to one length and reduced with a mask.
 """
 import numpy as np
 
-from ..creation import from_numpy
-from ..engine.state import no_grad
-from ..errors import ShapeError
-from ..ops import math_ops
-from .functional_distance import vector_norm
+from ... import dtypes
+from ...creation import from_numpy
+from ...engine.state import no_grad
+from ...errors import ShapeError
+from ...ops import math_ops
+from ...ops.norm_ops import vector_norm
 
 
 def _indices(input, num_embeddings, name):
@@ -192,3 +194,20 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
     if mode == "sum":
         return total
     return total / from_numpy(np.maximum(kept.sum(axis=1), 1).astype(dtype)[:, None])
+
+
+def one_hot(tensor, num_classes=-1):
+    """int64 one-hot encoding with a new last dimension of size num_classes (max + 1 if -1).
+
+    >>> mt.nn.functional.one_hot(mt.tensor([0, 2]), 3).tolist()
+    [[1, 0, 0], [0, 0, 1]]
+    """
+    values = np.asarray(tensor)
+    if values.dtype.kind not in "iu":
+        raise RuntimeError(f"one_hot is only applicable to index tensor of integer dtype, got {tensor.dtype}")
+    if num_classes == -1:
+        num_classes = int(values.max()) + 1 if values.size else 0
+    if values.size and (values.min() < 0 or values.max() >= num_classes):
+        raise RuntimeError(f"one_hot: class values must be in [0, {num_classes}), got values in [{values.min()}, {values.max()}]")
+    classes = from_numpy(np.arange(num_classes, dtype=values.dtype))
+    return math_ops.cast(tensor.unsqueeze(-1) == classes, dtypes.int64)

@@ -12,16 +12,19 @@ The in-place twins (`F.elu_`, `F.relu_`, ...) are made by the in-place
 machinery (ops/in_place_ops.py `twin`): same object, same storage, version
 bump, recorded on a stand-in when a tape watches the tensor.
 """
+import math
 import warnings
 
 import numpy as np
 
-from .. import random
-from ..creation import from_numpy
-from ..errors import ShapeError
-from ..ops import array_ops, math_ops, reduction_ops, special_ops
-from ..ops.in_place_ops import twin
-from ..ops.pointwise_ops import hardshrink, prelu  # noqa: F401  (ops level: they are Tensor methods too)
+from ... import random
+from ...creation import from_numpy
+from ...errors import ShapeError
+from ...ops import array_ops, math_ops, reduction_ops, special_ops
+from ...ops.in_place_ops import twin
+from ...ops.math_ops import sigmoid, tanh  # noqa: F401  (F.sigmoid is mt.sigmoid)
+from ...ops.pointwise_ops import hardshrink, prelu, relu_  # noqa: F401  (Tensor methods too; F.relu_ is mt.relu_)
+from ...ops.writes import accepts_out
 
 SELU_ALPHA = 1.6732632423543772848170429916717
 SELU_SCALE = 1.0507009873554804934193349852946
@@ -48,12 +51,6 @@ def relu(input, inplace=False):
     tensor([0.0000, 0.5000])
     """
     return relu_(input) if inplace else math_ops.relu(input)
-
-
-relu_ = _in_place(math_ops.relu, "relu_", """>>> x = mt.tensor([-1.0, 2.0])
-    >>> F.relu_(x) is x, x
-    (True, tensor([0., 2.]))
-    """)
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
@@ -289,6 +286,8 @@ def hardswish(input, inplace=False):
     return math_ops.where(input <= -3.0, 0.0, math_ops.where(input < 3.0, input * (input + 3.0) / 6.0, input))
 
 
+hardshrink = accepts_out(hardshrink)  # PyTorch's F.hardshrink is torch.hardshrink, which takes out=
+
 # The modules' inplace=True for these four: PyTorch has them only as torch._C._nn.<name>_, not in F.
 _silu_ = twin(silu, "silu_")
 _mish_ = twin(mish, "mish_")
@@ -350,12 +349,53 @@ def tanhshrink(input):
 
 # ----- softmax relatives -----
 
-def _implicit_dim(name, ndim):
+_SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
+
+
+def gelu(input, approximate="none"):
+    """x * Phi(x): exactly with erf, or with PyTorch's tanh approximation (approximate='tanh'). Runs "Erf" (or "Tanh") and elementwise ops.
+
+    >>> F.gelu(mt.tensor([-1.0, 0.0, 1.0]))
+    tensor([-0.1587, 0.0000, 0.8413])
+    >>> F.gelu(mt.tensor([1.0]), approximate="tanh")
+    tensor([0.8412])
+    """
+    if approximate == "none":
+        return input * 0.5 * (1.0 + special_ops.erf(input * (1.0 / math.sqrt(2.0))))
+    if approximate == "tanh":
+        inner = _SQRT_2_OVER_PI * (input + 0.044715 * input * input * input)
+        return 0.5 * input * (1.0 + inner.tanh())
+    raise ValueError(f"gelu: approximate must be 'none' or 'tanh', got {approximate!r}")
+
+
+def _softmax_dim(name, ndim, stacklevel=3):
     warnings.warn(
         f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X as an argument.",
-        stacklevel=3,
+        stacklevel=stacklevel,
     )
     return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(input, dim=None, _stacklevel=3, dtype=None):
+    """exp(x) / sum(exp(x)) along `dim`.
+
+    >>> mt.nn.functional.softmax(mt.tensor([0.0, 0.0]), dim=0).tolist()
+    [0.5, 0.5]
+    """
+    if dim is None:
+        dim = _softmax_dim("softmax", input.ndim, _stacklevel)
+    return reduction_ops.softmax(input, dim, dtype)
+
+
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    """log(softmax(x)) along `dim`, computed stably.
+
+    >>> round(mt.nn.functional.log_softmax(mt.tensor([0.0, 0.0]), dim=0)[0].item(), 4)
+    -0.6931
+    """
+    if dim is None:
+        dim = _softmax_dim("log_softmax", input.ndim, _stacklevel)
+    return reduction_ops.log_softmax(input, dim, dtype)
 
 
 def softmin(input, dim=None, _stacklevel=3, dtype=None):
@@ -365,7 +405,7 @@ def softmin(input, dim=None, _stacklevel=3, dtype=None):
     tensor([0.7311, 0.2689])
     """
     if dim is None:
-        dim = _implicit_dim("softmin", input.ndim)
+        dim = _softmax_dim("softmin", input.ndim, _stacklevel)
     return reduction_ops.softmax(-input, dim, dtype)
 
 

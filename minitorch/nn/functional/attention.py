@@ -16,16 +16,11 @@ import warnings
 
 import numpy as np
 
-from ..creation import from_numpy, zeros
-from ..errors import ShapeError
-from ..ops import array_ops, math_ops, reduction_ops
-from .functional_dropout import dropout
-
-
-def linear(x, weight, bias):
-    """x W^T + b (F.linear, which lives above this module)."""
-    output = math_ops.matmul(x, weight, transpose_b=True)
-    return output if bias is None else output + bias
+from ...creation import from_numpy, zeros
+from ...errors import ShapeError
+from ...ops import array_ops, math_ops, reduction_ops
+from .dropout import dropout
+from .linear import linear
 
 
 def _as_additive(mask, dtype, name):

@@ -1,6 +1,8 @@
-"""The pooling functions torch.nn.functional has beyond max/avg/adaptive-avg 2-D.
+"""Pooling functions, as torch.nn.functional: max, average, adaptive, fractional, LP pooling and max
+unpooling, 1-D and 2-D.
 
-No new kernels. The 1-D poolings are the 2-D ops (MaxPool, AvgPool) over a
+max_pool2d, avg_pool2d and adaptive_avg_pool2d are the "MaxPool" and "AvgPool" ops' functions
+(ops/pool_ops.py). The others add no kernel. The 1-D poolings are the 2-D ops (MaxPool, AvgPool) over a
 height of 1. The poolings whose windows differ in size or position from one
 output to the next (adaptive max, fractional max) find each window's
 argmax with numpy, then take the values with "MaxPoolGradGrad", the gather at
@@ -14,10 +16,11 @@ import numbers
 
 import numpy as np
 
-from .. import creation, dtypes
-from ..engine.execute import execute
-from ..errors import ShapeError
-from ..ops import math_ops, pool_ops
+from ... import creation, dtypes
+from ...engine.execute import execute
+from ...errors import ShapeError
+from ...ops import math_ops, pool_ops
+from ...ops.pool_ops import adaptive_avg_pool2d, avg_pool2d, max_pool2d  # noqa: F401
 
 
 def _single(value, name, op_name):
