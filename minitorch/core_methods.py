@@ -12,7 +12,7 @@ from . import creation, devices, dtypes, layouts
 from .engine import hooks
 from .engine.versions import bump
 from .ops.array_ops import clone, reshape, shape_arg
-from .ops.math_ops import cast
+from .ops.coercion import cast
 from .tensor import Tensor
 
 _DEVICE_LIKE = (str, devices.device, int)

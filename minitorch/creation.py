@@ -1,9 +1,8 @@
 """Functions that make new tensors: tensor(), zeros(), arange(), randn(), ...
 
 They take PyTorch's arguments and defaults (float32 for floating values,
-int64 for integers). No op runs here, so nothing is recorded. `as_operand`
-is the ops' own door: it turns the Python numbers and arrays handed to an
-op into tensors.
+int64 for integers). No op runs here, so nothing is recorded. (The Python
+numbers and arrays handed to an op become tensors in ops/coercion.py.)
 """
 import builtins
 import math
@@ -12,7 +11,6 @@ import warnings
 import numpy as np
 
 from . import devices, dtypes, layouts, random
-from .engine.execute import execute
 from .tensor import Tensor
 
 
@@ -430,31 +428,3 @@ def randperm(n, *, generator=None, dtype=None, layout=None, device=None, require
     check_placement(device, layout, pin_memory)
     np_dtype = np.int64 if dtype is None else dtypes.to_numpy_dtype(dtype)
     return _new(random.generator(generator).permutation(int(n)).astype(np_dtype), requires_grad)
-
-
-_scalar_cache = {}
-
-
-def as_operand(value, like=None, dtype=None):
-    """`value` as a Tensor an op can take. A Python number next to a tensor
-    `like` takes that tensor's dtype when it is of the same or a lower
-    category (PyTorch's 'wrapped numbers': `x * 2` stays float32); numpy
-    arrays are wrapped without a copy; tensors pass through (cast to `dtype`)."""
-    if isinstance(value, Tensor):
-        if dtype is None or value._data.dtype == dtypes.to_numpy_dtype(dtype):
-            return value
-        return execute("Cast", (value,), {"dtype": dtypes.to_numpy_dtype(dtype)})
-    if dtype is None and like is not None and isinstance(value, (int, float, bool)):
-        ref = like._data.dtype
-        kind = 0 if isinstance(value, bool) else 1 if isinstance(value, int) else 2
-        np_dtype = ref if kind <= dtypes.category(ref) else (np.dtype(np.int64) if kind == 1 else dtypes.default_float.numpy)
-        key = (type(value), value, np_dtype)
-        t = _scalar_cache.get(key)
-        if t is None:
-            if len(_scalar_cache) > 4096:
-                _scalar_cache.clear()
-            t = _scalar_cache[key] = Tensor._make(np.array(value, dtype=np_dtype))
-        return t
-    if isinstance(value, np.ndarray) and dtype is None:
-        return Tensor._make(value)
-    return Tensor._from_data(value, dtype=dtype)

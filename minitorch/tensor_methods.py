@@ -6,18 +6,19 @@ Tensor as a method (JAX's `_set_array_base_attributes` in array_methods.py
 does the same, and tinygrad's early `register` did). A method is the very
 function it names, so `help(mt.Tensor.exp)` shows `mt.exp`'s documentation
 and `x.exp()` is `mt.exp(x)`. Where to look for `x * y`: METHODS says
-"__mul__" is `math_ops.mul`, which runs the "Mul" op (ops/math_ops.py).
+"__mul__" is `arithmetic_ops.mul`, which runs the "Mul" op (ops/arithmetic_ops.py).
 """
 from . import core_methods, dtypes
+from . import linalg
 from .autograd.backward import backward as backward_of
 from .engine.anomaly import untracked_write
 from .engine.state import switches
 from .engine.versions import counter_of, untracked_alias
-from .ops import array_ops, in_place_ops, math_ops, pointwise_ops, random_ops, reduction_ops, special_ops
+from .ops import activation_ops, arithmetic_ops, bitwise_ops, coercion, comparison_ops, exponential_ops
+from .ops import rounding_ops, special_ops, trigonometric_ops
+from .ops import array_ops, in_place_ops, in_place_twins, random_ops, reduction_ops
 from .ops import index_ops, join_ops, scatter_ops, shape_in_place_ops, shape_ops
 from .ops import matrix_ops, norm_ops, product_ops, scan_ops, sort_ops, statistics_ops
-from . import linalg
-from .ops.in_place_ops import twin
 from .tensor import Tensor
 
 
@@ -76,21 +77,41 @@ def type_(self, dtype=None, non_blocking=False):
             raise ValueError(f"type: invalid type {dtype!r}; expected one of "
                              f"{', '.join('minitorch.' + n for n in _TYPES_BY_NAME)} (or torch.*)")
         dtype = _TYPES_BY_NAME[name]
-    return math_ops.cast(self, dtype)
+    return coercion.cast(self, dtype)
 
 
 def _conversion(name, dtype, example, memory_format_by_position=False):
     # memory_format: PyTorch's layout hint, nothing to do for a numpy array (cfloat and cdouble take it by position)
     if memory_format_by_position:
         def convert(self, memory_format=None):
-            return math_ops.cast(self, dtype)
+            return coercion.cast(self, dtype)
     else:
         def convert(self, *, memory_format=None):
-            return math_ops.cast(self, dtype)
+            return coercion.cast(self, dtype)
 
     convert.__name__ = convert.__qualname__ = name
     convert.__doc__ = f"This tensor as {dtype.name} (runs the \"Cast\" op when the dtype differs).\n\n{example}"
     return convert
+
+
+def type_as(self, other):
+    """This tensor converted to `other`'s dtype. Runs the "Cast" op (nothing runs if the dtypes match).
+
+    >>> mt.tensor([1.7, -1.7]).type_as(mt.tensor([1]))
+    tensor([ 1, -1])
+    """
+    return coercion.cast(self, other.dtype)
+
+
+def bfloat16(self):
+    """Refused: numpy has no bfloat16, so minitorch cannot hold one honestly.
+
+    >>> mt.ones(1).bfloat16()
+    Traceback (most recent call last):
+    ...
+    TypeError: bfloat16 is not supported: numpy has no bfloat16 dtype. Use .half() (float16) or .float() (float32).
+    """
+    raise TypeError("bfloat16 is not supported: numpy has no bfloat16 dtype. Use .half() (float16) or .float() (float32).")
 
 
 def pos(self):
@@ -123,7 +144,7 @@ def where(self, condition, other):
     >>> mt.tensor([1.0, -2.0]).where(mt.tensor([True, False]), 0.0)
     tensor([1., 0.])
     """
-    return math_ops.where(condition, self, other)
+    return comparison_ops.where(condition, self, other)
 
 
 def _transposed(self):
@@ -178,24 +199,24 @@ def _set_data(self, other):
 
 METHODS = {
     # arithmetic and its operators
-    "add": math_ops.add, "__add__": math_ops.add, "__radd__": _reflected(math_ops.add),
-    "sub": math_ops.sub, "__sub__": math_ops.sub, "__rsub__": _reflected(math_ops.sub),
-    "mul": math_ops.mul, "__mul__": math_ops.mul, "__rmul__": _reflected(math_ops.mul),
-    "div": math_ops.div, "__truediv__": math_ops.div, "__rtruediv__": _reflected(math_ops.div),
-    "pow": math_ops.pow, "__pow__": math_ops.pow, "__rpow__": _reflected(math_ops.pow),
-    "matmul": math_ops.matmul, "__matmul__": math_ops.matmul, "__rmatmul__": _reflected(math_ops.matmul),
-    "neg": math_ops.neg, "__neg__": math_ops.neg, "__pos__": pos,
-    "abs": math_ops.abs, "__abs__": math_ops.abs,
+    "add": arithmetic_ops.add, "__add__": arithmetic_ops.add, "__radd__": _reflected(arithmetic_ops.add),
+    "sub": arithmetic_ops.sub, "__sub__": arithmetic_ops.sub, "__rsub__": _reflected(arithmetic_ops.sub),
+    "mul": arithmetic_ops.mul, "__mul__": arithmetic_ops.mul, "__rmul__": _reflected(arithmetic_ops.mul),
+    "div": arithmetic_ops.div, "__truediv__": arithmetic_ops.div, "__rtruediv__": _reflected(arithmetic_ops.div),
+    "pow": arithmetic_ops.pow, "__pow__": arithmetic_ops.pow, "__rpow__": _reflected(arithmetic_ops.pow),
+    "matmul": product_ops.matmul, "__matmul__": product_ops.matmul, "__rmatmul__": _reflected(product_ops.matmul),
+    "neg": arithmetic_ops.neg, "__neg__": arithmetic_ops.neg, "__pos__": pos,
+    "abs": arithmetic_ops.abs, "__abs__": arithmetic_ops.abs,
     # comparisons and logic
-    "eq": math_ops.eq, "__eq__": math_ops.eq, "__ne__": math_ops.ne,
-    "__lt__": math_ops.lt, "__le__": math_ops.le, "__gt__": math_ops.gt, "__ge__": math_ops.ge,
-    "__and__": math_ops.bitwise_and, "__or__": math_ops.bitwise_or, "__xor__": math_ops.bitwise_xor,
-    "__invert__": math_ops.bitwise_not, "isnan": math_ops.isnan,
+    "eq": comparison_ops.eq, "__eq__": comparison_ops.eq, "__ne__": comparison_ops.ne,
+    "__lt__": comparison_ops.lt, "__le__": comparison_ops.le, "__gt__": comparison_ops.gt, "__ge__": comparison_ops.ge,
+    "__and__": bitwise_ops.bitwise_and, "__or__": bitwise_ops.bitwise_or, "__xor__": bitwise_ops.bitwise_xor,
+    "__invert__": bitwise_ops.bitwise_not, "isnan": comparison_ops.isnan,
     # elementwise functions
-    "exp": math_ops.exp, "log": math_ops.log, "sqrt": math_ops.sqrt, "sin": math_ops.sin, "cos": math_ops.cos,
-    "tanh": math_ops.tanh, "sigmoid": math_ops.sigmoid, "relu": math_ops.relu, "sign": math_ops.sign,
-    "square": math_ops.square, "clamp": math_ops.clamp, "clip": math_ops.clamp,
-    "maximum": math_ops.maximum, "minimum": math_ops.minimum,
+    "exp": exponential_ops.exp, "log": exponential_ops.log, "sqrt": exponential_ops.sqrt, "sin": trigonometric_ops.sin, "cos": trigonometric_ops.cos,
+    "tanh": trigonometric_ops.tanh, "sigmoid": activation_ops.sigmoid, "relu": activation_ops.relu, "sign": rounding_ops.sign,
+    "square": arithmetic_ops.square, "clamp": comparison_ops.clamp, "clip": comparison_ops.clamp,
+    "maximum": comparison_ops.maximum, "minimum": comparison_ops.minimum,
     # reductions
     "sum": reduction_ops.sum, "mean": reduction_ops.mean, "prod": reduction_ops.prod,
     "max": reduction_ops.max, "min": reduction_ops.min, "amax": reduction_ops.amax, "amin": reduction_ops.amin,
@@ -208,13 +229,13 @@ METHODS = {
     "transpose": array_ops.transpose, "t": shape_ops.t, "expand": array_ops.expand, "expand_as": expand_as,
     "contiguous": array_ops.contiguous, "clone": array_ops.clone, "detach": array_ops.stop_gradient,
     "__getitem__": array_ops.getitem,
-    "floor_divide": math_ops.floor_divide, "__floordiv__": math_ops.floor_divide,
-    "__rfloordiv__": _reflected(math_ops.floor_divide),
-    "remainder": math_ops.remainder, "__mod__": math_ops.remainder, "__rmod__": _reflected(math_ops.remainder),
-    "bitwise_and": math_ops.bitwise_and, "bitwise_or": math_ops.bitwise_or, "bitwise_xor": math_ops.bitwise_xor,
-    "bitwise_not": math_ops.bitwise_not, "__rand__": _reflected(math_ops.bitwise_and),
-    "__ror__": _reflected(math_ops.bitwise_or), "__rxor__": _reflected(math_ops.bitwise_xor),
-    "masked_fill": math_ops.masked_fill, "where": where,
+    "floor_divide": arithmetic_ops.floor_divide, "__floordiv__": arithmetic_ops.floor_divide,
+    "__rfloordiv__": _reflected(arithmetic_ops.floor_divide),
+    "remainder": arithmetic_ops.remainder, "__mod__": arithmetic_ops.remainder, "__rmod__": _reflected(arithmetic_ops.remainder),
+    "bitwise_and": bitwise_ops.bitwise_and, "bitwise_or": bitwise_ops.bitwise_or, "bitwise_xor": bitwise_ops.bitwise_xor,
+    "bitwise_not": bitwise_ops.bitwise_not, "__rand__": _reflected(bitwise_ops.bitwise_and),
+    "__ror__": _reflected(bitwise_ops.bitwise_or), "__rxor__": _reflected(bitwise_ops.bitwise_xor),
+    "masked_fill": comparison_ops.masked_fill, "where": where,
     # in-place updates without an out-of-place twin here
     "__setitem__": in_place_ops.setitem, "zero_": in_place_ops.zero_, "fill_": in_place_ops.fill_,
     "copy_": in_place_ops.copy_, "uniform_": in_place_ops.uniform_, "normal_": in_place_ops.normal_,
@@ -232,80 +253,49 @@ METHODS = {
 
     # ----- pointwise math, special functions, conversions (surface: pointwise) -----
     # trigonometry, exponentials, logarithms, special functions
-    "tan": pointwise_ops.tan, "asin": pointwise_ops.asin, "arcsin": pointwise_ops.asin, "acos": pointwise_ops.acos,
-    "arccos": pointwise_ops.acos, "atan": pointwise_ops.atan, "arctan": pointwise_ops.atan, "sinh": pointwise_ops.sinh,
-    "cosh": pointwise_ops.cosh, "asinh": pointwise_ops.asinh, "arcsinh": pointwise_ops.asinh,
-    "acosh": pointwise_ops.acosh, "arccosh": pointwise_ops.acosh, "atanh": pointwise_ops.atanh,
-    "arctanh": pointwise_ops.atanh, "atan2": pointwise_ops.atan2, "arctan2": pointwise_ops.atan2,
-    "deg2rad": pointwise_ops.deg2rad, "rad2deg": pointwise_ops.rad2deg, "exp2": pointwise_ops.exp2,
-    "expm1": pointwise_ops.expm1, "log2": pointwise_ops.log2, "log10": pointwise_ops.log10, "log1p": special_ops.log1p,
-    "rsqrt": pointwise_ops.rsqrt, "reciprocal": pointwise_ops.reciprocal, "sinc": pointwise_ops.sinc,
-    "logaddexp": pointwise_ops.logaddexp, "logaddexp2": pointwise_ops.logaddexp2, "hypot": pointwise_ops.hypot,
-    "float_power": pointwise_ops.float_power, "ldexp": pointwise_ops.ldexp, "frexp": pointwise_ops.frexp,
-    "logit": pointwise_ops.logit, "xlogy": special_ops.xlogy, "erf": special_ops.erf, "erfc": special_ops.erfc,
+    "tan": trigonometric_ops.tan, "asin": trigonometric_ops.asin, "arcsin": trigonometric_ops.asin, "acos": trigonometric_ops.acos,
+    "arccos": trigonometric_ops.acos, "atan": trigonometric_ops.atan, "arctan": trigonometric_ops.atan, "sinh": trigonometric_ops.sinh,
+    "cosh": trigonometric_ops.cosh, "asinh": trigonometric_ops.asinh, "arcsinh": trigonometric_ops.asinh,
+    "acosh": trigonometric_ops.acosh, "arccosh": trigonometric_ops.acosh, "atanh": trigonometric_ops.atanh,
+    "arctanh": trigonometric_ops.atanh, "atan2": trigonometric_ops.atan2, "arctan2": trigonometric_ops.atan2,
+    "deg2rad": trigonometric_ops.deg2rad, "rad2deg": trigonometric_ops.rad2deg, "exp2": exponential_ops.exp2,
+    "expm1": exponential_ops.expm1, "log2": exponential_ops.log2, "log10": exponential_ops.log10, "log1p": exponential_ops.log1p,
+    "rsqrt": exponential_ops.rsqrt, "reciprocal": arithmetic_ops.reciprocal, "sinc": trigonometric_ops.sinc,
+    "logaddexp": exponential_ops.logaddexp, "logaddexp2": exponential_ops.logaddexp2, "hypot": trigonometric_ops.hypot,
+    "float_power": arithmetic_ops.float_power, "ldexp": exponential_ops.ldexp, "frexp": exponential_ops.frexp,
+    "logit": activation_ops.logit, "xlogy": special_ops.xlogy, "erf": special_ops.erf, "erfc": special_ops.erfc,
     "erfinv": special_ops.erfinv, "lgamma": special_ops.lgamma, "digamma": special_ops.digamma,
     "polygamma": special_ops.polygamma_method, "mvlgamma": special_ops.mvlgamma, "igamma": special_ops.igamma,
     "igammac": special_ops.igammac, "i0": special_ops.i0,
     # rounding, signs, remainders, limits
-    "floor": math_ops.floor, "ceil": math_ops.ceil, "round": math_ops.round, "trunc": pointwise_ops.trunc,
-    "fix": pointwise_ops.trunc, "frac": pointwise_ops.frac, "fmod": pointwise_ops.fmod, "sgn": math_ops.sign,
-    "signbit": pointwise_ops.signbit, "copysign": pointwise_ops.copysign, "heaviside": pointwise_ops.heaviside,
-    "nextafter": pointwise_ops.nextafter, "fmax": pointwise_ops.fmax, "fmin": pointwise_ops.fmin,
-    "nan_to_num": pointwise_ops.nan_to_num, "clamp_min": pointwise_ops.clamp_min, "clamp_max": pointwise_ops.clamp_max,
-    "positive": pointwise_ops.positive, "resolve_neg": pointwise_ops.resolve_neg, "negative": math_ops.neg, "absolute": math_ops.abs,
-    "lerp": pointwise_ops.lerp, "addcmul": pointwise_ops.addcmul, "addcdiv": pointwise_ops.addcdiv,
-    "subtract": math_ops.sub, "multiply": math_ops.mul, "divide": math_ops.div, "true_divide": math_ops.div,
+    "floor": rounding_ops.floor, "ceil": rounding_ops.ceil, "round": rounding_ops.round, "trunc": rounding_ops.trunc,
+    "fix": rounding_ops.trunc, "frac": rounding_ops.frac, "fmod": arithmetic_ops.fmod, "sgn": rounding_ops.sign,
+    "signbit": rounding_ops.signbit, "copysign": rounding_ops.copysign, "heaviside": rounding_ops.heaviside,
+    "nextafter": rounding_ops.nextafter, "fmax": comparison_ops.fmax, "fmin": comparison_ops.fmin,
+    "nan_to_num": comparison_ops.nan_to_num, "clamp_min": comparison_ops.clamp_min, "clamp_max": comparison_ops.clamp_max,
+    "positive": arithmetic_ops.positive, "resolve_neg": arithmetic_ops.resolve_neg, "negative": arithmetic_ops.neg, "absolute": arithmetic_ops.abs,
+    "lerp": arithmetic_ops.lerp, "addcmul": arithmetic_ops.addcmul, "addcdiv": arithmetic_ops.addcdiv,
+    "subtract": arithmetic_ops.sub, "multiply": arithmetic_ops.mul, "divide": arithmetic_ops.div, "true_divide": arithmetic_ops.div,
     # integers and bits
-    "gcd": pointwise_ops.gcd, "lcm": pointwise_ops.lcm, "bitwise_left_shift": pointwise_ops.bitwise_left_shift,
-    "bitwise_right_shift": pointwise_ops.bitwise_right_shift, "__lshift__": pointwise_ops.bitwise_left_shift,
-    "__rshift__": pointwise_ops.bitwise_right_shift, "__rlshift__": _reflected(pointwise_ops.bitwise_left_shift),
-    "__rrshift__": _reflected(pointwise_ops.bitwise_right_shift),
+    "gcd": bitwise_ops.gcd, "lcm": bitwise_ops.lcm, "bitwise_left_shift": bitwise_ops.bitwise_left_shift,
+    "bitwise_right_shift": bitwise_ops.bitwise_right_shift, "__lshift__": bitwise_ops.bitwise_left_shift,
+    "__rshift__": bitwise_ops.bitwise_right_shift, "__rlshift__": _reflected(bitwise_ops.bitwise_left_shift),
+    "__rrshift__": _reflected(bitwise_ops.bitwise_right_shift),
     # comparisons, tests, logic
-    "ne": math_ops.ne, "lt": math_ops.lt, "le": math_ops.le, "gt": math_ops.gt, "ge": math_ops.ge,
-    "greater": math_ops.gt, "greater_equal": math_ops.ge, "less": math_ops.lt, "less_equal": math_ops.le,
-    "not_equal": math_ops.ne, "logical_and": math_ops.logical_and, "logical_or": math_ops.logical_or,
-    "logical_xor": math_ops.logical_xor, "logical_not": math_ops.logical_not, "isfinite": math_ops.isfinite,
-    "isinf": math_ops.isinf, "isposinf": pointwise_ops.isposinf, "isneginf": pointwise_ops.isneginf,
-    "isreal": pointwise_ops.isreal, "isclose": pointwise_ops.isclose, "allclose": pointwise_ops.allclose,
-    "equal": pointwise_ops.equal,
+    "ne": comparison_ops.ne, "lt": comparison_ops.lt, "le": comparison_ops.le, "gt": comparison_ops.gt, "ge": comparison_ops.ge,
+    "greater": comparison_ops.gt, "greater_equal": comparison_ops.ge, "less": comparison_ops.lt, "less_equal": comparison_ops.le,
+    "not_equal": comparison_ops.ne, "logical_and": comparison_ops.logical_and, "logical_or": comparison_ops.logical_or,
+    "logical_xor": comparison_ops.logical_xor, "logical_not": comparison_ops.logical_not, "isfinite": comparison_ops.isfinite,
+    "isinf": comparison_ops.isinf, "isposinf": comparison_ops.isposinf, "isneginf": comparison_ops.isneginf,
+    "isreal": comparison_ops.isreal, "isclose": comparison_ops.isclose, "allclose": comparison_ops.allclose,
+    "equal": comparison_ops.equal,
     # conversions and new tensors like this one
     "half": _conversion("half", dtypes.float16, ">>> mt.tensor([1.5]).half()\ntensor([1.5000], dtype=minitorch.float16)"),
     "byte": _conversion("byte", dtypes.uint8, ">>> mt.tensor([1.7, 255.0]).byte()\ntensor([  1, 255], dtype=minitorch.uint8)"),
     "char": _conversion("char", dtypes.int8, ">>> mt.tensor([1.7, -3.2]).char()\ntensor([ 1, -3], dtype=minitorch.int8)"),
     "short": _conversion("short", dtypes.int16, ">>> mt.tensor([1.7]).short()\ntensor([1], dtype=minitorch.int16)"),
-    "bfloat16": pointwise_ops.bfloat16, "type_as": pointwise_ops.type_as,
-    "hardshrink": pointwise_ops.hardshrink, "prelu": pointwise_ops.prelu,
-    # in-place twins (made in pointwise_ops and special_ops, shared with mt.acos_ and friends)
-    "acos_": pointwise_ops.acos_, "arccos_": pointwise_ops.acos_, "asin_": pointwise_ops.asin_,
-    "arcsin_": pointwise_ops.asin_, "atan_": pointwise_ops.atan_, "arctan_": pointwise_ops.atan_,
-    "acosh_": pointwise_ops.acosh_, "arccosh_": pointwise_ops.acosh_, "asinh_": pointwise_ops.asinh_,
-    "arcsinh_": pointwise_ops.asinh_, "atanh_": pointwise_ops.atanh_, "arctanh_": pointwise_ops.atanh_,
-    "cosh_": pointwise_ops.cosh_, "sinh_": pointwise_ops.sinh_, "tan_": pointwise_ops.tan_,
-    "atan2_": pointwise_ops.atan2_, "arctan2_": pointwise_ops.atan2_, "deg2rad_": pointwise_ops.deg2rad_,
-    "rad2deg_": pointwise_ops.rad2deg_, "exp2_": pointwise_ops.exp2_, "expm1_": pointwise_ops.expm1_,
-    "log2_": pointwise_ops.log2_, "log10_": pointwise_ops.log10_, "log1p_": special_ops.log1p_,
-    "rsqrt_": pointwise_ops.rsqrt_, "reciprocal_": pointwise_ops.reciprocal_, "sinc_": pointwise_ops.sinc_,
-    "hypot_": pointwise_ops.hypot_, "float_power_": pointwise_ops.float_power_, "ldexp_": pointwise_ops.ldexp_,
-    "logit_": pointwise_ops.logit_, "xlogy_": special_ops.xlogy_, "erf_": special_ops.erf_, "erfc_": special_ops.erfc_,
-    "erfinv_": special_ops.erfinv_, "lgamma_": special_ops.lgamma_, "digamma_": special_ops.digamma_,
-    "polygamma_": special_ops.polygamma_, "mvlgamma_": special_ops.mvlgamma_, "igamma_": special_ops.igamma_,
-    "igammac_": special_ops.igammac_, "i0_": special_ops.i0_,
-    "floor_": pointwise_ops.floor_, "ceil_": pointwise_ops.ceil_, "round_": pointwise_ops.round_,
-    "trunc_": pointwise_ops.trunc_, "fix_": pointwise_ops.trunc_, "frac_": pointwise_ops.frac_,
-    "fmod_": pointwise_ops.fmod_, "sgn_": pointwise_ops.sign_, "copysign_": pointwise_ops.copysign_,
-    "heaviside_": pointwise_ops.heaviside_, "nextafter_": pointwise_ops.nextafter_,
-    "nan_to_num_": pointwise_ops.nan_to_num_, "clamp_min_": pointwise_ops.clamp_min_,
-    "clamp_max_": pointwise_ops.clamp_max_, "negative_": pointwise_ops.neg_, "absolute_": pointwise_ops.abs_,
-    "lerp_": pointwise_ops.lerp_, "addcmul_": pointwise_ops.addcmul_, "addcdiv_": pointwise_ops.addcdiv_,
-    "subtract_": pointwise_ops.sub_, "multiply_": pointwise_ops.mul_, "divide_": pointwise_ops.div_,
-    "true_divide_": pointwise_ops.div_, "gcd_": pointwise_ops.gcd_, "lcm_": pointwise_ops.lcm_,
-    "bitwise_left_shift_": pointwise_ops.bitwise_left_shift_, "bitwise_right_shift_": pointwise_ops.bitwise_right_shift_,
-    "__ilshift__": pointwise_ops.bitwise_left_shift_, "__irshift__": pointwise_ops.bitwise_right_shift_,
-    "eq_": pointwise_ops.eq_, "ne_": pointwise_ops.ne_, "lt_": pointwise_ops.lt_, "le_": pointwise_ops.le_,
-    "gt_": pointwise_ops.gt_, "ge_": pointwise_ops.ge_, "greater_": pointwise_ops.gt_,
-    "greater_equal_": pointwise_ops.ge_, "less_": pointwise_ops.lt_, "less_equal_": pointwise_ops.le_,
-    "not_equal_": pointwise_ops.ne_, "logical_and_": pointwise_ops.logical_and_, "logical_or_": pointwise_ops.logical_or_,
-    "logical_xor_": pointwise_ops.logical_xor_, "logical_not_": pointwise_ops.logical_not_,
+    "bfloat16": bfloat16, "type_as": type_as,
+    "hardshrink": activation_ops.hardshrink, "prelu": activation_ops.prelu,
 
     # ----- reductions, scans, sorting, statistics, linear algebra (surface: reductions/linalg) -----
     "sum_to_size": reduction_ops.sum_to_size, "cumsum": scan_ops.cumsum, "cumprod": scan_ops.cumprod, "logcumsumexp": scan_ops.logcumsumexp,
@@ -321,11 +311,10 @@ METHODS = {
     "mm": product_ops.mm, "bmm": product_ops.bmm, "mv": product_ops.mv, "dot": product_ops.dot,
     "vdot": product_ops.vdot, "inner": product_ops.inner, "outer": product_ops.outer, "ger": product_ops.outer,
     "kron": product_ops.kron, "addmm": product_ops.addmm, "addbmm": product_ops.addbmm,
-    "baddbmm": product_ops.baddbmm, "addmv": product_ops.addmv, "addmv_": product_ops.addmv_, "addr": product_ops.addr,
+    "baddbmm": product_ops.baddbmm, "addmv": product_ops.addmv, "addr": product_ops.addr,
     "matrix_power": product_ops.matrix_power, "cross": product_ops.cross,
     "diag": matrix_ops.diag, "diag_embed": matrix_ops.diag_embed, "diagflat": matrix_ops.diagflat,
     "diagonal": matrix_ops.diagonal, "trace": matrix_ops.trace, "tril": matrix_ops.tril, "triu": matrix_ops.triu,
-    "fill_diagonal_": matrix_ops.fill_diagonal_,
     "det": linalg.torch_det, "logdet": linalg.logdet, "slogdet": linalg.torch_slogdet, "inverse": linalg.inverse,
     "pinverse": linalg.pinverse, "cholesky": linalg.torch_cholesky, "cholesky_solve": linalg.cholesky_solve,
     "qr": linalg.torch_qr, "svd": linalg.torch_svd, "matrix_exp": linalg.matrix_exp,
@@ -372,40 +361,11 @@ METHODS = {
     "log_normal_": random_ops.log_normal_, "cauchy_": random_ops.cauchy_,
 }
 
-# In-place twins: method name -> (the method whose function it writes in place, the op whose
-# numpy ufunc can write straight into the storage, or None).
-IN_PLACE = {
-    "add_": ("add", "Add"), "sub_": ("sub", "Sub"), "mul_": ("mul", "Mul"), "div_": ("div", "RealDiv"),
-    "pow_": ("pow", "Pow"), "floor_divide_": ("floor_divide", "FloorDiv"), "remainder_": ("remainder", "FloorMod"),
-    "neg_": ("neg", "Neg"), "abs_": ("abs", "Abs"), "exp_": ("exp", "Exp"), "log_": ("log", None),
-    "sqrt_": ("sqrt", None), "sin_": ("sin", "Sin"), "cos_": ("cos", "Cos"), "tanh_": ("tanh", "Tanh"),
-    "sigmoid_": ("sigmoid", "Sigmoid"), "relu_": ("relu", None), "sign_": ("sign", "Sign"),
-    "square_": ("square", None), "clamp_": ("clamp", None), "clip_": ("clamp", None),
-    "bitwise_and_": ("bitwise_and", "BitwiseAnd"), "bitwise_or_": ("bitwise_or", "BitwiseOr"),
-    "bitwise_xor_": ("bitwise_xor", "BitwiseXor"), "bitwise_not_": ("bitwise_not", "Invert"),
-    "masked_fill_": None,  # special (see in_place_ops), listed for the operators below
-
-    # ----- surface: pointwise -----
-
-    # ----- surface: reductions/linalg -----
-    "cumsum_": ("cumsum", None), "cumprod_": ("cumprod", None), "tril_": ("tril", None), "triu_": ("triu", None),
-    "addmm_": ("addmm", None), "addbmm_": ("addbmm", None), "baddbmm_": ("baddbmm", None),
-    "addr_": ("addr", None), "renorm_": ("renorm", None),
-
-    # ----- surface: shapes/indexing -----
-    "scatter_": ("scatter", None), "scatter_add_": ("scatter_add", None), "scatter_reduce_": ("scatter_reduce", None),
-    "index_add_": ("index_add", None), "index_copy_": ("index_copy", None), "index_fill_": ("index_fill", None),
-    "index_put_": ("index_put", None), "index_reduce_": ("index_reduce", None),
-    "masked_scatter_": ("masked_scatter", None), "put_": ("put", None),
-
-    # ----- surface: core -----
-}
-
 # Python's augmented assignments, in place as in PyTorch (which has no in-place `@=`: it rebinds).
 AUGMENTED = {
     "__iadd__": "add_", "__isub__": "sub_", "__imul__": "mul_", "__itruediv__": "div_", "__ifloordiv__": "floor_divide_",
     "__imod__": "remainder_", "__ipow__": "pow_", "__iand__": "bitwise_and_", "__ior__": "bitwise_or_",
-    "__ixor__": "bitwise_xor_",
+    "__ixor__": "bitwise_xor_", "__ilshift__": "bitwise_left_shift_", "__irshift__": "bitwise_right_shift_",
 }
 
 PROPERTIES = {"T": (_transposed, None), "mT": (shape_ops.matrix_transpose, None), "data": (_detached, _set_data),
@@ -417,10 +377,8 @@ def bind():
     (once, when minitorch is imported)."""
     for name, fn in METHODS.items():
         setattr(Tensor, name, fn)
-    for name, made_from in IN_PLACE.items():
-        if made_from is not None:
-            method, op_name = made_from
-            setattr(Tensor, name, twin(METHODS[method], name, op_name))
+    for name, fn in in_place_twins.IN_PLACE.items():
+        setattr(Tensor, name, fn)
     for operator, name in AUGMENTED.items():
         setattr(Tensor, operator, getattr(Tensor, name))
     for name, (getter, setter) in PROPERTIES.items():

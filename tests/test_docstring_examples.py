@@ -26,7 +26,7 @@ PUBLIC_WITH_EXAMPLES = [
     "minitorch.nn.normalization", "minitorch.nn.pooling", "minitorch.optim.sgd", "minitorch.optim.adam",
     "minitorch.optim.lr_scheduler", "minitorch.utils.data", "minitorch.serialization", "minitorch.datasets.mnist",
     "minitorch.datasets.idx", "minitorch.engine.state", "minitorch.tensor", "minitorch.tensor_methods",
-    "minitorch.creation", "minitorch.random", "minitorch.dtypes", "minitorch.ops.math_ops",
+    "minitorch.creation", "minitorch.random", "minitorch.dtypes", "minitorch.ops.arithmetic_ops",
     "minitorch.ops.reduction_ops", "minitorch.ops.array_ops", "minitorch.ops.in_place_ops", "minitorch.engine.anomaly",
     "minitorch.engine.trace", "minitorch.autograd.gradient_tape", "minitorch.autograd.functional",
     "minitorch.autograd.gradcheck", "minitorch.autograd.custom", "minitorch.engine.hooks",

@@ -10,11 +10,12 @@ entries it ran, so a second backward through them raises.
 """
 import warnings
 
-from ..creation import as_operand, zeros_like
-from ..engine.autograd_tape import AUTOGRAD_TAPE
+from ..creation import zeros_like
 from ..engine import hooks
+from ..engine.autograd_tape import AUTOGRAD_TAPE
 from ..engine.backprop import compute_gradient
 from ..engine.state import enable_grad, no_grad
+from ..ops.coercion import as_operand
 from ..tensor import Tensor
 
 

@@ -40,8 +40,8 @@ from numpy.lib.stride_tricks import as_strided
 
 from .. import parallel
 from ..engine.execute import execute
-from ..engine.registry import TRANSPOSE, gradient, kernel
 from ..errors import ShapeError
+from .rows import TRANSPOSE, op
 
 
 def _blas_threads_at_start():
@@ -188,7 +188,6 @@ class _Geometry:
 # ----- Conv2D -----
 
 
-@kernel("Conv2D")
 def _conv2d(x, w, *bias, stride, padding, dilation, groups):
     geometry = _Geometry(x.shape, w.shape[2:], stride, padding, dilation, groups, x.itemsize)
     padded, fill = _padded_channels_last(x, padding)
@@ -211,7 +210,6 @@ def _conv2d(x, w, *bias, stride, padding, dilation, groups):
     return _from_rows(out, geometry.n, geometry.out_size)
 
 
-@gradient("Conv2D", needs="other inputs", jvp=TRANSPOSE)
 def _conv2d_grad(op, grad):
     """dx = Conv2DBackpropInput(w, dy), dw = Conv2DBackpropFilter(x, dy), db = BiasAddGrad(dy)."""
     x, w = op.inputs[:2]
@@ -224,25 +222,28 @@ def _conv2d_grad(op, grad):
     return dx, dw, execute("BiasAddGrad", (grad,)) if op.needs_input_grad[2] else None
 
 
+op("Conv2D", _conv2d, _conv2d_grad, needs="other inputs", jvp=TRANSPOSE)
+
+
 # ----- BiasAddGrad: the bias gradient, dy summed over everything but the channels -----
 
 
-@kernel("BiasAddGrad")
 def _bias_add_grad(dy):
     rows = channel_rows(dy)
     return np.ones(rows.shape[0], dtype=rows.dtype) @ rows  # a GEMV: one pass, in BLAS
 
 
-@gradient("BiasAddGrad", needs="nothing", jvp=TRANSPOSE)
 def _bias_add_grad_grad(op, grad):
     """BiasAddGrad(dy) = dy summed per channel: its adjoint spreads the channel's gradient over every position."""
     return grad.reshape(1, -1, 1, 1).expand(*op.input_shapes[0])
 
 
+op("BiasAddGrad", _bias_add_grad, _bias_add_grad_grad, needs="nothing", jvp=TRANSPOSE)
+
+
 # ----- Conv2DBackpropInput: the adjoint of Conv2D in x -----
 
 
-@kernel("Conv2DBackpropInput")
 def _conv2d_backprop_input(w, dy, input_shape, stride, padding, dilation, groups):
     if _is_full_convolution(w.shape[2:], stride, padding, dilation):
         return _backprop_input_as_convolution(w, dy, padding, dilation, groups)
@@ -300,7 +301,6 @@ def _col2im(columns, padded, geometry):
             target += per_offset[:, :, :, :, i, j].transpose(1, 2, 3, 0, 4)
 
 
-@gradient("Conv2DBackpropInput", needs="inputs", jvp=TRANSPOSE)
 def _conv2d_backprop_input_grad(op, grad):
     """dx = B(w, dy) is bilinear; <B(w, dy), g> = <dy, Conv2D(g, w)>:
     d/dw = Conv2DBackpropFilter(g, dy), d/ddy = Conv2D(g, w)."""
@@ -312,10 +312,12 @@ def _conv2d_backprop_input_grad(op, grad):
     return dw, ddy
 
 
+op("Conv2DBackpropInput", _conv2d_backprop_input, _conv2d_backprop_input_grad, needs="inputs", jvp=TRANSPOSE)
+
+
 # ----- Conv2DBackpropFilter: the adjoint of Conv2D in w -----
 
 
-@kernel("Conv2DBackpropFilter")
 def _conv2d_backprop_filter(x, dy, filter_shape, stride, padding, dilation, groups):
     geometry = _Geometry(x.shape, filter_shape[2:], stride, padding, dilation, groups, x.itemsize)
     padded, fill = _padded_channels_last(x, padding)
@@ -338,7 +340,6 @@ def _conv2d_backprop_filter(x, dy, filter_shape, stride, padding, dilation, grou
     return np.ascontiguousarray(total.transpose(0, 2, 1).reshape(o, k_h, k_w, group_channels).transpose(0, 3, 1, 2))
 
 
-@gradient("Conv2DBackpropFilter", needs="inputs", jvp=TRANSPOSE)
 def _conv2d_backprop_filter_grad(op, grad):
     """dw = F(x, dy) is bilinear; <F(x, dy), g> = <dy, Conv2D(x, g)>:
     d/dx = Conv2DBackpropInput(g, dy), d/ddy = Conv2D(x, g)."""
@@ -348,6 +349,9 @@ def _conv2d_backprop_filter_grad(op, grad):
     dx = execute("Conv2DBackpropInput", (grad, dy), {**attrs, "input_shape": x.shape}) if need_x else None
     ddy = execute("Conv2D", (x, grad), attrs) if need_dy else None
     return dx, ddy
+
+
+op("Conv2DBackpropFilter", _conv2d_backprop_filter, _conv2d_backprop_filter_grad, needs="inputs", jvp=TRANSPOSE)
 
 
 def _conv_attrs(attrs):

@@ -12,8 +12,8 @@ Attrs: kernel_size, dilation, padding, stride (pairs); Col2Im also output_size (
 import numpy as np
 
 from ..engine.execute import execute
-from ..engine.registry import TRANSPOSE, gradient, kernel
 from .conv_ops import conv_output_size, windows
+from .rows import TRANSPOSE, op
 
 
 def blocks_per_dim(size, kernel_size, dilation, padding, stride):
@@ -21,7 +21,6 @@ def blocks_per_dim(size, kernel_size, dilation, padding, stride):
     return conv_output_size(size, kernel_size, stride, tuple((p, p) for p in padding), dilation)
 
 
-@kernel("Im2Col")
 def _im2col(x, kernel_size, dilation, padding, stride):
     n, c = x.shape[:2]
     (p_h, p_w), (k_h, k_w) = padding, kernel_size
@@ -31,13 +30,14 @@ def _im2col(x, kernel_size, dilation, padding, stride):
     return view.transpose(0, 1, 4, 5, 2, 3).reshape(n, c * k_h * k_w, out_size[0] * out_size[1])
 
 
-@gradient("Im2Col", needs="nothing", jvp=TRANSPOSE)
 def _im2col_grad(op, grad):
     """Im2Col is linear; its adjoint adds each column back where its block was: dx = Col2Im(dy)."""
     return execute("Col2Im", (grad,), {**op.attrs, "output_size": tuple(op.input_shapes[0][2:])})
 
 
-@kernel("Col2Im")
+op("Im2Col", _im2col, _im2col_grad, needs="nothing", jvp=TRANSPOSE)
+
+
 def _col2im(columns, output_size, kernel_size, dilation, padding, stride):
     n, depth = columns.shape[:2]
     (k_h, k_w), (d_h, d_w), (p_h, p_w), (s_h, s_w) = kernel_size, dilation, padding, stride
@@ -52,11 +52,13 @@ def _col2im(columns, output_size, kernel_size, dilation, padding, stride):
     return padded[:, :, p_h:p_h + height, p_w:p_w + width]
 
 
-@gradient("Col2Im", needs="nothing", jvp=TRANSPOSE)
 def _col2im_grad(op, grad):
     """Col2Im is linear and the adjoint of Im2Col, so its gradient is Im2Col: d columns = Im2Col(dy)."""
     attrs = {key: value for key, value in op.attrs.items() if key != "output_size"}
     return execute("Im2Col", (grad,), attrs)
+
+
+op("Col2Im", _col2im, _col2im_grad, needs="nothing", jvp=TRANSPOSE)
 
 
 # ----- the functional API -----

@@ -23,18 +23,18 @@ import inspect
 
 import numpy as np
 
-from .. import dtypes, random
-from ..creation import as_operand
+from .. import random
 from ..engine.backprop import broadcast_axes
 from ..engine.execute import execute
 from ..engine.registry import OPS
 from ..engine.state import active_accumulators, active_tapes, thread_state, track, untrack
 from ..engine.versions import bump, view_depth
 from ..errors import ShapeError
-from .writes import cast_error as _cast_error, check_writable
 from ..tensor import Tensor
 from .array_ops import broadcast_to, normalize_index
-from .math_ops import cast, masked_fill
+from .coercion import as_operand, cast
+from .comparison_ops import masked_fill
+from .writes import cast_error as _cast_error, check_writable
 
 
 # ----- the rules -----

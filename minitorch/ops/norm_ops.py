@@ -9,17 +9,18 @@ import math
 
 import numpy as np
 
-from ..creation import as_operand
 from ..engine.execute import execute
-from ..engine.registry import TRANSPOSE, gradient, kernel
 from ..errors import ShapeError
+from .arithmetic_ops import abs
+from .coercion import as_operand, cast
+from .comparison_ops import where
 from .dims import normalize_dims, numpy_names
-from .writes import write_out
-from .math_ops import abs, cast, sign, where
 from .reduction_ops import amax, amin
+from .rounding_ops import sign
+from .rows import TRANSPOSE, op
+from .writes import write_out
 
 
-@kernel("VectorNorm")
 def _vector_norm(x, ord, axis, keepdims):
     magnitude = np.abs(x)
     if ord == math.inf:
@@ -35,7 +36,6 @@ def _vector_norm(x, ord, axis, keepdims):
     return np.power(np.add.reduce(np.power(magnitude, ord), axis=axis, keepdims=keepdims), 1 / ord).astype(x.dtype)
 
 
-@gradient("VectorNorm", needs="both", jvp=TRANSPOSE)
 def _vector_norm_grad(op, grad):
     """PyTorch's norm_backward: p = 0: no gradient; p = 1: sign(x) g; p = inf / -inf: sign(x) g
     shared evenly among the elements of largest / smallest magnitude; otherwise
@@ -64,6 +64,9 @@ def _vector_norm_grad(op, grad):
     else:
         shaped = x * abs(x) ** (ord - 2)
     return shaped * scale
+
+
+op("VectorNorm", _vector_norm, _vector_norm_grad, needs="both", jvp=TRANSPOSE)
 
 
 def _floating(x, dtype, name):

@@ -15,7 +15,7 @@ from ..engine.execute import execute
 from ..errors import ShapeError
 from ..tensor import Tensor
 from .array_ops import clone
-from .math_ops import where
+from .comparison_ops import where
 from .resample_ops import resample, selection_matrix
 
 MODES = ("constant", "reflect", "replicate", "circular")

@@ -10,15 +10,16 @@ import builtins
 import numpy as np
 
 from .. import dtypes
-from ..creation import as_operand
 from ..engine.execute import execute
-from ..engine.registry import kernel, not_differentiable
 from ..errors import ShapeError
 from ..tensor import Tensor
 from . import return_types
+from .coercion import as_operand, cast
+from .comparison_ops import clamp, isnan, where
 from .dims import normalize_dims, numpy_names
-from .math_ops import cast, clamp, isnan, matmul, where
+from .product_ops import matmul
 from .reduction_ops import amax, amin, mean, sum, var
+from .rows import op
 
 
 def nansum(input, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
@@ -168,10 +169,7 @@ def corrcoef(input):
 
 # ----- counting and histograms (no gradient) -----
 
-kernel("CountNonzero")(lambda x, axis: np.asarray(np.count_nonzero(x, axis=axis), dtype=np.int64))
 
-
-@kernel("Bincount")
 def _bincount(x, *weights, minlength):
     counts = np.bincount(x, weights=weights[0] if weights else None, minlength=minlength)
     if not weights:
@@ -179,14 +177,15 @@ def _bincount(x, *weights, minlength):
     return counts.astype(weights[0].dtype if weights[0].dtype in (np.float32, np.float64) else np.float64)
 
 
-@kernel("Histogram")
 def _histogram(points, *weights, edges, density):
     """np.histogramdd of the rows of `points` over the bin `edges` (one array per column), in points' dtype."""
     counts, _ = np.histogramdd(points, bins=list(edges), weights=weights[0] if weights else None, density=density)
     return counts.astype(points.dtype)
 
 
-not_differentiable("CountNonzero", "Bincount", "Histogram")
+op("CountNonzero", lambda x, axis: np.asarray(np.count_nonzero(x, axis=axis), dtype=np.int64))
+op("Bincount", _bincount)
+op("Histogram", _histogram)
 
 
 def bincount(input, weights=None, minlength=0):

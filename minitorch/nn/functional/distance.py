@@ -7,14 +7,14 @@ at a zero vector is PyTorch's 0, not the 0/0 of d sqrt(s) = ds / (2 sqrt(s)).
 import numpy as np
 
 from ...errors import ShapeError
-from ...ops import math_ops
+from ...ops import comparison_ops
 from ...ops.norm_ops import pdist, vector_norm  # noqa: F401  (F.pdist is mt.pdist)
 
 
 def _clamped_min(x, low):
     """max(x, low) in value, with the derivative of x everywhere: PyTorch clamps the norms of
     cosine_similarity (and gaussian_nll_loss's variance) in place under no_grad."""
-    return math_ops.where(x >= low, x, (x - x.detach()) + low)
+    return comparison_ops.where(x >= low, x, (x - x.detach()) + low)
 
 
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):

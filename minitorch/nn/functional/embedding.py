@@ -24,7 +24,7 @@ from ... import dtypes
 from ...creation import from_numpy
 from ...engine.state import no_grad
 from ...errors import ShapeError
-from ...ops import math_ops
+from ...ops import coercion, comparison_ops
 from ...ops.norm_ops import vector_norm
 
 
@@ -59,7 +59,7 @@ def embedding_renorm_(input, indices, max_norm, norm_type):
     with no_grad():
         used = input.detach()[from_numpy(rows)]
         norms = vector_norm(used, norm_type, 1, keepdim=True)
-        scale = math_ops.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
+        scale = comparison_ops.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
         input.detach()[from_numpy(rows)] = used * scale
     return input
 
@@ -106,7 +106,7 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
     if padding_idx is None:
         return rows
     is_padding = from_numpy((indices == padding_idx)[..., None])
-    return math_ops.where(is_padding, rows.detach(), rows)
+    return comparison_ops.where(is_padding, rows.detach(), rows)
 
 
 def _bags(input, offsets, include_last_offset, per_sample_weights):
@@ -185,9 +185,9 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
     dtype = np.asarray(weight).dtype
     mask = from_numpy(kept[..., None])
     if mode == "max":
-        largest = math_ops.where(mask, rows, -np.inf).amax(dim=1)
-        return math_ops.where(from_numpy(kept.any(axis=1)[:, None]), largest, 0.0)
-    rows = math_ops.where(mask, rows, 0.0)
+        largest = comparison_ops.where(mask, rows, -np.inf).amax(dim=1)
+        return comparison_ops.where(from_numpy(kept.any(axis=1)[:, None]), largest, 0.0)
+    rows = comparison_ops.where(mask, rows, 0.0)
     if sample_weights is not None:
         rows = rows * sample_weights[from_numpy(positions)].unsqueeze(-1)
     total = rows.sum(dim=1)
@@ -210,4 +210,4 @@ def one_hot(tensor, num_classes=-1):
     if values.size and (values.min() < 0 or values.max() >= num_classes):
         raise RuntimeError(f"one_hot: class values must be in [0, {num_classes}), got values in [{values.min()}, {values.max()}]")
     classes = from_numpy(np.arange(num_classes, dtype=values.dtype))
-    return math_ops.cast(tensor.unsqueeze(-1) == classes, dtypes.int64)
+    return coercion.cast(tensor.unsqueeze(-1) == classes, dtypes.int64)

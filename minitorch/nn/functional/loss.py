@@ -21,7 +21,9 @@ import numpy as np
 
 from ...creation import from_numpy
 from ...errors import ShapeError
-from ...ops import loss_ops, math_ops, reduction_ops, special_ops
+from ...ops import (
+    activation_ops, coercion, comparison_ops, exponential_ops, loss_ops, product_ops, reduction_ops, special_ops,
+)
 from ...ops.ctc_ops import ctc_loss_per_sample
 from ...ops.loss_ops import EPSILON  # PyTorch's Loss.cpp's, a float32
 from ...tensor import Tensor
@@ -48,7 +50,7 @@ def _as_float_target(input, target, name, same_shape=False):
             "This will likely lead to incorrect results due to broadcasting. Please ensure they have the same size.",
             stacklevel=3,
         )
-    return math_ops.cast(target, input.dtype)
+    return coercion.cast(target, input.dtype)
 
 
 # ----- regression losses -----
@@ -190,7 +192,7 @@ def _weighted_mean_or_sum(per_element, weight_of_target, ignored, reduction, tar
     which never writes the rows it ignores.
     """
     if ignored is not None and ignored.any():
-        per_element = math_ops.where(from_numpy(ignored), 0.0, per_element)
+        per_element = comparison_ops.where(from_numpy(ignored), 0.0, per_element)
     if reduction == "none":
         return per_element.reshape(target_shape)
     if reduction == "sum":
@@ -290,7 +292,7 @@ def _cross_entropy_probabilities(input, target, weight, ignore_index, reduction,
         raise ValueError("cross_entropy: ignore_index is not supported for floating point (probability) targets")
     classes = input.shape[1]
     logits = _class_last_2d(input)
-    labels = _class_last_2d(math_ops.cast(target, input.dtype))
+    labels = _class_last_2d(coercion.cast(target, input.dtype))
     if label_smoothing > 0.0:
         labels = labels * (1.0 - label_smoothing) + label_smoothing / classes
     # The fused op's logits gradient, softmax - labels, holds only for rows that sum to 1 (as in
@@ -330,7 +332,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
     targets, _ = _class_targets(rows, labels.reshape(-1), "multi_margin_loss")
     n, classes = rows.shape
     picked = rows[from_numpy(np.arange(n)), from_numpy(targets)].unsqueeze(1)
-    hinge = math_ops.relu(margin - picked + rows)
+    hinge = activation_ops.relu(margin - picked + rows)
     if p == 2:
         hinge = hinge * hinge
     if weight is not None:
@@ -368,7 +370,7 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
         np.add.at(listed_counts[i], listed, 1)
     not_listed = (listed_counts == 0).astype(listed_counts.dtype)
     pairs = from_numpy(listed_counts[:, :, None] * not_listed[:, None, :])  # (n, target class j, other class i)
-    hinge = math_ops.relu(1 - rows.unsqueeze(2) + rows.unsqueeze(1))
+    hinge = activation_ops.relu(1 - rows.unsqueeze(2) + rows.unsqueeze(1))
     loss = (hinge * pairs).sum(dim=(1, 2)) / classes
     if input.ndim < 2 and reduction == "none":
         loss = loss.reshape(())
@@ -445,7 +447,7 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
         loss = input - target * (input + eps).log()
     if full:
         stirling = target * target.log() - target + 0.5 * (2 * math.pi * target).log()
-        loss = loss + math_ops.where(target > 1, stirling, 0.0)
+        loss = loss + comparison_ops.where(target > 1, stirling, 0.0)
     return reduce_loss(loss, reduction)
 
 
@@ -493,7 +495,7 @@ def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, red
             f"margin_ranking_loss : All input tensors should have same dimension but got sizes: input1: "
             f"{tuple(input1.shape)}, input2: {tuple(input2.shape)}, target: {tuple(target.shape)} "
         )
-    return reduce_loss(math_ops.clamp(-target * (input1 - input2) + margin, min=0), reduction)
+    return reduce_loss(comparison_ops.clamp(-target * (input1 - input2) + margin, min=0), reduction)
 
 
 def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction="mean"):
@@ -503,8 +505,8 @@ def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=No
     tensor([0.3000, 0.7000])
     """
     reduction = checked_reduction(size_average, reduce, reduction, "hinge_embedding_loss")
-    margin_term = math_ops.where(target != 1, math_ops.clamp(margin - input, min=0), 0.0)
-    self_term = math_ops.where(target != -1, input, 0.0)
+    margin_term = comparison_ops.where(target != 1, comparison_ops.clamp(margin - input, min=0), 0.0)
+    self_term = comparison_ops.where(target != -1, input, 0.0)
     return reduce_loss(margin_term + self_term, reduction)
 
 
@@ -515,7 +517,7 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
     tensor([0.6931, 2.1269])
     """
     reduction = checked_reduction(size_average, reduce, reduction, "soft_margin_loss")
-    return reduce_loss(special_ops.log1p((-input * target).exp()), reduction)
+    return reduce_loss(exponential_ops.log1p((-input * target).exp()), reduction)
 
 
 def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction="mean"):
@@ -538,7 +540,7 @@ def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, r
     squares1 = (input1 * input1).sum(dim=dim) + EPSILON
     squares2 = (input2 * input2).sum(dim=dim) + EPSILON
     cos = product / (squares1 * squares2).sqrt()
-    loss = math_ops.where(target == 1, 1 - cos, 0.0) + math_ops.where(target == -1, math_ops.clamp(cos - margin, min=0), 0.0)
+    loss = comparison_ops.where(target == 1, 1 - cos, 0.0) + comparison_ops.where(target == -1, comparison_ops.clamp(cos - margin, min=0), 0.0)
     return reduce_loss(loss, reduction)
 
 
@@ -578,8 +580,8 @@ def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_fu
     positive_distance = distance(anchor, positive)
     negative_distance = distance(anchor, negative)
     if swap:
-        negative_distance = math_ops.minimum(negative_distance, distance(positive, negative))
-    return reduce_loss(math_ops.clamp(margin + positive_distance - negative_distance, min=0), reduction)
+        negative_distance = comparison_ops.minimum(negative_distance, distance(positive, negative))
+    return reduce_loss(comparison_ops.clamp(margin + positive_distance - negative_distance, min=0), reduction)
 
 
 # ----- sequences -----
@@ -691,7 +693,7 @@ def linear_cross_entropy(input, linear_weight, target, *, linear_bias=None, weig
     if tuple(target.shape) == logits_shape and ignore_index is not None:
         raise RuntimeError("ignore_index cannot be specified when target contains probabilities")
     rows = int(np.prod(out_features, dtype=np.int64)) * classes
-    logits = math_ops.matmul(input, linear_weight.reshape(rows, in_features), transpose_b=True)
+    logits = product_ops.matmul(input, linear_weight.reshape(rows, in_features), transpose_b=True)
     if linear_bias is not None:
         logits = logits + linear_bias.reshape(rows)
     return cross_entropy(logits.reshape(logits_shape), target, weight=weight, reduction=reduction,

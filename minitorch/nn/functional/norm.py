@@ -17,9 +17,9 @@ import numpy as np
 from ...creation import from_numpy
 from ...engine.state import no_grad
 from ...errors import ShapeError
-from ...ops import batch_norm_ops, math_ops, pool_ops, reduction_ops
-from ...ops.writes import write_out
+from ...ops import batch_norm_ops, coercion, comparison_ops, pool_ops, reduction_ops
 from ...ops.pad_ops import zero_pad
+from ...ops.writes import write_out
 
 
 def _affine(output, weight, bias):
@@ -211,11 +211,11 @@ def _norm(input, p, dim):
     if p == float("-inf"):
         return reduction_ops.amin(magnitude, dim, keepdim=True)
     if p == 0:
-        return math_ops.cast(input != 0, input.dtype).sum(dim=dim, keepdim=True)
+        return coercion.cast(input != 0, input.dtype).sum(dim=dim, keepdim=True)
     total = (magnitude ** p).sum(dim=dim, keepdim=True)
     is_zero = total == 0
-    safe = math_ops.where(is_zero, from_numpy(np.ones((), np.asarray(total).dtype)), total)
-    return math_ops.where(is_zero, total, safe ** (1.0 / p))
+    safe = comparison_ops.where(is_zero, from_numpy(np.ones((), np.asarray(total).dtype)), total)
+    return comparison_ops.where(is_zero, total, safe ** (1.0 / p))
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
@@ -227,7 +227,7 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     """
     if not input.is_floating_point():
         raise TypeError(f"normalize: expected a floating-point input, got {input.dtype}")
-    result = input / math_ops.clamp(_norm(input, p, dim), min=eps)
+    result = input / comparison_ops.clamp(_norm(input, p, dim), min=eps)
     return result if out is None else write_out("normalize", result, out)
 
 

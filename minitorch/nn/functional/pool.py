@@ -19,7 +19,7 @@ import numpy as np
 from ... import creation, dtypes
 from ...engine.execute import execute
 from ...errors import ShapeError
-from ...ops import math_ops, pool_ops
+from ...ops import activation_ops, pool_ops, rounding_ops
 from ...ops.pool_ops import adaptive_avg_pool2d, avg_pool2d, max_pool2d  # noqa: F401
 
 
@@ -371,7 +371,7 @@ def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
     """
     k_h, k_w = _pair(kernel_size, "kernel_size", "lp_pool2d")
     out = pool_ops.avg_pool2d(input ** norm_type, kernel_size, stride, 0, ceil_mode)
-    return (math_ops.sign(out) * math_ops.relu(out.abs())).mul(k_h * k_w) ** (1.0 / norm_type)
+    return (rounding_ops.sign(out) * activation_ops.relu(out.abs())).mul(k_h * k_w) ** (1.0 / norm_type)
 
 
 def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
@@ -381,4 +381,4 @@ def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
     tensor([[[5., 1.]]])
     """
     out = avg_pool1d(input ** norm_type, kernel_size, stride, 0, ceil_mode)
-    return (math_ops.sign(out) * math_ops.relu(out.abs())).mul(_single(kernel_size, "kernel_size", "lp_pool1d")) ** (1.0 / norm_type)
+    return (rounding_ops.sign(out) * activation_ops.relu(out.abs())).mul(_single(kernel_size, "kernel_size", "lp_pool1d")) ** (1.0 / norm_type)

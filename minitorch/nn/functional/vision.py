@@ -28,7 +28,7 @@ import numpy as np
 
 from ...creation import from_numpy
 from ...errors import ShapeError
-from ...ops import array_ops, math_ops
+from ...ops import array_ops, comparison_ops, product_ops
 from ...ops.pad_ops import pad  # noqa: F401  (F.pad: one op for every mode, ops/pad_ops.py)
 from ...ops.resample_ops import resample, taps_matrix
 
@@ -386,7 +386,7 @@ def affine_grid(theta, size, align_corners=None):
                       stacklevel=2)
     xs, ys = np.meshgrid(_base_coordinates(w, align_corners, dtype), _base_coordinates(h, align_corners, dtype))
     base = np.stack([xs, ys, np.ones_like(xs)], axis=-1).reshape(h * w, 3)
-    return math_ops.matmul(from_numpy(base), theta.transpose(1, 2)).reshape(n, h, w, 2)
+    return product_ops.matmul(from_numpy(base), theta.transpose(1, 2)).reshape(n, h, w, 2)
 
 
 # ----- grid_sample -----
@@ -406,16 +406,16 @@ def _reflect(coordinate, twice_low, twice_high):
     distance = (coordinate - low).abs()
     flips = np.floor(np.asarray(distance) / span)
     extra = distance - from_numpy((flips * span).astype(np.asarray(distance).dtype))
-    return math_ops.where(from_numpy(flips % 2 == 0), extra + low, (extra * -1) + (span + low))
+    return comparison_ops.where(from_numpy(flips % 2 == 0), extra + low, (extra * -1) + (span + low))
 
 
 def _padded(coordinate, size, padding_mode, align_corners):
     """compute_coordinates: 'border' clips into the input, 'reflection' reflects then clips, 'zeros' leaves as is."""
     if padding_mode == "border":
-        return math_ops.clamp(coordinate, 0, size - 1)
+        return comparison_ops.clamp(coordinate, 0, size - 1)
     if padding_mode == "reflection":
         twice = (0, 2 * (size - 1)) if align_corners else (-1, 2 * size - 1)
-        return math_ops.clamp(_reflect(coordinate, *twice), 0, size - 1)
+        return comparison_ops.clamp(_reflect(coordinate, *twice), 0, size - 1)
     return coordinate
 
 

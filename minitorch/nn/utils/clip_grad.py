@@ -5,9 +5,9 @@ import warnings
 
 from ...creation import tensor
 from ...engine.state import no_grad
-from ...ops import array_ops, math_ops
-from ...tensor import Tensor
+from ...ops import array_ops, comparison_ops
 from ...ops.norm_ops import vector_norm
+from ...tensor import Tensor
 
 
 def _as_list(tensors):
@@ -28,7 +28,7 @@ def get_total_norm(tensors, norm_type=2.0, error_if_nonfinite=False, foreach=Non
         norms = [vector_norm(t.detach().reshape(-1), norm_type, 0) for t in tensors]
         dtype = norms[0].dtype
         total = vector_norm(array_ops.stack([n.to(dtype) for n in norms]), norm_type, 0)
-    if error_if_nonfinite and not bool(math_ops.isfinite(total)):
+    if error_if_nonfinite and not bool(comparison_ops.isfinite(total)):
         raise RuntimeError(
             f"The total norm of order {norm_type} for gradients from `parameters` is non-finite, so it cannot be "
             "clipped. To disable this error and scale the gradients by the non-finite norm anyway, set "

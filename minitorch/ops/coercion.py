@@ -1,0 +1,192 @@
+"""Dtype coercion, in one place: how values become operands of one dtype before an op runs.
+
+* `as_operand`: a Python number, a list or a numpy array as a Tensor. A number next to a
+  tensor takes that tensor's dtype when it is of the same or a lower category (PyTorch's
+  'wrapped numbers': `x * 2` stays float32);
+* `promote_pair`: two operands promoted to one dtype, as PyTorch promotes them (`dtypes.promote`);
+* `floating`, `floating_pair`: integers and bools as float32, PyTorch's default, for the ops
+  whose result is floating point; `require_floating` refuses them where PyTorch does;
+* `cast`, and the "Cast" op that every conversion runs;
+* the public functions of the elementwise ops, made from their rows: each coerces its operands
+  as above, then runs the op (`unary`, `floating_unary`, `binary`, `floating_binary`, `with_alpha`).
+"""
+import numpy as np
+
+from .. import dtypes
+from ..engine.execute import execute
+from ..tensor import Tensor
+from .rows import linear, op
+
+_scalar_cache = {}  # (type, value, dtype) -> the 0-d tensor of a Python number: `x * 2` makes no new array
+
+
+def as_operand(value, like=None, dtype=None):
+    """`value` as a Tensor an op can take. A Python number next to a tensor
+    `like` takes that tensor's dtype when it is of the same or a lower
+    category (PyTorch's 'wrapped numbers': `x * 2` stays float32); numpy
+    arrays are wrapped without a copy; tensors pass through (cast to `dtype`)."""
+    if isinstance(value, Tensor):
+        if dtype is None or value._data.dtype == dtypes.to_numpy_dtype(dtype):
+            return value
+        return execute("Cast", (value,), {"dtype": dtypes.to_numpy_dtype(dtype)})
+    if dtype is None and like is not None and isinstance(value, (int, float, bool)):
+        ref = like._data.dtype
+        kind = 0 if isinstance(value, bool) else 1 if isinstance(value, int) else 2
+        np_dtype = ref if kind <= dtypes.category(ref) else (np.dtype(np.int64) if kind == 1 else dtypes.default_float.numpy)
+        key = (type(value), value, np_dtype)
+        t = _scalar_cache.get(key)
+        if t is None:
+            if len(_scalar_cache) > 4096:
+                _scalar_cache.clear()
+            t = _scalar_cache[key] = Tensor._make(np.array(value, dtype=np_dtype))
+        return t
+    if isinstance(value, np.ndarray) and dtype is None:
+        return Tensor._make(value)
+    return Tensor._from_data(value, dtype=dtype)
+
+
+def promote_pair(a, b):
+    """Tensors of one dtype, following PyTorch's promotion (Python numbers are 'weak')."""
+    if not isinstance(a, Tensor):
+        a = as_operand(a, like=b)
+    elif not isinstance(b, Tensor):
+        b = as_operand(b, like=a)
+    da, db = a._data.dtype, b._data.dtype
+    if da is not db and da != db:
+        target = dtypes.promote(a._data, b._data)
+        if da != target:
+            a = cast(a, target)
+        if db != target:
+            b = cast(b, target)
+    return a, b
+
+
+def floating(x):
+    """`x` as a floating tensor (integers and bools become float32, PyTorch's default)."""
+    x = as_operand(x)
+    if x._data.dtype.kind != "f":
+        x = cast(x, dtypes.default_float)
+    return x
+
+
+def floating_pair(a, b):
+    """Two operands promoted to one floating dtype: true division of integers gives floats (float32, as PyTorch)."""
+    a, b = promote_pair(a, b)
+    if a._data.dtype.kind != "f":
+        a, b = cast(a, dtypes.default_float), cast(b, dtypes.default_float)
+    return a, b
+
+
+def require_floating(input, name):
+    """PyTorch's refusal of an integer or bool input to a function defined on floating point only."""
+    if not input.is_floating_point():
+        raise NotImplementedError(f'"{name}" not implemented for {input.dtype}: it needs a floating point input')
+
+
+def cast(x, dtype):
+    """A tensor with `x`'s values converted to `dtype`. Runs the "Cast" op (nothing runs if the dtype already matches).
+
+    >>> mt.ops.coercion.cast(mt.tensor([1.7, -1.7]), mt.int64)
+    tensor([ 1, -1])
+    """
+    np_dtype = dtypes.to_numpy_dtype(dtype)
+    if x._data.dtype == np_dtype:
+        return x
+    return execute("Cast", (x,), {"dtype": np_dtype})
+
+
+def _cast(x, dtype):
+    return x.astype(dtype)
+
+
+def _cast_grad(op, grad):
+    """d cast(x) = dx (the tape casts the gradient back to the input's dtype)."""
+    return grad
+
+
+op("Cast", _cast, _cast_grad, needs="nothing", jvp=linear)
+
+
+# ----- the public functions of elementwise ops, made from their rows -----
+
+def _named(function, name, doc):
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = doc
+    return function
+
+
+def unary(row, name, doc):
+    """`name(input)`: the op of `row` on one operand of any dtype (a number or an array becomes a tensor)."""
+    op_name = row.name
+
+    def function(input):
+        return execute(op_name, (as_operand(input),))
+
+    return _named(function, name, doc)
+
+
+def floating_unary(row, name, doc):
+    """`name(input)`: the op of `row`, whose result is floating point, on one operand (integers and bools
+    are promoted to float32 first, as in PyTorch)."""
+    op_name = row.name
+
+    def function(input):
+        try:
+            if input._data.dtype.kind == "f":
+                return execute(op_name, (input,))  # the common case, kept short: tensor methods come here
+        except AttributeError:  # a number or an array, not a tensor
+            pass
+        return execute(op_name, (floating(input),))
+
+    return _named(function, name, doc)
+
+
+_KINDS = {"iub": "integer and bool tensors", "f": "floating-point tensors"}
+
+
+def binary(row, name, doc, kinds=None):
+    """`name(input, other)`: the op of `row` on two broadcasting operands promoted to one dtype, as PyTorch
+    does (Python numbers are 'weak'). `kinds`: the numpy dtype kinds it accepts ("iub": integers and bools,
+    "f": floating), where PyTorch refuses the others."""
+    op_name = row.name
+
+    def function(input, other):
+        if isinstance(input, Tensor) and isinstance(other, Tensor) and input._data.dtype is other._data.dtype:
+            return execute(op_name, (input, other))  # the common case, kept short: this is the hot path
+        return execute(op_name, promote_pair(input, other))
+
+    if kinds is None:
+        return _named(function, name, doc)
+
+    def checked(input, other):
+        for t in (input, other):
+            if isinstance(t, Tensor) and t._data.dtype.kind not in kinds:
+                raise NotImplementedError(f"{name}: not implemented for {t.dtype} ({_KINDS[kinds]} only)")
+        return function(input, other)
+
+    return _named(checked, name, doc)
+
+
+def floating_binary(row, name, doc):
+    """`name(input, other)`: the op of `row`, whose result is floating point, on two broadcasting operands
+    promoted to one floating dtype."""
+    op_name = row.name
+
+    def function(input, other):
+        return execute(op_name, floating_pair(input, other))
+
+    return _named(function, name, doc)
+
+
+def with_alpha(row, name, doc):
+    """add/sub: `name(input, other, *, alpha=1)` is the op of `row` on input and alpha * other."""
+    op_name = row.name
+
+    def function(input, other, *, alpha=1):
+        if alpha != 1:
+            other = other * alpha
+        if isinstance(input, Tensor) and isinstance(other, Tensor) and input._data.dtype is other._data.dtype:
+            return execute(op_name, (input, other))
+        return execute(op_name, promote_pair(input, other))
+
+    return _named(function, name, doc)
