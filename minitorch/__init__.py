@@ -107,7 +107,6 @@ from .ops.shape_ops import (
 
 # ----- devices, generators, random sampling, settings -----
 from . import accelerator, backends, cpu, cuda, layouts, printing, random
-from .core_methods import detach_, get_device
 from .creation import asarray, fill, logspace, randint_like, range, scalar_tensor
 from .devices import DeviceError, device, get_default_device, set_default_device
 from .engine.anomaly import is_anomaly_enabled
@@ -128,7 +127,7 @@ from .settings import (
 from .tensor import Size
 from .threads import get_num_interop_threads, get_num_threads, set_num_interop_threads, set_num_threads
 
-from . import tensor_methods  # noqa: F401  (binds Tensor's operators and methods)
+from .tensor_methods import detach_, get_device  # (importing tensor_methods binds Tensor's operators and methods)
 from . import autograd, datasets, distributed, nn, optim, utils, viz
 from . import amp
 from .amp import autocast

@@ -428,3 +428,68 @@ def randperm(n, *, generator=None, dtype=None, layout=None, device=None, require
     check_placement(device, layout, pin_memory)
     np_dtype = np.int64 if dtype is None else dtypes.to_numpy_dtype(dtype)
     return _new(random.generator(generator).permutation(int(n)).astype(np_dtype), requires_grad)
+
+
+# ----- new tensors like a given one (Tensor.new_zeros and friends: their dtype by default) -----
+
+def new_tensor(self, data, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    """A new tensor holding a copy of `data`, of this tensor's dtype unless `dtype` is given.
+
+    >>> mt.zeros(2, dtype=mt.int32).new_tensor([1.5, 2.0])
+    tensor([1, 2], dtype=minitorch.int32)
+    """
+    return tensor(data, dtype=self.dtype if dtype is None else dtype, device=device,
+                           requires_grad=requires_grad, pin_memory=pin_memory)
+
+
+def new_zeros(self, *sizes, size=None, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False):
+    """Zeros of the given size, of this tensor's dtype unless `dtype` is given.
+
+    >>> mt.zeros(1, dtype=mt.float64).new_zeros(2, 3).dtype
+    minitorch.float64
+    """
+    return zeros(*sizes, size=size, dtype=dtype or self.dtype, layout=layout, device=device,
+                          pin_memory=pin_memory, requires_grad=requires_grad)
+
+
+def new_ones(self, *sizes, size=None, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False):
+    """Ones of the given size, of this tensor's dtype unless `dtype` is given.
+
+    >>> mt.tensor([1, 2]).new_ones((2, 2))
+    tensor([[1, 1],
+            [1, 1]])
+    """
+    return ones(*sizes, size=size, dtype=dtype or self.dtype, layout=layout, device=device,
+                         pin_memory=pin_memory, requires_grad=requires_grad)
+
+
+def new_empty(self, *sizes, size=None, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False):
+    """A tensor of the given size, of this tensor's dtype (its values are zeros in minitorch).
+
+    >>> mt.zeros(1).new_empty(3).shape
+    minitorch.Size([3])
+    """
+    return empty(*sizes, size=size, dtype=dtype or self.dtype, layout=layout, device=device,
+                          pin_memory=pin_memory, requires_grad=requires_grad)
+
+
+def new_full(self, size, fill_value, *, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False):
+    """`fill_value` everywhere in the given size, of this tensor's dtype unless `dtype` is given.
+
+    >>> mt.zeros(1).new_full((2,), 3)
+    tensor([3., 3.])
+    """
+    return full(size, fill_value, dtype=dtype or self.dtype, layout=layout, device=device,
+                         pin_memory=pin_memory, requires_grad=requires_grad)
+
+
+def new(self, *args, device=None):
+    """PyTorch's legacy constructor: `x.new(2, 3)` (a size: zeros here) or `x.new([1, 2])` (data), in x's dtype.
+
+    >>> x = mt.zeros(1, dtype=mt.int64)
+    >>> x.new(2, 3).shape, x.new([1, 2]), x.new().shape
+    (minitorch.Size([2, 3]), tensor([1, 2]), minitorch.Size([0]))
+    """
+    if len(args) == 1 and isinstance(args[0], (list, np.ndarray, Tensor)):
+        return new_tensor(self, args[0], device=device)
+    return new_zeros(self, *(args or (0,)), device=device)

@@ -1,16 +1,25 @@
 """Tensor's operators and methods, bound onto the class from one table.
 
-tensor.py is the value core and imports no op; the op functions live in
-minitorch/ops/. This file sits above both and attaches each function to
-Tensor as a method (JAX's `_set_array_base_attributes` in array_methods.py
-does the same, and tinygrad's early `register` did). A method is the very
-function it names, so `help(mt.Tensor.exp)` shows `mt.exp`'s documentation
-and `x.exp()` is `mt.exp(x)`. Where to look for `x * y`: METHODS says
-"__mul__" is `arithmetic_ops.mul`, which runs the "Mul" op (ops/arithmetic_ops.py).
+tensor.py is the value (its data, its id, its autograd flags) and imports no op; the op functions
+live in minitorch/ops/. This file sits above both and attaches each function to Tensor as a method
+(JAX's `_set_array_base_attributes` in array_methods.py does the same, and tinygrad's early
+`register` did). A method is the very function it names, so `help(mt.Tensor.exp)` shows `mt.exp`'s
+documentation and `x.exp()` is `mt.exp(x)`. Where to look for `x * y`: METHODS says "__mul__" is
+`arithmetic_ops.mul`, which runs the "Mul" op (ops/arithmetic_ops.py).
+
+A method's body lives with its op (ops/*.py; creation.py for new_zeros and friends; the in-place
+twins in one table, ops/in_place_twins.py), or, for the methods that exist only as methods (sizes,
+devices, autograd, Python's protocols), here.
 """
-from . import core_methods, dtypes
+import warnings
+
+import numpy as np
+
+from . import devices, dtypes, layouts
 from . import linalg
 from .autograd.backward import backward as backward_of
+from .creation import new, new_empty, new_full, new_ones, new_tensor, new_zeros
+from .engine import hooks
 from .engine.anomaly import untracked_write
 from .engine.state import switches
 from .engine.versions import counter_of, untracked_alias
@@ -19,7 +28,10 @@ from .ops import rounding_ops, special_ops, trigonometric_ops
 from .ops import array_ops, in_place_ops, in_place_twins, random_ops, reduction_ops
 from .ops import index_ops, join_ops, scatter_ops, shape_in_place_ops, shape_ops
 from .ops import matrix_ops, norm_ops, product_ops, scan_ops, sort_ops, statistics_ops
-from .tensor import Tensor
+from .printing import format_tensor
+from .tensor import Size, Tensor
+
+_DEVICE_LIKE = (str, devices.device, int)
 
 
 def _reflected(fn):
@@ -33,7 +45,200 @@ def _reflected(fn):
     return reflected
 
 
-# ----- methods that exist only as methods -----
+# ----- sizes (PyTorch's names for what tensor.py's data says) -----
+
+def dim(self):
+    """The number of dimensions (same as `.ndim`; `ndimension()` is this method).
+
+    >>> mt.zeros(2, 3).dim()
+    2
+    """
+    return self._data.ndim
+
+
+def size(self, dim=None):
+    """The shape as an `mt.Size`, or the length of dimension `dim`.
+
+    >>> x = mt.zeros(2, 3)
+    >>> x.size(), x.size(-1)
+    (minitorch.Size([2, 3]), 3)
+    """
+    return Size(self._data.shape) if dim is None else self._data.shape[dim]
+
+
+def numel(self):
+    """The number of elements (`nelement()` is this method).
+
+    >>> mt.zeros(2, 3).numel()
+    6
+    """
+    return self._data.size
+
+
+def is_floating_point(self):
+    """True for float16/32/64 tensors.
+
+    >>> mt.tensor([1.0]).is_floating_point(), mt.tensor([1]).is_floating_point()
+    (True, False)
+    """
+    return self._data.dtype.kind == "f"
+
+
+def is_contiguous(self, memory_format=None):
+    """True when the elements are stored in row-major order (or channels-last, when asked about that).
+
+    >>> x = mt.zeros(2, 3)
+    >>> x.is_contiguous(), x.t().is_contiguous()
+    (True, False)
+    """
+    array = np.asarray(self)
+    if memory_format is layouts.channels_last:
+        return array.ndim == 4 and array.transpose(0, 2, 3, 1).flags.c_contiguous
+    return array.flags.c_contiguous
+
+
+# ----- devices and memory layout -----
+
+def to_arguments(args, kwargs):
+    """PyTorch's three forms: to(device=None, dtype=None, ...), to(dtype, ...), to(other tensor, ...)."""
+    kwargs = dict(kwargs)
+    device, dtype = kwargs.pop("device", None), kwargs.pop("dtype", None)
+    args = list(args)
+    if args and isinstance(args[0], Tensor):
+        other = args.pop(0)
+        dtype = other.dtype
+    elif args and (args[0] is None or isinstance(args[0], _DEVICE_LIKE) and not isinstance(args[0], bool)):
+        device = args.pop(0)
+        if args and not isinstance(args[0], bool):
+            dtype = args.pop(0)
+    elif args and not isinstance(args[0], bool):
+        dtype = args.pop(0)
+    flags = dict(zip(("non_blocking", "copy"), args))
+    if len(args) > 2 or set(flags) & set(kwargs):
+        raise TypeError(f"to() received an invalid combination of arguments: {len(args)} extra positional")
+    flags.update(kwargs)
+    unknown = set(flags) - {"non_blocking", "copy", "memory_format"}
+    if unknown:
+        raise TypeError(f"to() got unexpected keyword arguments {sorted(unknown)}")
+    if isinstance(dtype, _DEVICE_LIKE) and not isinstance(dtype, bool):
+        raise TypeError(f"to() received an invalid combination of arguments: a device ({dtype!r}) where a dtype "
+                        "was expected")
+    return device, dtype, bool(flags.get("copy", False)), flags.get("memory_format")
+
+
+def to(self, *args, **kwargs):
+    """This tensor on `device` with `dtype` (`to(device, dtype)`, `to(dtype)` or `to(other)`); self when nothing changes.
+
+    Only the CPU exists: another device raises DeviceError. A new dtype runs
+    the "Cast" op (recorded, differentiable); `copy=True` always returns a new
+    tensor; `memory_format=mt.channels_last` stores a 4-d tensor channels-last.
+    `non_blocking` is accepted (copies on the CPU are synchronous).
+
+    >>> x = mt.tensor([1.5, 2.5])
+    >>> x.to(mt.int64), x.to("cpu") is x, x.to("cpu", mt.float64).dtype
+    (tensor([1, 2]), True, minitorch.float64)
+    >>> x.to(mt.zeros(1, dtype=mt.float16)).dtype, x.to(x, copy=True) is x
+    (minitorch.float16, False)
+    >>> x.to("cuda")
+    Traceback (most recent call last):
+        ...
+    minitorch.devices.DeviceError: device 'cuda' is not available: minitorch computes on the CPU only (mt.cuda.is_available() is False); use 'cpu'
+    """
+    device, dtype, copy, memory_format = to_arguments(args, kwargs)
+    if device is not None:
+        devices.cpu_device(device)
+    result = self
+    if dtype is not None and dtypes.to_numpy_dtype(dtype) != self._data.dtype:
+        result = coercion.cast(self, dtype)
+    elif copy:
+        result = array_ops.clone(self)
+    if memory_format is layouts.channels_last:
+        result = _channels_last(result, copy=result is self)
+    elif memory_format not in (None, layouts.preserve_format, layouts.contiguous_format):
+        raise TypeError(f"to(): memory_format must be an mt.memory_format, got {memory_format!r}")
+    return result
+
+
+def _channels_last(t, copy):
+    """The same values stored N, H, W, C in memory (the shape stays N, C, H, W); no recording: a layout change."""
+    if t.ndim != 4:
+        raise RuntimeError(f"required rank 4 tensor to use channels_last format, got a {t.ndim}-d tensor")
+    array = np.asarray(t)
+    if array.transpose(0, 2, 3, 1).flags.c_contiguous and not copy:
+        return t
+    stored = np.ascontiguousarray(array.transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2)
+    result = Tensor._make(stored)
+    return result.requires_grad_(True) if t.requires_grad and t.is_leaf else result
+
+
+def cpu(self, memory_format=None):
+    """This tensor on the CPU: itself (minitorch tensors are always there).
+
+    >>> x = mt.ones(1)
+    >>> x.cpu() is x
+    True
+    """
+    return self
+
+
+def cuda(self, device=None, non_blocking=False, memory_format=None):
+    """Raises DeviceError: minitorch has no CUDA device (check `mt.cuda.is_available()` first).
+
+    >>> mt.ones(1).cuda()
+    Traceback (most recent call last):
+        ...
+    minitorch.devices.DeviceError: device 'cuda' is not available: minitorch computes on the CPU only (mt.cuda.is_available() is False); use 'cpu'
+    """
+    devices.cpu_device("cuda" if device is None else devices.device("cuda", device) if isinstance(device, int)
+                       else device)
+
+
+def device(self):
+    """The device holding this tensor: `device(type='cpu')`.
+
+    >>> mt.zeros(2).device
+    device(type='cpu')
+    """
+    return devices.CPU
+
+
+def get_device(input):
+    """The index of the device holding this tensor: -1 for the CPU, as in PyTorch.
+
+    >>> mt.zeros(2).get_device(), mt.get_device(mt.zeros(2))
+    (-1, -1)
+    """
+    return -1
+
+
+def is_cuda(self):
+    """False: minitorch tensors are never on a CUDA device.
+
+    >>> mt.zeros(1).is_cuda
+    False
+    """
+    return False
+
+
+def is_cpu(self):
+    """True: every minitorch tensor is on the CPU.
+
+    >>> mt.zeros(1).is_cpu
+    True
+    """
+    return True
+
+
+def layout(self):
+    """How the elements are stored: always `mt.strided` (dense).
+
+    >>> mt.zeros(1).layout
+    minitorch.strided
+    """
+    return layouts.strided
+
+
+# ----- autograd -----
 
 def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
     """Accumulates d(self)/d(leaf) into `.grad` of every leaf that requires grad.
@@ -49,70 +254,205 @@ def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=
     backward_of(self, gradient, retain_graph, create_graph, inputs=inputs)
 
 
-# PyTorch's legacy tensor type names ("torch.FloatTensor"), which `Tensor.type()` speaks.
-_TYPE_NAMES = {dtypes.float32: "FloatTensor", dtypes.float64: "DoubleTensor", dtypes.float16: "HalfTensor",
-               dtypes.int64: "LongTensor", dtypes.int32: "IntTensor", dtypes.int16: "ShortTensor",
-               dtypes.int8: "CharTensor", dtypes.uint8: "ByteTensor", dtypes.bool_: "BoolTensor"}
-_TYPES_BY_NAME = {name: dtype for dtype, name in _TYPE_NAMES.items()}
+def detach_(input):
+    """Makes this tensor stop requiring gradients, in place; returns it (also `mt.detach_(x)`).
 
-
-def type_(self, dtype=None, non_blocking=False):
-    """Without `dtype`, the type name ("minitorch.FloatTensor"); with one, this tensor converted to it.
-
-    `dtype` is a dtype or a type name, "torch.LongTensor" or "minitorch.LongTensor"
-    (non_blocking is accepted and means nothing on the CPU).
-
-    >>> mt.tensor([1.0]).type()
-    'minitorch.FloatTensor'
-    >>> mt.tensor([1, 2]).type(mt.float64)
-    tensor([1., 2.], dtype=minitorch.float64)
-    >>> mt.tensor([1.5]).type('torch.LongTensor')
-    tensor([1])
+    >>> x = mt.tensor([1.0], requires_grad=True).detach_()
+    >>> x.requires_grad, mt.detach_(mt.ones(1, requires_grad=True)).requires_grad
+    (False, False)
     """
-    if dtype is None:
-        return f"minitorch.{_TYPE_NAMES[self.dtype]}"
-    if isinstance(dtype, str):
-        module, _, name = dtype.rpartition(".")
-        if module not in ("torch", "minitorch") or name not in _TYPES_BY_NAME:
-            raise ValueError(f"type: invalid type {dtype!r}; expected one of "
-                             f"{', '.join('minitorch.' + n for n in _TYPES_BY_NAME)} (or torch.*)")
-        dtype = _TYPES_BY_NAME[name]
-    return coercion.cast(self, dtype)
+    input._requires_grad = False
+    return input
 
 
-def _conversion(name, dtype, example, memory_format_by_position=False):
-    # memory_format: PyTorch's layout hint, nothing to do for a numpy array (cfloat and cdouble take it by position)
-    if memory_format_by_position:
-        def convert(self, memory_format=None):
-            return coercion.cast(self, dtype)
-    else:
-        def convert(self, *, memory_format=None):
-            return coercion.cast(self, dtype)
+def register_hook(self, hook):
+    """Calls `hook(grad)` when this tensor's gradient is computed; a returned tensor replaces it.
 
-    convert.__name__ = convert.__qualname__ = name
-    convert.__doc__ = f"This tensor as {dtype.name} (runs the \"Cast\" op when the dtype differs).\n\n{example}"
-    return convert
-
-
-def type_as(self, other):
-    """This tensor converted to `other`'s dtype. Runs the "Cast" op (nothing runs if the dtypes match).
-
-    >>> mt.tensor([1.7, -1.7]).type_as(mt.tensor([1]))
-    tensor([ 1, -1])
+    >>> x = mt.tensor([1.0, 2.0], requires_grad=True)
+    >>> handle = x.register_hook(lambda g: g * 10)
+    >>> x.sum().backward()
+    >>> x.grad
+    tensor([10., 10.])
+    >>> handle.remove()
     """
-    return coercion.cast(self, other.dtype)
+    return hooks.register_hook(self, hook)
 
 
-def bfloat16(self):
-    """Refused: numpy has no bfloat16, so minitorch cannot hold one honestly.
+def register_post_accumulate_grad_hook(self, hook):
+    """Calls `hook(self)` during backward(), right after this leaf's `.grad` has been updated.
 
-    >>> mt.ones(1).bfloat16()
-    Traceback (most recent call last):
-    ...
-    TypeError: bfloat16 is not supported: numpy has no bfloat16 dtype. Use .half() (float16) or .float() (float32).
+    >>> w = mt.tensor([1.0, 2.0], requires_grad=True)
+    >>> handle = w.register_post_accumulate_grad_hook(lambda p: print("ready:", p.grad))
+    >>> (w * w).sum().backward()
+    ready: tensor([2., 4.])
+    >>> handle.remove()
     """
-    raise TypeError("bfloat16 is not supported: numpy has no bfloat16 dtype. Use .half() (float16) or .float() (float32).")
+    return hooks.register_post_accumulate_grad_hook(self, hook)
 
+
+def retain_grad(self):
+    """Keeps this non-leaf tensor's gradient in `.grad` after backward().
+
+    >>> x = mt.tensor([1.0, 2.0], requires_grad=True)
+    >>> y = x * 3
+    >>> y.retain_grad()
+    >>> (y * y).sum().backward()
+    >>> y.grad
+    tensor([ 6., 12.])
+    """
+    hooks.retain_grad(self)
+
+
+def retains_grad(self):
+    """True when `retain_grad()` was called on this non-leaf tensor.
+
+    >>> x = mt.ones(1, requires_grad=True); y = x * 2; y.retain_grad()
+    >>> y.retains_grad, x.retains_grad
+    (True, False)
+    """
+    ref = hooks.retaining.get(self._id)
+    return ref is not None and ref() is self
+
+
+def grad_dtype(self):
+    """The dtype `.grad` has: the tensor's own (None for tensors that cannot require grad).
+
+    >>> mt.ones(1).grad_dtype, mt.ones(1, dtype=mt.int64).grad_dtype
+    (minitorch.float32, None)
+    """
+    return self.dtype if self._data.dtype.kind == "f" else None
+
+
+def volatile(self):
+    """Removed from PyTorch long ago: always False, with PyTorch's warning."""
+    warnings.warn("volatile was removed (Variable.volatile is always False)", UserWarning, stacklevel=2)
+    return False
+
+
+def reinforce(self, reward):
+    """Removed from PyTorch: raises, as PyTorch's does."""
+    raise RuntimeError("reinforce() was removed (as in PyTorch): sample an action, then backpropagate "
+                       "-log_prob(action) * reward instead.")
+
+
+def _detached(self):
+    """The same storage, detached from every tape (PyTorch's `.data`); assigning replaces the values.
+
+    Writing into `p.data` changes `p` without recording anything (the manual
+    SGD step `W.data += -0.1 * W.grad`); `p.data = other` gives p other's
+    values (any shape), also unrecorded. As in PyTorch, neither moves p's
+    version: `.data` has a version counter of its own, and assigning keeps p's.
+    So `w.data.mul_(2)` or `w.data = new` between forward and backward does not
+    raise, and a gradient that saved w reads the new values (weight clipping,
+    EMA updates in hooks rely on it). Under `mt.autograd.detect_anomaly()` such
+    a write warns, naming the ops of a pending graph that saved the values.
+    `detach()` is the tracked alias: a write through it moves p's version.
+
+    >>> w = mt.tensor([1.0, 2.0], requires_grad=True)
+    >>> w.data
+    tensor([1., 2.])
+    >>> w.data -= 0.5
+    >>> w
+    tensor([0.5000, 1.5000], requires_grad=True)
+    >>> w.data = mt.zeros(3)
+    >>> w.shape
+    minitorch.Size([3])
+    """
+    alias = array_ops.stop_gradient(self)
+    untracked_alias(alias, self)
+    return alias
+
+
+def _set_data(self, other):
+    if not isinstance(other, Tensor):
+        raise TypeError(f"data must be a Tensor, got {type(other).__name__}")
+    if self._requires_grad and other._data.dtype.kind != "f":
+        raise RuntimeError(f"data set to a tensor that requires gradients must be floating point, got {other.dtype}")
+    if switches.check_anomalies:
+        untracked_write(counter_of(self), "x.data = y")
+    self._data = other._data
+    self._view_of = None
+
+
+# ----- Python's protocols: length, iteration, printing, copying and pickling -----
+
+def __len__(self):
+    if self._data.ndim == 0:
+        raise TypeError("len() of a 0-d tensor")
+    return self._data.shape[0]
+
+
+def __iter__(self):
+    if self._data.ndim == 0:
+        raise TypeError("iteration over a 0-d tensor")
+    return (self[i] for i in range(self._data.shape[0]))
+
+
+def format_(self, spec):
+    """f"{t:spec}": a 0-d tensor formats as its number (PyTorch's rule: f"{loss}" prints the number,
+    f"{loss:.4f}" too); a one-element tensor with a spec also does; any other tensor prints as tensor(...).
+
+    >>> loss = mt.tensor(2.4544)
+    >>> f"{loss:.2f}", "{:+.1f}".format(mt.tensor([3.25])), f"{mt.tensor(3)}", f"{mt.tensor([1, 2])}"
+    ('2.45', '+3.2', '3', 'tensor([1, 2])')
+    """
+    if self.ndim == 0 or spec and self.numel() == 1:
+        return format(self._scalar(), spec)
+    return object.__format__(self, spec)
+
+
+def complex_(self):
+    """complex(t) of a one-element tensor.
+
+    >>> complex(mt.tensor([2.5]))
+    (2.5+0j)
+    """
+    return complex(self._scalar())
+
+
+def round_(self, ndigits=None):
+    """round(t) or round(t, n) of a one-element tensor: the rounded Python number.
+
+    PyTorch's Tensor has no __round__ (round(t) raises TypeError there);
+    minitorch rounds one-element tensors as Python rounds their value.
+
+    >>> round(mt.tensor(2.567), 2), round(mt.tensor([3.7]))
+    (2.57, 4)
+    """
+    return round(self._scalar(), ndigits)
+
+
+def __deepcopy__(self, memo):
+    """A new tensor with a copy of the data and a new id (tapes tell tensors apart by id)."""
+    copy = Tensor._from_data(self._data, requires_grad=self._requires_grad and self.is_leaf)  # a copy
+    copy.grad = None if self.grad is None else Tensor._from_data(self.grad._data)
+    memo[id(self)] = copy
+    return copy
+
+
+def reduce_ex(self, protocol):
+    """Pickling out, as PyTorch's (copy.deepcopy of a Module, multiprocessing, DataLoader workers): a
+    tensor's values, class and requires_grad (and a subclass's own slots, such as Buffer's persistent),
+    never its tape bookkeeping or .grad; it comes back as a new leaf. minitorch.load never unpickles.
+
+    >>> import pickle
+    >>> pickle.loads(pickle.dumps(mt.ones(2, requires_grad=True)))
+    tensor([1., 1.], requires_grad=True)
+    """
+    extra = {slot: getattr(self, slot) for cls in type(self).__mro__ if cls is not Tensor and issubclass(cls, Tensor)
+             for slot in cls.__dict__.get("__slots__", ()) if hasattr(self, slot)}
+    return rebuild_tensor, (type(self), np.array(self._data), self._requires_grad, extra)
+
+
+def rebuild_tensor(cls, array, requires_grad, extra):
+    """The inverse of `reduce_ex`: a new leaf of class `cls` holding `array`."""
+    t = cls._make(array)
+    for slot, value in extra.items():
+        setattr(t, slot, value)
+    return t.requires_grad_() if requires_grad else t
+
+
+# ----- views and choices in other shapes -----
 
 def pos(self):
     """+x: the tensor itself."""
@@ -156,148 +496,115 @@ def _transposed(self):
     return array_ops.permute(self, *reversed(range(self.ndim)))
 
 
-def _detached(self):
-    """The same storage, detached from every tape (PyTorch's `.data`); assigning replaces the values.
+def as_subclass(self, cls):
+    """This tensor as an instance of the Tensor subclass `cls`: the same memory, still on the autograd graph.
 
-    Writing into `p.data` changes `p` without recording anything (the manual
-    SGD step `W.data += -0.1 * W.grad`); `p.data = other` gives p other's
-    values (any shape), also unrecorded. As in PyTorch, neither moves p's
-    version: `.data` has a version counter of its own, and assigning keeps p's.
-    So `w.data.mul_(2)` or `w.data = new` between forward and backward does not
-    raise, and a gradient that saved w reads the new values (weight clipping,
-    EMA updates in hooks rely on it). Under `mt.autograd.detect_anomaly()` such
-    a write warns, naming the ops of a pending graph that saved the values.
-    `detach()` is the tracked alias: a write through it moves p's version.
-
-    >>> w = mt.tensor([1.0, 2.0], requires_grad=True)
-    >>> w.data
-    tensor([1., 2.])
-    >>> w.data -= 0.5
-    >>> w
-    tensor([0.5000, 1.5000], requires_grad=True)
-    >>> w.data = mt.zeros(3)
-    >>> w.shape
-    minitorch.Size([3])
+    >>> class Tagged(mt.Tensor):
+    ...     __slots__ = ()
+    >>> type(mt.ones(2).as_subclass(Tagged)).__name__
+    'Tagged'
     """
-    alias = array_ops.stop_gradient(self)
-    untracked_alias(alias, self)
-    return alias
+    if not (isinstance(cls, type) and issubclass(cls, Tensor)):
+        raise TypeError(f"as_subclass: cls must be a subclass of minitorch.Tensor, got {cls!r}")
+    view = array_ops.reshape(self, self.shape)  # a recorded view: shares the memory and the history
+    view.__class__ = cls
+    return view
 
 
-def _set_data(self, other):
-    if not isinstance(other, Tensor):
-        raise TypeError(f"data must be a Tensor, got {type(other).__name__}")
-    if self._requires_grad and other._data.dtype.kind != "f":
-        raise RuntimeError(f"data set to a tensor that requires gradients must be floating point, got {other.dtype}")
-    if switches.check_anomalies:
-        untracked_write(counter_of(self), "x.data = y")
-    self._data = other._data
-    self._view_of = None  # the version stays (PyTorch's set_data): the change is not tracked
-
-
-# ----- the table: method name -> function -----
+# ----- the tables: method name -> function -----
 
 METHODS = {
+    # sizes, devices, memory layout
+    "dim": dim, "ndimension": dim, "size": size, "numel": numel, "nelement": numel,
+    "is_floating_point": is_floating_point, "is_contiguous": is_contiguous, "contiguous": array_ops.contiguous,
+    "to": to, "cpu": cpu, "cuda": cuda, "get_device": get_device, "device": property(device),
+    "is_cuda": property(is_cuda), "is_cpu": property(is_cpu), "layout": property(layout),
+    # dtypes: conversions, new tensors like this one
+    "type": coercion.type_, "type_as": coercion.type_as, "bfloat16": coercion.bfloat16, **coercion.CONVERSIONS,
+    "new_tensor": new_tensor, "new_zeros": new_zeros, "new_ones": new_ones, "new_empty": new_empty,
+    "new_full": new_full, "new": new,
+    # autograd
+    "backward": backward, "detach": array_ops.stop_gradient, "detach_": detach_, "register_hook": register_hook,
+    "register_post_accumulate_grad_hook": register_post_accumulate_grad_hook, "retain_grad": retain_grad,
+    "retains_grad": property(retains_grad), "grad_dtype": property(grad_dtype), "volatile": property(volatile),
+    "reinforce": reinforce,
+    # Python's protocols
+    "__len__": __len__, "__iter__": __iter__, "__repr__": format_tensor, "__format__": format_,
+    "__complex__": complex_, "__round__": round_, "__deepcopy__": __deepcopy__, "__reduce_ex__": reduce_ex,
     # arithmetic and its operators
     "add": arithmetic_ops.add, "__add__": arithmetic_ops.add, "__radd__": _reflected(arithmetic_ops.add),
     "sub": arithmetic_ops.sub, "__sub__": arithmetic_ops.sub, "__rsub__": _reflected(arithmetic_ops.sub),
     "mul": arithmetic_ops.mul, "__mul__": arithmetic_ops.mul, "__rmul__": _reflected(arithmetic_ops.mul),
     "div": arithmetic_ops.div, "__truediv__": arithmetic_ops.div, "__rtruediv__": _reflected(arithmetic_ops.div),
     "pow": arithmetic_ops.pow, "__pow__": arithmetic_ops.pow, "__rpow__": _reflected(arithmetic_ops.pow),
-    "matmul": product_ops.matmul, "__matmul__": product_ops.matmul, "__rmatmul__": _reflected(product_ops.matmul),
-    "neg": arithmetic_ops.neg, "__neg__": arithmetic_ops.neg, "__pos__": pos,
-    "abs": arithmetic_ops.abs, "__abs__": arithmetic_ops.abs,
-    # comparisons and logic
-    "eq": comparison_ops.eq, "__eq__": comparison_ops.eq, "__ne__": comparison_ops.ne,
-    "__lt__": comparison_ops.lt, "__le__": comparison_ops.le, "__gt__": comparison_ops.gt, "__ge__": comparison_ops.ge,
-    "__and__": bitwise_ops.bitwise_and, "__or__": bitwise_ops.bitwise_or, "__xor__": bitwise_ops.bitwise_xor,
-    "__invert__": bitwise_ops.bitwise_not, "isnan": comparison_ops.isnan,
-    # elementwise functions
-    "exp": exponential_ops.exp, "log": exponential_ops.log, "sqrt": exponential_ops.sqrt, "sin": trigonometric_ops.sin, "cos": trigonometric_ops.cos,
-    "tanh": trigonometric_ops.tanh, "sigmoid": activation_ops.sigmoid, "relu": activation_ops.relu, "sign": rounding_ops.sign,
-    "square": arithmetic_ops.square, "clamp": comparison_ops.clamp, "clip": comparison_ops.clamp,
-    "maximum": comparison_ops.maximum, "minimum": comparison_ops.minimum,
+    "floor_divide": arithmetic_ops.floor_divide, "__floordiv__": arithmetic_ops.floor_divide,
+    "__rfloordiv__": _reflected(arithmetic_ops.floor_divide), "remainder": arithmetic_ops.remainder,
+    "__mod__": arithmetic_ops.remainder, "__rmod__": _reflected(arithmetic_ops.remainder), "fmod": arithmetic_ops.fmod,
+    "neg": arithmetic_ops.neg, "__neg__": arithmetic_ops.neg, "negative": arithmetic_ops.neg, "__pos__": pos,
+    "positive": arithmetic_ops.positive, "resolve_neg": arithmetic_ops.resolve_neg,
+    "abs": arithmetic_ops.abs, "__abs__": arithmetic_ops.abs, "absolute": arithmetic_ops.abs,
+    "subtract": arithmetic_ops.sub, "multiply": arithmetic_ops.mul, "divide": arithmetic_ops.div,
+    "true_divide": arithmetic_ops.div, "square": arithmetic_ops.square, "reciprocal": arithmetic_ops.reciprocal,
+    "float_power": arithmetic_ops.float_power, "lerp": arithmetic_ops.lerp, "addcmul": arithmetic_ops.addcmul,
+    "addcdiv": arithmetic_ops.addcdiv, "matmul": product_ops.matmul, "__matmul__": product_ops.matmul,
+    "__rmatmul__": _reflected(product_ops.matmul),
+    # exponentials, logarithms, roots
+    "exp": exponential_ops.exp, "exp2": exponential_ops.exp2, "expm1": exponential_ops.expm1,
+    "log": exponential_ops.log, "log2": exponential_ops.log2, "log10": exponential_ops.log10,
+    "log1p": exponential_ops.log1p, "logaddexp": exponential_ops.logaddexp, "logaddexp2": exponential_ops.logaddexp2,
+    "sqrt": exponential_ops.sqrt, "rsqrt": exponential_ops.rsqrt, "ldexp": exponential_ops.ldexp,
+    "frexp": exponential_ops.frexp,
+    # trigonometric and hyperbolic functions
+    "sin": trigonometric_ops.sin, "cos": trigonometric_ops.cos, "tan": trigonometric_ops.tan,
+    "asin": trigonometric_ops.asin, "arcsin": trigonometric_ops.asin, "acos": trigonometric_ops.acos,
+    "arccos": trigonometric_ops.acos, "atan": trigonometric_ops.atan, "arctan": trigonometric_ops.atan,
+    "atan2": trigonometric_ops.atan2, "arctan2": trigonometric_ops.atan2, "sinh": trigonometric_ops.sinh,
+    "cosh": trigonometric_ops.cosh, "tanh": trigonometric_ops.tanh, "asinh": trigonometric_ops.asinh,
+    "arcsinh": trigonometric_ops.asinh, "acosh": trigonometric_ops.acosh, "arccosh": trigonometric_ops.acosh,
+    "atanh": trigonometric_ops.atanh, "arctanh": trigonometric_ops.atanh, "sinc": trigonometric_ops.sinc,
+    "hypot": trigonometric_ops.hypot, "deg2rad": trigonometric_ops.deg2rad, "rad2deg": trigonometric_ops.rad2deg,
+    # rounding and signs
+    "floor": rounding_ops.floor, "ceil": rounding_ops.ceil, "round": rounding_ops.round, "trunc": rounding_ops.trunc,
+    "fix": rounding_ops.trunc, "frac": rounding_ops.frac, "sign": rounding_ops.sign, "sgn": rounding_ops.sign,
+    "signbit": rounding_ops.signbit, "copysign": rounding_ops.copysign, "heaviside": rounding_ops.heaviside,
+    "nextafter": rounding_ops.nextafter,
+    # comparisons, logic, tests, choices
+    "eq": comparison_ops.eq, "__eq__": comparison_ops.eq, "ne": comparison_ops.ne, "__ne__": comparison_ops.ne,
+    "lt": comparison_ops.lt, "__lt__": comparison_ops.lt, "le": comparison_ops.le, "__le__": comparison_ops.le,
+    "gt": comparison_ops.gt, "__gt__": comparison_ops.gt, "ge": comparison_ops.ge, "__ge__": comparison_ops.ge,
+    "greater": comparison_ops.gt, "greater_equal": comparison_ops.ge, "less": comparison_ops.lt,
+    "less_equal": comparison_ops.le, "not_equal": comparison_ops.ne, "logical_and": comparison_ops.logical_and,
+    "logical_or": comparison_ops.logical_or, "logical_xor": comparison_ops.logical_xor,
+    "logical_not": comparison_ops.logical_not, "isnan": comparison_ops.isnan, "isinf": comparison_ops.isinf,
+    "isfinite": comparison_ops.isfinite, "isposinf": comparison_ops.isposinf, "isneginf": comparison_ops.isneginf,
+    "isreal": comparison_ops.isreal, "isclose": comparison_ops.isclose, "allclose": comparison_ops.allclose,
+    "equal": comparison_ops.equal, "maximum": comparison_ops.maximum, "minimum": comparison_ops.minimum,
+    "fmax": comparison_ops.fmax, "fmin": comparison_ops.fmin, "clamp": comparison_ops.clamp,
+    "clip": comparison_ops.clamp, "clamp_min": comparison_ops.clamp_min, "clamp_max": comparison_ops.clamp_max,
+    "nan_to_num": comparison_ops.nan_to_num, "where": where, "masked_fill": comparison_ops.masked_fill,
+    # integers and bits
+    "bitwise_and": bitwise_ops.bitwise_and, "__and__": bitwise_ops.bitwise_and,
+    "__rand__": _reflected(bitwise_ops.bitwise_and), "bitwise_or": bitwise_ops.bitwise_or,
+    "__or__": bitwise_ops.bitwise_or, "__ror__": _reflected(bitwise_ops.bitwise_or),
+    "bitwise_xor": bitwise_ops.bitwise_xor, "__xor__": bitwise_ops.bitwise_xor,
+    "__rxor__": _reflected(bitwise_ops.bitwise_xor), "bitwise_not": bitwise_ops.bitwise_not,
+    "__invert__": bitwise_ops.bitwise_not, "bitwise_left_shift": bitwise_ops.bitwise_left_shift,
+    "__lshift__": bitwise_ops.bitwise_left_shift, "__rlshift__": _reflected(bitwise_ops.bitwise_left_shift),
+    "bitwise_right_shift": bitwise_ops.bitwise_right_shift, "__rshift__": bitwise_ops.bitwise_right_shift,
+    "__rrshift__": _reflected(bitwise_ops.bitwise_right_shift), "gcd": bitwise_ops.gcd, "lcm": bitwise_ops.lcm,
+    # activations, special functions
+    "relu": activation_ops.relu, "sigmoid": activation_ops.sigmoid, "logit": activation_ops.logit,
+    "hardshrink": activation_ops.hardshrink, "prelu": activation_ops.prelu, "erf": special_ops.erf,
+    "erfc": special_ops.erfc, "erfinv": special_ops.erfinv, "xlogy": special_ops.xlogy, "lgamma": special_ops.lgamma,
+    "digamma": special_ops.digamma, "polygamma": special_ops.polygamma_method, "mvlgamma": special_ops.mvlgamma,
+    "igamma": special_ops.igamma, "igammac": special_ops.igammac, "i0": special_ops.i0,
     # reductions
     "sum": reduction_ops.sum, "mean": reduction_ops.mean, "prod": reduction_ops.prod,
     "max": reduction_ops.max, "min": reduction_ops.min, "amax": reduction_ops.amax, "amin": reduction_ops.amin,
     "argmax": reduction_ops.argmax, "argmin": reduction_ops.argmin, "all": reduction_ops.all, "any": reduction_ops.any,
     "var": reduction_ops.var, "std": reduction_ops.std, "logsumexp": reduction_ops.logsumexp,
     "softmax": reduction_ops.softmax, "log_softmax": reduction_ops.log_softmax,
-    # shapes and indexing
-    "reshape": array_ops.reshape, "view": array_ops.view, "view_as": view_as, "flatten": array_ops.flatten,
-    "squeeze": array_ops.squeeze, "unsqueeze": array_ops.unsqueeze, "permute": array_ops.permute,
-    "transpose": array_ops.transpose, "t": shape_ops.t, "expand": array_ops.expand, "expand_as": expand_as,
-    "contiguous": array_ops.contiguous, "clone": array_ops.clone, "detach": array_ops.stop_gradient,
-    "__getitem__": array_ops.getitem,
-    "floor_divide": arithmetic_ops.floor_divide, "__floordiv__": arithmetic_ops.floor_divide,
-    "__rfloordiv__": _reflected(arithmetic_ops.floor_divide),
-    "remainder": arithmetic_ops.remainder, "__mod__": arithmetic_ops.remainder, "__rmod__": _reflected(arithmetic_ops.remainder),
-    "bitwise_and": bitwise_ops.bitwise_and, "bitwise_or": bitwise_ops.bitwise_or, "bitwise_xor": bitwise_ops.bitwise_xor,
-    "bitwise_not": bitwise_ops.bitwise_not, "__rand__": _reflected(bitwise_ops.bitwise_and),
-    "__ror__": _reflected(bitwise_ops.bitwise_or), "__rxor__": _reflected(bitwise_ops.bitwise_xor),
-    "masked_fill": comparison_ops.masked_fill, "where": where,
-    # in-place updates without an out-of-place twin here
-    "__setitem__": in_place_ops.setitem, "zero_": in_place_ops.zero_, "fill_": in_place_ops.fill_,
-    "copy_": in_place_ops.copy_, "uniform_": in_place_ops.uniform_, "normal_": in_place_ops.normal_,
-    "bernoulli_": in_place_ops.bernoulli_, "masked_fill_": in_place_ops.masked_fill_,
-    # conversions and autograd
-    "type": type_, "backward": backward,
-    "float": _conversion("float", dtypes.float32, ">>> mt.tensor([1, 2]).float()\ntensor([1., 2.])"),
-    "double": _conversion("double", dtypes.float64, ">>> mt.tensor([1, 2]).double().dtype\nminitorch.float64"),
-    "long": _conversion("long", dtypes.int64, ">>> mt.tensor([1.7, -1.7]).long()  # truncated toward zero\ntensor([ 1, -1])"),
-    "int": _conversion("int", dtypes.int32, ">>> mt.tensor([1.7]).int()\ntensor([1], dtype=minitorch.int32)"),
-    "bool": _conversion("bool", dtypes.bool_, ">>> mt.tensor([0.0, 2.0]).bool()\ntensor([False,  True])"),
-    **{name: _conversion(name, dtypes.UNSUPPORTED[name], f">>> mt.ones(1).{name}()\nTraceback (most recent call last):\n"
-                         f"...\nTypeError: minitorch has no {dtypes.UNSUPPORTED[name].name} dtype: "
-                         f"{dtypes.UNSUPPORTED[name].reason}", name != "chalf") for name in ("cfloat", "cdouble", "chalf")},
-
-    # ----- pointwise math, special functions, conversions (surface: pointwise) -----
-    # trigonometry, exponentials, logarithms, special functions
-    "tan": trigonometric_ops.tan, "asin": trigonometric_ops.asin, "arcsin": trigonometric_ops.asin, "acos": trigonometric_ops.acos,
-    "arccos": trigonometric_ops.acos, "atan": trigonometric_ops.atan, "arctan": trigonometric_ops.atan, "sinh": trigonometric_ops.sinh,
-    "cosh": trigonometric_ops.cosh, "asinh": trigonometric_ops.asinh, "arcsinh": trigonometric_ops.asinh,
-    "acosh": trigonometric_ops.acosh, "arccosh": trigonometric_ops.acosh, "atanh": trigonometric_ops.atanh,
-    "arctanh": trigonometric_ops.atanh, "atan2": trigonometric_ops.atan2, "arctan2": trigonometric_ops.atan2,
-    "deg2rad": trigonometric_ops.deg2rad, "rad2deg": trigonometric_ops.rad2deg, "exp2": exponential_ops.exp2,
-    "expm1": exponential_ops.expm1, "log2": exponential_ops.log2, "log10": exponential_ops.log10, "log1p": exponential_ops.log1p,
-    "rsqrt": exponential_ops.rsqrt, "reciprocal": arithmetic_ops.reciprocal, "sinc": trigonometric_ops.sinc,
-    "logaddexp": exponential_ops.logaddexp, "logaddexp2": exponential_ops.logaddexp2, "hypot": trigonometric_ops.hypot,
-    "float_power": arithmetic_ops.float_power, "ldexp": exponential_ops.ldexp, "frexp": exponential_ops.frexp,
-    "logit": activation_ops.logit, "xlogy": special_ops.xlogy, "erf": special_ops.erf, "erfc": special_ops.erfc,
-    "erfinv": special_ops.erfinv, "lgamma": special_ops.lgamma, "digamma": special_ops.digamma,
-    "polygamma": special_ops.polygamma_method, "mvlgamma": special_ops.mvlgamma, "igamma": special_ops.igamma,
-    "igammac": special_ops.igammac, "i0": special_ops.i0,
-    # rounding, signs, remainders, limits
-    "floor": rounding_ops.floor, "ceil": rounding_ops.ceil, "round": rounding_ops.round, "trunc": rounding_ops.trunc,
-    "fix": rounding_ops.trunc, "frac": rounding_ops.frac, "fmod": arithmetic_ops.fmod, "sgn": rounding_ops.sign,
-    "signbit": rounding_ops.signbit, "copysign": rounding_ops.copysign, "heaviside": rounding_ops.heaviside,
-    "nextafter": rounding_ops.nextafter, "fmax": comparison_ops.fmax, "fmin": comparison_ops.fmin,
-    "nan_to_num": comparison_ops.nan_to_num, "clamp_min": comparison_ops.clamp_min, "clamp_max": comparison_ops.clamp_max,
-    "positive": arithmetic_ops.positive, "resolve_neg": arithmetic_ops.resolve_neg, "negative": arithmetic_ops.neg, "absolute": arithmetic_ops.abs,
-    "lerp": arithmetic_ops.lerp, "addcmul": arithmetic_ops.addcmul, "addcdiv": arithmetic_ops.addcdiv,
-    "subtract": arithmetic_ops.sub, "multiply": arithmetic_ops.mul, "divide": arithmetic_ops.div, "true_divide": arithmetic_ops.div,
-    # integers and bits
-    "gcd": bitwise_ops.gcd, "lcm": bitwise_ops.lcm, "bitwise_left_shift": bitwise_ops.bitwise_left_shift,
-    "bitwise_right_shift": bitwise_ops.bitwise_right_shift, "__lshift__": bitwise_ops.bitwise_left_shift,
-    "__rshift__": bitwise_ops.bitwise_right_shift, "__rlshift__": _reflected(bitwise_ops.bitwise_left_shift),
-    "__rrshift__": _reflected(bitwise_ops.bitwise_right_shift),
-    # comparisons, tests, logic
-    "ne": comparison_ops.ne, "lt": comparison_ops.lt, "le": comparison_ops.le, "gt": comparison_ops.gt, "ge": comparison_ops.ge,
-    "greater": comparison_ops.gt, "greater_equal": comparison_ops.ge, "less": comparison_ops.lt, "less_equal": comparison_ops.le,
-    "not_equal": comparison_ops.ne, "logical_and": comparison_ops.logical_and, "logical_or": comparison_ops.logical_or,
-    "logical_xor": comparison_ops.logical_xor, "logical_not": comparison_ops.logical_not, "isfinite": comparison_ops.isfinite,
-    "isinf": comparison_ops.isinf, "isposinf": comparison_ops.isposinf, "isneginf": comparison_ops.isneginf,
-    "isreal": comparison_ops.isreal, "isclose": comparison_ops.isclose, "allclose": comparison_ops.allclose,
-    "equal": comparison_ops.equal,
-    # conversions and new tensors like this one
-    "half": _conversion("half", dtypes.float16, ">>> mt.tensor([1.5]).half()\ntensor([1.5000], dtype=minitorch.float16)"),
-    "byte": _conversion("byte", dtypes.uint8, ">>> mt.tensor([1.7, 255.0]).byte()\ntensor([  1, 255], dtype=minitorch.uint8)"),
-    "char": _conversion("char", dtypes.int8, ">>> mt.tensor([1.7, -3.2]).char()\ntensor([ 1, -3], dtype=minitorch.int8)"),
-    "short": _conversion("short", dtypes.int16, ">>> mt.tensor([1.7]).short()\ntensor([1], dtype=minitorch.int16)"),
-    "bfloat16": bfloat16, "type_as": type_as,
-    "hardshrink": activation_ops.hardshrink, "prelu": activation_ops.prelu,
-
-    # ----- reductions, scans, sorting, statistics, linear algebra (surface: reductions/linalg) -----
+    # scans, sorting, statistics, norms, products, matrices, linear algebra
     "sum_to_size": reduction_ops.sum_to_size, "cumsum": scan_ops.cumsum, "cumprod": scan_ops.cumprod, "logcumsumexp": scan_ops.logcumsumexp,
     "cummax": scan_ops.cummax, "cummin": scan_ops.cummin, "diff": scan_ops.diff,
     "sort": sort_ops.sort, "argsort": sort_ops.argsort, "msort": sort_ops.msort, "topk": sort_ops.topk,
@@ -319,8 +626,13 @@ METHODS = {
     "pinverse": linalg.pinverse, "cholesky": linalg.torch_cholesky, "cholesky_solve": linalg.cholesky_solve,
     "qr": linalg.torch_qr, "svd": linalg.torch_svd, "matrix_exp": linalg.matrix_exp,
     "symeig": linalg.symeig, "eig": linalg.legacy_eig, "lstsq": linalg.legacy_lstsq, "solve": linalg.legacy_solve,
-
-    # ----- shapes, joining and splitting, indexing, scatter/gather (surface: shapes/indexing) -----
+    # shapes and indexing
+    "reshape": array_ops.reshape, "view": array_ops.view, "view_as": view_as, "flatten": array_ops.flatten,
+    "squeeze": array_ops.squeeze, "unsqueeze": array_ops.unsqueeze, "permute": array_ops.permute,
+    "transpose": array_ops.transpose, "t": shape_ops.t, "expand": array_ops.expand, "expand_as": expand_as,
+    "clone": array_ops.clone,
+    "__getitem__": array_ops.getitem,
+    # shapes, joining and splitting, indexing, scatter and gather
     "flip": shape_ops.flip, "fliplr": shape_ops.fliplr, "flipud": shape_ops.flipud, "roll": shape_ops.roll,
     "rot90": shape_ops.rot90, "repeat": shape_ops.repeat, "tile": shape_ops.tile,
     "repeat_interleave": shape_ops.repeat_interleave, "movedim": shape_ops.movedim, "moveaxis": shape_ops.movedim,
@@ -342,20 +654,13 @@ METHODS = {
     "squeeze_": shape_in_place_ops.squeeze_, "unsqueeze_": shape_in_place_ops.unsqueeze_, "t_": shape_in_place_ops.t_,
     "transpose_": shape_in_place_ops.transpose_, "swapaxes_": shape_in_place_ops.swapaxes_,
     "swapdims_": shape_in_place_ops.transpose_,
-
-    # ----- devices, random sampling, the number protocol, misc (surface: core) -----
-    "to": core_methods.to, "cpu": core_methods.cpu, "cuda": core_methods.cuda, "get_device": core_methods.get_device,
-    "device": property(core_methods.device), "is_cuda": property(core_methods.is_cuda),
-    "is_cpu": property(core_methods.is_cpu), "layout": property(core_methods.layout),
-    "new_tensor": core_methods.new_tensor, "new_zeros": core_methods.new_zeros, "new_ones": core_methods.new_ones,
-    "new_empty": core_methods.new_empty, "new_full": core_methods.new_full, "new": core_methods.new,
-    "resize_": core_methods.resize_, "resize_as_": core_methods.resize_as_, "resize": core_methods.resize,
-    "resize_as": core_methods.resize_as, "as_subclass": core_methods.as_subclass,
-    "reinforce": core_methods.reinforce, "volatile": property(core_methods.volatile),
-    "grad_dtype": property(core_methods.grad_dtype),
-    "numpy": core_methods.numpy, "__reduce_ex__": core_methods.reduce_ex, "nelement": core_methods.nelement, "ndimension": core_methods.ndimension,
-    "is_contiguous": core_methods.is_contiguous, "retains_grad": property(core_methods.retains_grad),
-    "__format__": core_methods.format_, "__complex__": core_methods.complex_, "__round__": core_methods.round_,
+    # in-place updates that are no twin of a function (the twins: ops/in_place_twins.py, bound below)
+    "__setitem__": in_place_ops.setitem, "zero_": in_place_ops.zero_, "fill_": in_place_ops.fill_,
+    "copy_": in_place_ops.copy_, "uniform_": in_place_ops.uniform_, "normal_": in_place_ops.normal_,
+    "bernoulli_": in_place_ops.bernoulli_, "masked_fill_": in_place_ops.masked_fill_,
+    "resize_": shape_in_place_ops.resize_, "resize_as_": shape_in_place_ops.resize_as_,
+    "resize": shape_in_place_ops.resize, "resize_as": shape_in_place_ops.resize_as, "as_subclass": as_subclass,
+    # random sampling
     "multinomial": random_ops.multinomial_method, "bernoulli": random_ops.bernoulli_method,
     "random_": random_ops.random_, "exponential_": random_ops.exponential_, "geometric_": random_ops.geometric_,
     "log_normal_": random_ops.log_normal_, "cauchy_": random_ops.cauchy_,

@@ -39,8 +39,8 @@ def test_each_function_is_bound_once_in_the_file_its_concept_names():
     assert len(public) > 100
     for name in public:
         home = face[name]
-        if not home.startswith(".") or home == "...ops.array_ops":  # flatten: mt.flatten, minitorch's own extra
-            assert name == "flatten", name
+        if home in ("...ops.array_ops", "...tensor"):  # mt.flatten (minitorch's own extra) and Tensor, as torch's F
+            assert name in ("flatten", "Tensor"), name
             continue
         concept = home.lstrip(".")
         assert concept in concepts and name in concepts[concept], (name, home)

@@ -162,13 +162,33 @@ def test_the_engine_does_not_reach_up():
     assert {name: t for name, t in reaching.items() if t} == {}
 
 
-def test_the_tensor_core_is_small_and_imports_only_the_engine_floor_below_it():
-    source = (PACKAGE / "tensor.py").read_text()
-    assert len(source.splitlines()) < 430
-    edges = _import_graph()["minitorch.tensor"]
-    allowed = {"minitorch.dtypes", "minitorch.printing", "minitorch.engine", "minitorch.engine.autograd_tape",
-               "minitorch.engine.hooks", "minitorch.engine.state", "minitorch.engine.nodes"}
-    assert edges <= allowed, edges - allowed
+# tensor.py's Tensor: what it is made of, and nothing else (tensor_methods.py binds every other method).
+TENSOR_CONSTRUCTORS = {"__new__", "_from_data", "_make"}
+TENSOR_DATA = {"shape", "dtype", "ndim"}  # properties
+TENSOR_FLAGS = {"requires_grad", "requires_grad_", "grad", "is_leaf", "grad_fn"}  # properties, and the flag's setter
+TENSOR_DATA_OUT = {"numpy", "__array__", "item", "tolist", "_scalar", "__float__", "__int__", "__index__", "__bool__"}
+
+
+def test_the_tensor_holds_its_data_and_flags_only():
+    """The value the engine records: its slots, constructors, data (shape, dtype, ndim, and the data out to numpy
+    and Python) and autograd flags. No PyTorch alias (dim, size, numel, nelement) and no convenience method
+    (detach_, hooks, printing, copying): those live with their ops or in tensor_methods.py."""
+    tree = ast.parse((PACKAGE / "tensor.py").read_text())
+    tensor = next(node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == "Tensor")
+    members = []
+    for node in tensor.body[1:]:  # after the docstring
+        if isinstance(node, ast.FunctionDef):
+            members.append(node.name)
+        else:
+            assert isinstance(node, ast.Assign) and [t.id for t in node.targets] in (["__slots__"], ["__hash__"]), \
+                ast.unparse(node)
+    allowed = TENSOR_CONSTRUCTORS | TENSOR_DATA | TENSOR_FLAGS | TENSOR_DATA_OUT
+    assert sorted(set(members) - allowed) == []
+    assert {"dim", "size", "numel", "detach_", "register_hook", "__repr__"} & set(members) == set()
+
+
+def test_the_tensor_imports_only_the_engine_floor_below_it():
+    assert _import_graph()["minitorch.tensor"] <= {"minitorch.dtypes", "minitorch.engine", "minitorch.engine.autograd_tape"}
 
 
 def test_the_loop_finder_finds_loops():

@@ -20,7 +20,7 @@ from collections import OrderedDict, namedtuple
 import numpy as np
 
 from .. import dtypes
-from ..core_methods import to_arguments
+from ..tensor_methods import to_arguments
 from ..devices import cpu_device
 from ..creation import zeros_like
 from ..autograd.custom import Function

@@ -6,7 +6,8 @@
 * `promote_pair`: two operands promoted to one dtype, as PyTorch promotes them (`dtypes.promote`);
 * `floating`, `floating_pair`: integers and bools as float32, PyTorch's default, for the ops
   whose result is floating point; `require_floating` refuses them where PyTorch does;
-* `cast`, and the "Cast" op that every conversion runs;
+* `cast`, and the "Cast" op that every conversion runs; the conversions a tensor asks for by name
+  (`x.type(...)`, `x.type_as(y)`, `x.float()` and friends, made by `conversion`);
 * the public functions of the elementwise ops, made from their rows: each coerces its operands
   as above, then runs the op (`unary`, `floating_unary`, `binary`, `floating_binary`, `with_alpha`).
 """
@@ -105,6 +106,90 @@ def _cast_grad(op, grad):
 
 
 op("Cast", _cast, _cast_grad, needs="nothing", jvp=linear)
+
+
+# ----- the conversions a tensor asks for by name (Tensor methods) -----
+
+_TYPE_NAMES = {dtypes.float32: "FloatTensor", dtypes.float64: "DoubleTensor", dtypes.float16: "HalfTensor",
+               dtypes.int64: "LongTensor", dtypes.int32: "IntTensor", dtypes.int16: "ShortTensor",
+               dtypes.int8: "CharTensor", dtypes.uint8: "ByteTensor", dtypes.bool_: "BoolTensor"}
+_TYPES_BY_NAME = {name: dtype for dtype, name in _TYPE_NAMES.items()}
+
+
+def type_(self, dtype=None, non_blocking=False):
+    """Without `dtype`, the type name ("minitorch.FloatTensor"); with one, this tensor converted to it.
+
+    `dtype` is a dtype or a type name, "torch.LongTensor" or "minitorch.LongTensor"
+    (non_blocking is accepted and means nothing on the CPU).
+
+    >>> mt.tensor([1.0]).type()
+    'minitorch.FloatTensor'
+    >>> mt.tensor([1, 2]).type(mt.float64)
+    tensor([1., 2.], dtype=minitorch.float64)
+    >>> mt.tensor([1.5]).type('torch.LongTensor')
+    tensor([1])
+    """
+    if dtype is None:
+        return f"minitorch.{_TYPE_NAMES[self.dtype]}"
+    if isinstance(dtype, str):
+        module, _, name = dtype.rpartition(".")
+        if module not in ("torch", "minitorch") or name not in _TYPES_BY_NAME:
+            raise ValueError(f"type: invalid type {dtype!r}; expected one of "
+                             f"{', '.join('minitorch.' + n for n in _TYPES_BY_NAME)} (or torch.*)")
+        dtype = _TYPES_BY_NAME[name]
+    return cast(self, dtype)
+
+
+def conversion(name, dtype, example, memory_format_by_position=False):
+    """The method `name` that converts a tensor to `dtype` (x.float(), x.long(), ...), with `example` as its
+    doc example. memory_format is PyTorch's layout hint, nothing to do for a numpy array (cfloat and cdouble
+    take it by position)."""
+    if memory_format_by_position:
+        def convert(self, memory_format=None):
+            return cast(self, dtype)
+    else:
+        def convert(self, *, memory_format=None):
+            return cast(self, dtype)
+
+    convert.__name__ = convert.__qualname__ = name
+    convert.__doc__ = f"This tensor as {dtype.name} (runs the \"Cast\" op when the dtype differs).\n\n{example}"
+    return convert
+
+
+CONVERSIONS = {  # the methods that convert a tensor to a dtype they name
+    "float": conversion("float", dtypes.float32, ">>> mt.tensor([1, 2]).float()\ntensor([1., 2.])"),
+    "double": conversion("double", dtypes.float64, ">>> mt.tensor([1, 2]).double().dtype\nminitorch.float64"),
+    "half": conversion("half", dtypes.float16, ">>> mt.tensor([1.5]).half()\ntensor([1.5000], dtype=minitorch.float16)"),
+    "long": conversion("long", dtypes.int64, ">>> mt.tensor([1.7, -1.7]).long()  # truncated toward zero\ntensor([ 1, -1])"),
+    "int": conversion("int", dtypes.int32, ">>> mt.tensor([1.7]).int()\ntensor([1], dtype=minitorch.int32)"),
+    "short": conversion("short", dtypes.int16, ">>> mt.tensor([1.7]).short()\ntensor([1], dtype=minitorch.int16)"),
+    "char": conversion("char", dtypes.int8, ">>> mt.tensor([1.7, -3.2]).char()\ntensor([ 1, -3], dtype=minitorch.int8)"),
+    "byte": conversion("byte", dtypes.uint8, ">>> mt.tensor([1.7, 255.0]).byte()\ntensor([  1, 255], dtype=minitorch.uint8)"),
+    "bool": conversion("bool", dtypes.bool_, ">>> mt.tensor([0.0, 2.0]).bool()\ntensor([False,  True])"),
+    **{name: conversion(name, dtypes.UNSUPPORTED[name], f">>> mt.ones(1).{name}()\nTraceback (most recent call last):\n"
+                        f"...\nTypeError: minitorch has no {dtypes.UNSUPPORTED[name].name} dtype: "
+                        f"{dtypes.UNSUPPORTED[name].reason}", name != "chalf") for name in ("cfloat", "cdouble", "chalf")},
+}
+
+
+def type_as(self, other):
+    """This tensor converted to `other`'s dtype. Runs the "Cast" op (nothing runs if the dtypes match).
+
+    >>> mt.tensor([1.7, -1.7]).type_as(mt.tensor([1]))
+    tensor([ 1, -1])
+    """
+    return cast(self, other.dtype)
+
+
+def bfloat16(self):
+    """Refused: numpy has no bfloat16, so minitorch cannot hold one honestly.
+
+    >>> mt.ones(1).bfloat16()
+    Traceback (most recent call last):
+    ...
+    TypeError: bfloat16 is not supported: numpy has no bfloat16 dtype. Use .half() (float16) or .float() (float32).
+    """
+    raise TypeError("bfloat16 is not supported: numpy has no bfloat16 dtype. Use .half() (float16) or .float() (float32).")
 
 
 # ----- the public functions of elementwise ops, made from their rows -----

@@ -25,6 +25,7 @@ minitorch's: the concept file takes it from the op file that defines it.
 (tensor([0., 2.]), True)
 """
 from ...ops.array_ops import flatten  # noqa: F401  (minitorch's F.flatten is mt.flatten)
+from ...tensor import Tensor  # noqa: F401  (PyTorch's F.Tensor is torch.Tensor)
 from .activation import (  # noqa: F401
     celu, celu_, elu, elu_, gelu, glu, gumbel_softmax, hardshrink, hardsigmoid, hardswish, hardtanh, hardtanh_,
     leaky_relu, leaky_relu_, log_softmax, logsigmoid, mish, prelu, relu, relu6, relu_, rrelu, rrelu_, selu, selu_,
