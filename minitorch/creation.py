@@ -95,7 +95,7 @@ def from_numpy(array):
     return Tensor._make(array)
 
 
-def _shape(sizes, size=None, name="zeros"):
+def _new_shape(sizes, size=None, name="zeros"):
     """The shape given as several ints, one sequence, or `size=` (PyTorch's three spellings); never negative."""
     if size is not None:
         if sizes:
@@ -110,7 +110,7 @@ def _shape(sizes, size=None, name="zeros"):
     return shape
 
 
-def _new(array, requires_grad):
+def _new_leaf(array, requires_grad):
     t = Tensor._make(array)
     if requires_grad:
         t.requires_grad_(True)
@@ -135,7 +135,7 @@ def zeros(*sizes, size=None, dtype=None, layout=None, device=None, requires_grad
     tensor([0, 0])
     """
     check_placement(device, layout, pin_memory)
-    return _new(np.zeros(_shape(sizes, size, "zeros"), _float_dtype(dtype)), requires_grad)
+    return _new_leaf(np.zeros(_new_shape(sizes, size, "zeros"), _float_dtype(dtype)), requires_grad)
 
 
 def ones(*sizes, size=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
@@ -146,7 +146,7 @@ def ones(*sizes, size=None, dtype=None, layout=None, device=None, requires_grad=
             [1., 1.]])
     """
     check_placement(device, layout, pin_memory)
-    return _new(np.ones(_shape(sizes, size, "ones"), _float_dtype(dtype)), requires_grad)
+    return _new_leaf(np.ones(_new_shape(sizes, size, "ones"), _float_dtype(dtype)), requires_grad)
 
 
 empty = zeros
@@ -172,8 +172,8 @@ def full(size, fill_value, *, dtype=None, layout=None, device=None, requires_gra
     """
     check_placement(device, layout, pin_memory)
     dtype = _fill_dtype(fill_value) if dtype is None else dtypes.to_numpy_dtype(dtype)
-    shape = _shape((size,), None, "full")
-    return _new(np.full(shape, fill_value, dtype), requires_grad)
+    shape = _new_shape((size,), None, "full")
+    return _new_leaf(np.full(shape, fill_value, dtype), requires_grad)
 
 
 def scalar_tensor(s, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
@@ -183,7 +183,7 @@ def scalar_tensor(s, *, dtype=None, layout=None, device=None, requires_grad=Fals
     (tensor(3.), tensor(3))
     """
     check_placement(device, layout, pin_memory)
-    return _new(np.array(s, _float_dtype(dtype)), requires_grad)
+    return _new_leaf(np.array(s, _float_dtype(dtype)), requires_grad)
 
 
 def _like_dtype(t, dtype):
@@ -197,7 +197,7 @@ def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
     tensor([[0, 0]])
     """
     check_placement(device, layout, pin_memory)
-    return _new(np.zeros(input.shape, _like_dtype(input, dtype)), requires_grad)
+    return _new_leaf(np.zeros(input.shape, _like_dtype(input, dtype)), requires_grad)
 
 
 def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None, pin_memory=False):
@@ -207,7 +207,7 @@ def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fals
     tensor([1., 1., 1.])
     """
     check_placement(device, layout, pin_memory)
-    return _new(np.ones(input.shape, _like_dtype(input, dtype)), requires_grad)
+    return _new_leaf(np.ones(input.shape, _like_dtype(input, dtype)), requires_grad)
 
 
 def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None,
@@ -218,7 +218,7 @@ def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requir
     tensor([3.5000, 3.5000])
     """
     check_placement(device, layout, pin_memory)
-    return _new(np.full(input.shape, fill_value, _like_dtype(input, dtype)), requires_grad)
+    return _new_leaf(np.full(input.shape, fill_value, _like_dtype(input, dtype)), requires_grad)
 
 
 empty_like = zeros_like
@@ -255,7 +255,7 @@ def arange(start=0, end=None, step=1, *, dtype=None, layout=None, device=None, r
     if dtype is None:
         integral = builtins.all(isinstance(v, (int, np.integer)) for v in (start, end, step))
         dtype = np.int64 if integral else dtypes.default_float.numpy
-    return _new(np.arange(start, end, step, dtype=dtypes.to_numpy_dtype(dtype)), requires_grad)
+    return _new_leaf(np.arange(start, end, step, dtype=dtypes.to_numpy_dtype(dtype)), requires_grad)
 
 
 def range(start=0, end=None, step=1, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
@@ -277,7 +277,7 @@ def range(start=0, end=None, step=1, *, dtype=None, layout=None, device=None, re
         raise RuntimeError(f"range: step must be nonzero, got {step}")
     count = builtins.max(int(math.floor((end - start) / step)) + 1, 0)
     values = start + step * np.arange(count, dtype=np.float64)
-    return _new(values.astype(_float_dtype(dtype)), requires_grad)
+    return _new_leaf(values.astype(_float_dtype(dtype)), requires_grad)
 
 
 def linspace(start, end, steps=None, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
@@ -288,7 +288,7 @@ def linspace(start, end, steps=None, *, dtype=None, layout=None, device=None, re
     """
     check_placement(device, layout, pin_memory)
     _require_steps(steps, "linspace")
-    return _new(np.linspace(start, end, int(steps), dtype=_float_dtype(dtype)), requires_grad)
+    return _new_leaf(np.linspace(start, end, int(steps), dtype=_float_dtype(dtype)), requires_grad)
 
 
 def logspace(start, end, steps=None, base=10.0, *, dtype=None, layout=None, device=None, requires_grad=False,
@@ -302,7 +302,7 @@ def logspace(start, end, steps=None, base=10.0, *, dtype=None, layout=None, devi
     _require_steps(steps, "logspace")
     values = np.logspace(start, end, int(steps), base=base, dtype=np.float64)
     np_dtype = _float_dtype(dtype)
-    return _new((np.round(values) if np_dtype.kind in "iu" else values).astype(np_dtype), requires_grad)
+    return _new_leaf((np.round(values) if np_dtype.kind in "iu" else values).astype(np_dtype), requires_grad)
 
 
 def _require_steps(steps, name):
@@ -318,7 +318,7 @@ def eye(n, m=None, *, dtype=None, layout=None, device=None, requires_grad=False,
             [0., 1.]])
     """
     check_placement(device, layout, pin_memory)
-    return _new(np.eye(n, m, dtype=_float_dtype(dtype)), requires_grad)
+    return _new_leaf(np.eye(n, m, dtype=_float_dtype(dtype)), requires_grad)
 
 
 # ----- random tensors: each takes a `generator=` (default: mt.default_generator) -----
@@ -338,7 +338,7 @@ def rand(*sizes, size=None, generator=None, dtype=None, layout=None, device=None
     """
     check_placement(device, layout, pin_memory)
     np_dtype = _float_dtype(dtype, "rand")
-    return _new(_draw_float(random.generator(generator).random, _shape(sizes, size, "rand"), np_dtype), requires_grad)
+    return _new_leaf(_draw_float(random.generator(generator).random, _new_shape(sizes, size, "rand"), np_dtype), requires_grad)
 
 
 def randn(*sizes, size=None, generator=None, dtype=None, layout=None, device=None, requires_grad=False,
@@ -352,7 +352,7 @@ def randn(*sizes, size=None, generator=None, dtype=None, layout=None, device=Non
     """
     check_placement(device, layout, pin_memory)
     np_dtype = _float_dtype(dtype, "randn")
-    return _new(_draw_float(random.generator(generator).standard_normal, _shape(sizes, size, "randn"), np_dtype),
+    return _new_leaf(_draw_float(random.generator(generator).standard_normal, _new_shape(sizes, size, "randn"), np_dtype),
                 requires_grad)
 
 
@@ -379,7 +379,7 @@ def randint(low=0, high=None, size=None, *, generator=None, dtype=None, layout=N
         raise TypeError("randint() missing required argument 'size'")
     check_placement(device, layout, pin_memory)
     np_dtype = np.dtype(np.int64) if dtype is None else dtypes.to_numpy_dtype(dtype)
-    return _new(_integers(generator, int(low), int(high), tuple(size), np_dtype), requires_grad)
+    return _new_leaf(_integers(generator, int(low), int(high), tuple(size), np_dtype), requires_grad)
 
 
 def rand_like(input, *, generator=None, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None,
@@ -415,7 +415,7 @@ def randint_like(input, low=0, high=None, *, generator=None, dtype=None, layout=
     if high is None:
         low, high = 0, low
     check_placement(device, layout, pin_memory)
-    return _new(_integers(generator, int(low), int(high), input.shape, _like_dtype(input, dtype)), requires_grad)
+    return _new_leaf(_integers(generator, int(low), int(high), input.shape, _like_dtype(input, dtype)), requires_grad)
 
 
 def randperm(n, *, generator=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
@@ -427,7 +427,7 @@ def randperm(n, *, generator=None, dtype=None, layout=None, device=None, require
     """
     check_placement(device, layout, pin_memory)
     np_dtype = np.int64 if dtype is None else dtypes.to_numpy_dtype(dtype)
-    return _new(random.generator(generator).permutation(int(n)).astype(np_dtype), requires_grad)
+    return _new_leaf(random.generator(generator).permutation(int(n)).astype(np_dtype), requires_grad)
 
 
 # ----- new tensors like a given one (Tensor.new_zeros and friends: their dtype by default) -----

@@ -101,7 +101,7 @@ def _fill_in_zeros(results, refs, strict, what):
     return tuple(filled)
 
 
-def _reverse(tape, targets, sources, output_gradients=None):
+def _gradients_through(tape, targets, sources, output_gradients=None):
     """The reverse pass of a private tape, seen by every other active tape (the
     autograd tape included, unlike GradientTape.gradient): that is create_graph."""
     grads = compute_gradient(tape._tape, list(targets), list(sources), output_gradients, release=True)
@@ -137,7 +137,7 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
     else:
         v = _validate_v(v, outputs, "outputs", "vjp")
     with _recording(create_graph):
-        grads = _reverse(tape, outputs, inputs, list(v))
+        grads = _gradients_through(tape, outputs, inputs, list(v))
     grads = _fill_in_zeros(grads, inputs, strict, "output")
     return (
         _tuple_postprocess(_grad_postprocess(outputs, create_graph), is_outputs_tuple),
@@ -211,7 +211,7 @@ def hvp(func, inputs, v=None, create_graph=False, strict=False):
     with ForwardAccumulator(list(inputs), list(v)) as acc:
         tape, is_outputs_tuple, outputs = _run_on_tape(func, inputs, "hvp")
         output = _scalar_output(outputs, is_outputs_tuple, "hvp")
-        grads = _reverse(tape, [output], inputs)
+        grads = _gradients_through(tape, [output], inputs)
     grads = _fill_in_zeros(grads, inputs, strict, "output")
     hv = _fill_in_zeros([acc.jvp(g) for g in grads], inputs, strict, "gradient")
     return _grad_postprocess([output], create_graph)[0], _tuple_postprocess(_grad_postprocess(hv, create_graph), is_inputs_tuple)
@@ -233,9 +233,9 @@ def vhp(func, inputs, v=None, create_graph=False, strict=False):
         outer.watch(list(inputs))
         tape, is_outputs_tuple, outputs = _run_on_tape(func, inputs, "vhp")
         output = _scalar_output(outputs, is_outputs_tuple, "vhp")
-        grads = _fill_in_zeros(_reverse(tape, [output], inputs), inputs, strict, "output")
+        grads = _fill_in_zeros(_gradients_through(tape, [output], inputs), inputs, strict, "output")
     with _recording(create_graph):
-        vh = _reverse(outer, grads, inputs, list(v))
+        vh = _gradients_through(outer, grads, inputs, list(v))
     vh = _fill_in_zeros(vh, inputs, strict, "gradient")
     return _grad_postprocess([output], create_graph)[0], _tuple_postprocess(_grad_postprocess(vh, create_graph), is_inputs_tuple)
 

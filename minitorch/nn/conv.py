@@ -8,18 +8,12 @@ input with F.pad first and convolves without padding, as PyTorch does.
 """
 
 from .. import creation
+from ..ops.dims import int_tuple
 from . import functional as F, init
 from .module import Module
 from .parameter import Parameter
 
 PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
-
-
-def _ntuple(value, n):
-    if isinstance(value, (tuple, list)):
-        value = tuple(value)
-        return value * n if len(value) == 1 else value
-    return (value,) * n
 
 
 class _ConvNd(Module):
@@ -38,7 +32,9 @@ class _ConvNd(Module):
             raise ValueError("in_channels must be divisible by groups")
         if out_channels % groups != 0:
             raise ValueError("out_channels must be divisible by groups")
-        self.kernel_size, self.stride, self.dilation = _ntuple(kernel_size, n), _ntuple(stride, n), _ntuple(dilation, n)
+        name = type(self).__name__
+        self.kernel_size, self.stride = int_tuple(kernel_size, n, "kernel_size", name), int_tuple(stride, n, "stride", name)
+        self.dilation = int_tuple(dilation, n, "dilation", name)
         if isinstance(padding, str):
             if padding not in ("same", "valid"):
                 raise ValueError(f"Invalid padding string {padding!r}, should be one of {{'valid', 'same'}}")
@@ -49,8 +45,8 @@ class _ConvNd(Module):
         if any(k < 0 for k in self.kernel_size):
             raise RuntimeError(f"{type(self).__name__}: trying to create tensor with negative dimension: kernel_size={kernel_size}")
         self.in_channels, self.out_channels = in_channels, out_channels
-        self.padding = padding if isinstance(padding, str) else _ntuple(padding, n)
-        self.output_padding = _ntuple(output_padding, n)
+        self.padding = padding if isinstance(padding, str) else int_tuple(padding, n, "padding", name)
+        self.output_padding = int_tuple(output_padding, n, "output_padding", name)
         self.groups, self.padding_mode = groups, padding_mode
         self._reversed_padding_repeated_twice = self._reversed_padding()
         shape = (in_channels, out_channels // groups) if self.transposed else (out_channels, in_channels // groups)

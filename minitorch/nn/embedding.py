@@ -2,16 +2,9 @@
 from .. import creation
 from ..engine.state import no_grad
 from . import functional as F, init
+from .functional.embedding import padding_index
 from .module import Module
 from .parameter import Parameter
-
-
-def _padding_index(padding_idx, num_embeddings, message):
-    if padding_idx is None:
-        return None
-    if not -num_embeddings <= padding_idx < num_embeddings:
-        raise AssertionError(message)
-    return padding_idx % num_embeddings
 
 
 class _Table(Module):
@@ -51,7 +44,7 @@ class Embedding(_Table):
             raise NotImplementedError("Embedding: sparse=True (sparse gradients) is not supported: minitorch is dense-only")
         self.num_embeddings = num_embeddings
         self.embedding_dim = embedding_dim
-        self.padding_idx = _padding_index(padding_idx, num_embeddings, "Padding_idx must be within num_embeddings")
+        self.padding_idx = padding_index(padding_idx, num_embeddings, "Padding_idx must be within num_embeddings")
         self.max_norm = max_norm
         self.norm_type = norm_type
         self.scale_grad_by_freq = scale_grad_by_freq
@@ -112,7 +105,7 @@ class EmbeddingBag(_Table):
         self.max_norm = max_norm
         self.norm_type = norm_type
         self.scale_grad_by_freq = scale_grad_by_freq
-        self.padding_idx = _padding_index(padding_idx, num_embeddings, "padding_idx must be within num_embeddings")
+        self.padding_idx = padding_index(padding_idx, num_embeddings, "padding_idx must be within num_embeddings")
         self._make_weight(_weight, False, dtype)
         self.mode = mode
         self.sparse = sparse

@@ -1,4 +1,5 @@
 """Pooling layers, as in torch.nn: max, average, adaptive, LP and fractional pooling in 1-D and 2-D, and max unpooling."""
+from ..ops.dims import pair, single
 from . import functional as F
 from .module import Module
 
@@ -71,14 +72,6 @@ class AdaptiveAvgPool2d(_AdaptiveAvgPoolNd):
         return F.adaptive_avg_pool2d(input, self.output_size)
 
 
-def _single(value):
-    return tuple(value) if isinstance(value, (tuple, list)) else (value,)
-
-
-def _pair(value):
-    return tuple(value) if isinstance(value, (tuple, list)) else (value, value)
-
-
 class MaxPool1d(_MaxPoolNd):
     """Max pooling over (N, C, L) inputs, as torch.nn.MaxPool1d (see F.max_pool1d).
 
@@ -102,9 +95,9 @@ class AvgPool1d(Module):
     """
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
         super().__init__()
-        self.kernel_size = _single(kernel_size)
-        self.stride = _single(stride if stride is not None else kernel_size)
-        self.padding = _single(padding)
+        self.kernel_size = single(kernel_size)
+        self.stride = single(stride if stride is not None else kernel_size)
+        self.padding = single(padding)
         self.ceil_mode = ceil_mode
         self.count_include_pad = count_include_pad
 
@@ -205,7 +198,7 @@ class MaxUnpool1d(_MaxUnpoolNd):
     >>> unpool(*pool(mt.tensor([[[1.0, 3.0, 4.0, 2.0]]])))
     tensor([[[0., 3., 4., 0.]]])
     """
-    _sizes = staticmethod(_single)
+    _sizes = staticmethod(single)
 
     def forward(self, input, indices, output_size=None):
         return F.max_unpool1d(input, indices, self.kernel_size, self.stride, self.padding, output_size)
@@ -219,7 +212,7 @@ class MaxUnpool2d(_MaxUnpoolNd):
     tensor([[[[0., 0.],
               [4., 0.]]]])
     """
-    _sizes = staticmethod(_pair)
+    _sizes = staticmethod(pair)
 
     def forward(self, input, indices, output_size=None):
         return F.max_unpool2d(input, indices, self.kernel_size, self.stride, self.padding, output_size)
@@ -234,11 +227,11 @@ class FractionalMaxPool2d(Module):
     """
     def __init__(self, kernel_size, output_size=None, output_ratio=None, return_indices=False, _random_samples=None):
         super().__init__()
-        self.kernel_size = _pair(kernel_size)
+        self.kernel_size = pair(kernel_size)
         self.return_indices = return_indices
         self.register_buffer("_random_samples", _random_samples)
-        self.output_size = _pair(output_size) if output_size is not None else None
-        self.output_ratio = _pair(output_ratio) if output_ratio is not None else None
+        self.output_size = pair(output_size) if output_size is not None else None
+        self.output_ratio = pair(output_ratio) if output_ratio is not None else None
         if output_size is None and output_ratio is None:
             raise ValueError("FractionalMaxPool2d requires specifying either an output size, or a pooling ratio")
         if output_size is not None and output_ratio is not None:

@@ -226,7 +226,7 @@ def floating_unary(row, name, doc):
     return _named(function, name, doc)
 
 
-_KINDS = {"iub": "integer and bool tensors", "f": "floating-point tensors"}
+_KIND_NAMES = {"iub": "integer and bool tensors", "f": "floating-point tensors"}
 
 
 def binary(row, name, doc, kinds=None):
@@ -246,7 +246,7 @@ def binary(row, name, doc, kinds=None):
     def checked(input, other):
         for t in (input, other):
             if isinstance(t, Tensor) and t._data.dtype.kind not in kinds:
-                raise NotImplementedError(f"{name}: not implemented for {t.dtype} ({_KINDS[kinds]} only)")
+                raise NotImplementedError(f"{name}: not implemented for {t.dtype} ({_KIND_NAMES[kinds]} only)")
         return function(input, other)
 
     return _named(checked, name, doc)

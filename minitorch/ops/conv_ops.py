@@ -41,6 +41,7 @@ from numpy.lib.stride_tricks import as_strided
 from .. import parallel
 from ..engine.execute import execute
 from ..errors import ShapeError
+from .dims import int_tuple
 from .rows import TRANSPOSE, op
 
 
@@ -282,23 +283,31 @@ def _backprop_input_col2im(w, dy, input_shape, stride, padding, dilation, groups
                 columns = np.matmul(dy_rows[:, rows], weights)  # (G, rows, K)
             else:
                 columns = np.matmul(weights.transpose(0, 2, 1), dy_rows[:, rows].transpose(0, 2, 1)).transpose(0, 2, 1)
-            _col2im(columns, padded[start:stop], geometry)
+            _add_columns_back(columns, padded[start:stop], geometry)
 
     geometry.split("Conv2DBackpropInput", samples)
     return padded[:, top:top + h, left:left + width].transpose(0, 3, 1, 2)
 
 
-def _col2im(columns, padded, geometry):
-    """Adds each window's column (G, n Ho Wo, kH kW Cg) back onto the padded channels-last input
-    (n, Hp, Wp, C) it came from: one strided add per kernel offset."""
-    (k_h, k_w), (s_h, s_w), (d_h, d_w), (out_h, out_w) = geometry.kernel_size, geometry.stride, geometry.dilation, geometry.out_size
+def kernel_offsets(kernel_size, stride, dilation, out_size):
+    """Each kernel offset (i, j) with the strided slices of rows and columns of the padded image that its
+    element covers in every window: what col2im adds each window's element back onto (Conv2D's input
+    gradient, Col2Im)."""
+    (k_h, k_w), (s_h, s_w), (d_h, d_w), (out_h, out_w) = kernel_size, stride, dilation, out_size
+    for i in range(k_h):
+        for j in range(k_w):
+            yield i, j, slice(i * d_h, i * d_h + s_h * (out_h - 1) + 1, s_h), slice(j * d_w, j * d_w + s_w * (out_w - 1) + 1, s_w)
+
+
+def _add_columns_back(columns, padded, geometry):
+    """col2im, channels last: adds each window's column (G, n Ho Wo, kH kW Cg) back onto the padded input
+    (n, Hp, Wp, C) it came from, one strided add per kernel offset."""
+    (k_h, k_w), (out_h, out_w) = geometry.kernel_size, geometry.out_size
     n = padded.shape[0]
     per_offset = columns.reshape(geometry.groups, n, out_h, out_w, k_h, k_w, geometry.group_channels)
     grouped = padded.reshape(*padded.shape[:3], geometry.groups, geometry.group_channels)
-    for i in range(k_h):
-        for j in range(k_w):
-            target = grouped[:, i * d_h:i * d_h + s_h * (out_h - 1) + 1:s_h, j * d_w:j * d_w + s_w * (out_w - 1) + 1:s_w]
-            target += per_offset[:, :, :, :, i, j].transpose(1, 2, 3, 0, 4)
+    for i, j, rows, cols in kernel_offsets(geometry.kernel_size, geometry.stride, geometry.dilation, geometry.out_size):
+        grouped[:, rows, cols] += per_offset[:, :, :, :, i, j].transpose(1, 2, 3, 0, 4)
 
 
 def _conv2d_backprop_input_grad(op, grad):
@@ -361,17 +370,6 @@ def _conv_attrs(attrs):
 # ----- the functional API -----
 
 
-def _pair(value, name):
-    if isinstance(value, int) and not isinstance(value, bool):
-        return (value, value)
-    value = tuple(value)
-    if len(value) == 1:
-        value = value * 2
-    if len(value) != 2 or not all(isinstance(v, (int, np.integer)) for v in value):
-        raise ValueError(f"Conv2D: {name} must be an int or a pair of ints, got {value!r}")
-    return tuple(int(v) for v in value)
-
-
 def _conv_padding(padding, kernel_size, stride, dilation):
     """((top, bottom), (left, right)) from an int, a pair, 'valid' or 'same' (PyTorch's split)."""
     if isinstance(padding, str):
@@ -383,7 +381,7 @@ def _conv_padding(padding, kernel_size, stride, dilation):
             raise ValueError("Conv2D: padding='same' is not supported for strided convolutions")
         totals = [d * (k - 1) for k, d in zip(kernel_size, dilation)]
         return tuple((total // 2, total - total // 2) for total in totals)
-    ph, pw = _pair(padding, "padding")
+    ph, pw = int_tuple(padding, 2, "padding", "Conv2D")
     if ph < 0 or pw < 0:
         raise ValueError(f"Conv2D: negative padding {(ph, pw)} is not supported")
     return ((ph, ph), (pw, pw))
@@ -426,7 +424,7 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
             f"Conv2D: given groups={groups}, weight of shape {tuple(weight.shape)}, expected input {tuple(input.shape)} "
             f"to have {group_channels * groups} channels, but got {input.shape[1]} channels instead"
         )
-    stride, dilation = _pair(stride, "stride"), _pair(dilation, "dilation")
+    stride, dilation = int_tuple(stride, 2, "stride", "Conv2D"), int_tuple(dilation, 2, "dilation", "Conv2D")
     if min(stride) < 1 or min(dilation) < 1:
         raise ValueError(f"Conv2D: stride {stride} and dilation {dilation} must be positive")
     kernel_size = tuple(weight.shape[2:])

@@ -84,7 +84,7 @@ def _forward_backward(log_probs, targets, input_lengths, target_lengths, blank):
     return alpha, beta, extended, nll.astype(log_probs.dtype)
 
 
-def _gradient(log_probs, alpha, beta, extended, nll, input_lengths, zero_infinity):
+def _ctc_gradient(log_probs, alpha, beta, extended, nll, input_lengths, zero_infinity):
     """PyTorch's ctc_loss_backward: exp(lp) - exp(lcab + nll - lp), zero past each input length."""
     steps, n, classes = log_probs.shape
     both = alpha + beta
@@ -104,7 +104,7 @@ def _gradient(log_probs, alpha, beta, extended, nll, input_lengths, zero_infinit
 
 def _ctc_loss(log_probs, targets, input_lengths, target_lengths, blank, zero_infinity):
     alpha, beta, extended, nll = _forward_backward(log_probs, targets, input_lengths, target_lengths, blank)
-    grad = _gradient(log_probs, alpha, beta, extended, nll, input_lengths, zero_infinity)
+    grad = _ctc_gradient(log_probs, alpha, beta, extended, nll, input_lengths, zero_infinity)
     if zero_infinity:
         nll = np.where(np.isinf(nll), 0.0, nll).astype(log_probs.dtype)
     return nll, grad

@@ -175,9 +175,9 @@ def triu(input, diagonal=0):
     return _triangle(input, diagonal, False, "triu")
 
 
-def _indices(lower, row, col, offset, dtype):
+def _triangle_indices(lower, row, col, offset, dtype):
     if row < 0 or col < 0:
-        raise RuntimeError(f"{'tril' if lower else 'triu'}_indices: row and col must be non-negative, got {row}, {col}")
+        raise RuntimeError(f"{'tril' if lower else 'triu'}_triangle_indices: row and col must be non-negative, got {row}, {col}")
     rows, cols = (np.tril_indices if lower else np.triu_indices)(row, offset, col)
     return as_operand(np.stack([rows, cols]).astype(dtypes.to_numpy_dtype(dtype)))
 
@@ -190,7 +190,7 @@ def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None, pi
             [0, 0, 1, 0, 1, 2]])
     """
     check_placement(device, layout, pin_memory)
-    return _indices(True, row, col, offset, dtypes.int64 if dtype is None else dtype).requires_grad_(requires_grad)
+    return _triangle_indices(True, row, col, offset, dtypes.int64 if dtype is None else dtype).requires_grad_(requires_grad)
 
 
 def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None, pin_memory=False, requires_grad=False):
@@ -201,7 +201,7 @@ def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None, pi
             [1, 2, 2]])
     """
     check_placement(device, layout, pin_memory)
-    return _indices(False, row, col, offset, dtypes.int64 if dtype is None else dtype).requires_grad_(requires_grad)
+    return _triangle_indices(False, row, col, offset, dtypes.int64 if dtype is None else dtype).requires_grad_(requires_grad)
 
 
 def filled_diagonal(x, fill_value, wrap=False):

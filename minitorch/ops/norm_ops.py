@@ -69,7 +69,7 @@ def _vector_norm_grad(op, grad):
 op("VectorNorm", _vector_norm, _vector_norm_grad, needs="both", jvp=TRANSPOSE)
 
 
-def _floating(x, dtype, name):
+def _floating_norm_input(x, dtype, name):
     if dtype is not None:
         x = cast(x, dtype)
     if x._data.dtype.kind != "f":
@@ -88,7 +88,7 @@ def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None, axis=None,
     tensor([7., 1.])
     """
     dim, keepdim = numpy_names("linalg.vector_norm", dim, keepdim, axis, keepdims)
-    input = _floating(input, dtype, "linalg.vector_norm")
+    input = _floating_norm_input(input, dtype, "linalg.vector_norm")
     if isinstance(dim, (tuple, list)) and len(dim) == 0:
         dim = None
     axis = normalize_dims(dim, input.ndim, "linalg.vector_norm")
@@ -106,7 +106,7 @@ def matrix_norm(input, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     >>> mt.linalg.matrix_norm(mt.tensor([[1.0, -2.0], [3.0, 4.0]]), ord=1)
     tensor(6.)
     """
-    input = _floating(input, dtype, "linalg.matrix_norm")
+    input = _floating_norm_input(input, dtype, "linalg.matrix_norm")
     dims = normalize_dims(dim, input.ndim, "linalg.matrix_norm") if input.ndim >= 2 else None
     if dims is None or len(dims) != 2:
         raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple of different dimensions and the input at least "

@@ -23,6 +23,7 @@ from ..engine.execute import execute
 from ..errors import ShapeError
 from ..tensor import Tensor
 from .conv_ops import is_channels_last, windows
+from .dims import int_tuple
 from .product_ops import matmul
 from .rows import TRANSPOSE, op
 
@@ -323,17 +324,6 @@ op("AvgPoolGrad", _avg_pool_grad_kernel, _avg_pool_grad_grad, needs="nothing", j
 # ----- the functional API -----
 
 
-def _pair(value, name, op_name):
-    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-        return (int(value), int(value))
-    value = tuple(value)
-    if len(value) == 1:
-        value = value * 2
-    if len(value) != 2 or not all(isinstance(v, (int, np.integer)) for v in value):
-        raise ValueError(f"{op_name}: {name} must be an int or a pair of ints, got {value!r}")
-    return tuple(int(v) for v in value)
-
-
 def _as_batched(input, op_name):
     if input.ndim not in (3, 4):
         raise ShapeError(f"{op_name}: expected a 3-D (unbatched) or 4-D (batched) input, got shape {tuple(input.shape)}")
@@ -345,9 +335,9 @@ def _as_batched(input, op_name):
 
 
 def _pool_args(input, op_name, kernel_size, stride, padding, dilation, ceil_mode):
-    kernel_size = _pair(kernel_size, "kernel_size", op_name)
-    stride = kernel_size if stride is None or (not isinstance(stride, int) and len(stride) == 0) else _pair(stride, "stride", op_name)
-    padding, dilation = _pair(padding, "padding", op_name), _pair(dilation, "dilation", op_name)
+    kernel_size = int_tuple(kernel_size, 2, "kernel_size", op_name)
+    stride = kernel_size if stride is None or (not isinstance(stride, int) and len(stride) == 0) else int_tuple(stride, 2, "stride", op_name)
+    padding, dilation = int_tuple(padding, 2, "padding", op_name), int_tuple(dilation, 2, "dilation", op_name)
     if min(kernel_size) < 1 or min(stride) < 1 or min(dilation) < 1 or min(padding) < 0:
         raise ValueError(f"{op_name}: kernel_size {kernel_size}, stride {stride} and dilation {dilation} must be positive, padding {padding} not negative")
     for k, p, d in zip(kernel_size, padding, dilation):

@@ -137,7 +137,7 @@ def _require(condition, message):
         raise ShapeError(message)
 
 
-def _same_dtype(name, a, b):
+def _check_same_dtype(name, a, b):
     if a._data.dtype != b._data.dtype:
         raise RuntimeError(f"{name}: expected both arguments to have the same dtype, but got {a.dtype} and {b.dtype}")
 
@@ -150,7 +150,7 @@ def mm(input, mat2):
     """
     _require(input.ndim == 2, f"mm: self must be a matrix, got shape {tuple(input.shape)}")
     _require(mat2.ndim == 2, f"mm: mat2 must be a matrix, got shape {tuple(mat2.shape)}")
-    _same_dtype("mm", input, mat2)
+    _check_same_dtype("mm", input, mat2)
     return matmul(input, mat2)
 
 
@@ -163,7 +163,7 @@ def bmm(input, mat2):
     _require(input.ndim == 3 and mat2.ndim == 3, f"bmm: batch1 and batch2 must be 3-D tensors, got shapes {tuple(input.shape)} and {tuple(mat2.shape)}")
     _require(input.shape[0] == mat2.shape[0] and input.shape[2] == mat2.shape[1],
              f"bmm: expected batch2 of size [{input.shape[0]}, {input.shape[2]}, *], got {tuple(mat2.shape)}")
-    _same_dtype("bmm", input, mat2)
+    _check_same_dtype("bmm", input, mat2)
     return matmul(input, mat2)
 
 
@@ -175,7 +175,7 @@ def mv(input, vec):
     """
     _require(input.ndim == 2 and vec.ndim == 1 and input.shape[1] == vec.shape[0],
              f"mv: size mismatch, got mat {tuple(input.shape)} and vec {tuple(vec.shape)}")
-    _same_dtype("mv", input, vec)
+    _check_same_dtype("mv", input, vec)
     return matmul(input, vec)
 
 
@@ -187,7 +187,7 @@ def dot(input, tensor):
     """
     _require(input.ndim == 1 and tensor.ndim == 1, f"dot: 1D tensors expected, but got {input.ndim}D and {tensor.ndim}D tensors")
     _require(input.shape == tensor.shape, f"dot: inconsistent tensor size, expected tensors of the same size, got {input.shape[0]} and {tensor.shape[0]}")
-    _same_dtype("dot", input, tensor)
+    _check_same_dtype("dot", input, tensor)
     return (input * tensor).sum()
 
 
@@ -465,7 +465,7 @@ def multi_dot(tensors):
         _require(tensors[i].shape[1] == tensors[i + 1].shape[0],
                  f"multi_dot(): tensors {i} and {i + 1} with shapes {tuple(tensors[i].shape)} and "
                  f"{tuple(tensors[i + 1].shape)} cannot be multiplied")
-    result = _chain(tensors, _cheapest_order([t.shape[0] for t in tensors] + [tensors[-1].shape[1]]), 0, len(tensors) - 1)
+    result = _chain_product(tensors, _cheapest_order([t.shape[0] for t in tensors] + [tensors[-1].shape[1]]), 0, len(tensors) - 1)
     if first_vector:
         result = result.squeeze(0)
     if last_vector:
@@ -489,11 +489,11 @@ def _cheapest_order(sizes):
     return split
 
 
-def _chain(tensors, split, i, j):
+def _chain_product(tensors, split, i, j):
     if i == j:
         return tensors[i]
     k = split[i][j]
-    return matmul(_chain(tensors, split, i, k), _chain(tensors, split, k + 1, j))
+    return matmul(_chain_product(tensors, split, i, k), _chain_product(tensors, split, k + 1, j))
 
 
 def chain_matmul(*matrices):

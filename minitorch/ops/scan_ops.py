@@ -14,7 +14,7 @@ from .. import dtypes
 from ..engine.execute import execute
 from ..tensor import Tensor
 from . import return_types
-from .coercion import as_operand, cast
+from .coercion import as_operand, cast, floating
 from .comparison_ops import where
 from .dims import numpy_names, one_dim, take_along
 from .exponential_ops import exp, log
@@ -220,11 +220,6 @@ def diff(input, n=1, dim=-1, prepend=None, append=None, *, axis=None):
     return input
 
 
-def _floating(y):
-    """Integer samples integrate to the default float dtype, as in PyTorch."""
-    return y if y._data.dtype.kind == "f" else cast(y, dtypes.default_float.numpy)
-
-
 def _trapezoid_spacing(y, x, dx, axis):
     """The widths of the trapezoids along `axis`: from the sample points `x`, or the constant `dx`."""
     if x is None:
@@ -251,7 +246,7 @@ def trapezoid(y, x=None, *, dx=1, dim=-1, axis=None):
         raise TypeError("trapezoid: received both `x` and `dx`; give one of them")
     dim, _ = numpy_names("trapezoid", dim, False, axis, None, -1)
     axis = one_dim(dim, y.ndim, "trapezoid")
-    y = _floating(y)
+    y = floating(y)
     if y.ndim == 0 or y.shape[axis] == 0:
         return (y * 0).sum(dim=axis if y.ndim else None)
     widths = _trapezoid_spacing(y, x, dx, axis)
@@ -270,7 +265,7 @@ def cumulative_trapezoid(y, x=None, *, dx=1, dim=-1, axis=None):
         raise TypeError("cumulative_trapezoid: received both `x` and `dx`; give one of them")
     dim, _ = numpy_names("cumulative_trapezoid", dim, False, axis, None, -1)
     axis = one_dim(dim, y.ndim, "cumulative_trapezoid")
-    y = _floating(y)
+    y = floating(y)
     widths = _trapezoid_spacing(y, x, dx, axis)
     heights = _slice_along(y, axis, 1, None) + _slice_along(y, axis, None, -1)
     return cumulative("Cumsum", heights * widths / 2, axis)
@@ -344,6 +339,6 @@ def finite_gradient(input, *, spacing=None, dim=None, edge_order=1):
     dims = [one_dim(d, input.ndim, "gradient") for d in dims]
     if any(input.shape[axis] < edge_order + 1 for axis in dims):
         raise RuntimeError("torch.gradient expected each dimension size to be at least edge_order+1")
-    f = _floating(input)
+    f = floating(input)
     coordinates = _gradient_coordinates(spacing, input, dims)
     return tuple(_finite_difference(f, x, axis, edge_order) for x, axis in zip(coordinates, dims))

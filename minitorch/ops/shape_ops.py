@@ -21,7 +21,7 @@ from .rows import linear, op
 
 # ----- the ops -----
 
-def _reverse(x, axis):
+def _flipped(x, axis):
     return np.ascontiguousarray(np.flip(x, axis))
 
 
@@ -30,7 +30,7 @@ def _reverse_grad(op, grad):
     return execute("ReverseV2", (grad,), op.attrs)
 
 
-op("ReverseV2", _reverse, _reverse_grad, needs="nothing", jvp=linear)
+op("ReverseV2", _flipped, _reverse_grad, needs="nothing", jvp=linear)
 
 
 def _roll(x, shift, axis):

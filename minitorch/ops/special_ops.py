@@ -27,7 +27,7 @@ _SQRT_TWO_PI = math.sqrt(2.0 * math.pi)
 _ONE_OVER_SQRT_TWO_PI = 1.0 / _SQRT_TWO_PI
 
 
-def _same_dtype(scipy_function):
+def _in_input_dtype(scipy_function):
     """A scipy ufunc as a kernel whose result has its (first floating) input's dtype."""
 
     def kernel_function(*arrays):
@@ -62,7 +62,7 @@ def _erfc_grad(op, grad):
     return grad * (-_TWO_OVER_SQRT_PI * exp(-(x * x)))
 
 
-erfc = floating_unary(op("Erfc", _same_dtype(special.erfc), _erfc_grad, needs="inputs", jvp=elementwise), "erfc", """The complementary error function 1 - erf(x), accurate where erf(x) is near 1. Runs the "Erfc" op.
+erfc = floating_unary(op("Erfc", _in_input_dtype(special.erfc), _erfc_grad, needs="inputs", jvp=elementwise), "erfc", """The complementary error function 1 - erf(x), accurate where erf(x) is near 1. Runs the "Erfc" op.
 
     >>> mt.erfc(mt.tensor([0.0, 5.0], dtype=mt.float64))
     tensor([1.0000e+00, 1.5375e-12], dtype=minitorch.float64)
@@ -75,7 +75,7 @@ def _erfcx_grad(op, grad):
     return grad * (x * y * 2 - _TWO_OVER_SQRT_PI)
 
 
-erfcx = floating_unary(op("Erfcx", _same_dtype(special.erfcx), _erfcx_grad, needs="both", jvp=elementwise), "erfcx", """The scaled complementary error function e^(x^2) erfc(x), without overflow. Runs the "Erfcx" op.
+erfcx = floating_unary(op("Erfcx", _in_input_dtype(special.erfcx), _erfcx_grad, needs="both", jvp=elementwise), "erfcx", """The scaled complementary error function e^(x^2) erfc(x), without overflow. Runs the "Erfcx" op.
 
     >>> mt.special.erfcx(mt.tensor([0.0, 10.0, 100.0]))
     tensor([1.0000, 0.0561, 0.0056])
@@ -88,7 +88,7 @@ def _erfinv_grad(op, grad):
     return grad * (_SQRT_PI_OVER_TWO * exp(y * y))
 
 
-erfinv = floating_unary(op("Erfinv", _same_dtype(special.erfinv), _erfinv_grad, needs="outputs", jvp=elementwise), "erfinv", """The inverse error function on (-1, 1) (+-inf at +-1, nan beyond). Runs the "Erfinv" op.
+erfinv = floating_unary(op("Erfinv", _in_input_dtype(special.erfinv), _erfinv_grad, needs="outputs", jvp=elementwise), "erfinv", """The inverse error function on (-1, 1) (+-inf at +-1, nan beyond). Runs the "Erfinv" op.
 
     >>> mt.erfinv(mt.tensor([0.0, 0.5, -0.9]))  # +-inf at +-1
     tensor([0.0000, 0.4769, -1.1631])
@@ -105,7 +105,7 @@ def _xlogy_grad(op, grad):
     return grad_x, (grad * x / y if need_y else None)
 
 
-xlogy = floating_binary(op("Xlogy", _same_dtype(special.xlogy), _xlogy_grad, needs="inputs", jvp=elementwise), "xlogy", """x * log(y), elementwise with broadcasting, and 0 where x = 0 (unless y is nan). Runs the "Xlogy" op.
+xlogy = floating_binary(op("Xlogy", _in_input_dtype(special.xlogy), _xlogy_grad, needs="inputs", jvp=elementwise), "xlogy", """x * log(y), elementwise with broadcasting, and 0 where x = 0 (unless y is nan). Runs the "Xlogy" op.
 
     >>> mt.xlogy(mt.tensor([0.0, 2.0, 0.0]), mt.tensor([0.0, 3.0, float("nan")]))
     tensor([0.0000, 2.1972,    nan])
@@ -136,7 +136,7 @@ def _digamma_grad(op, grad):
     return grad * polygamma(1, op.inputs[0])
 
 
-digamma = floating_unary(op("Digamma", _same_dtype(special.psi), _digamma_grad, needs="inputs", jvp=elementwise), "digamma", """The digamma function, d/dx log gamma(x), elementwise (-inf at 0, nan at the negative integers).
+digamma = floating_unary(op("Digamma", _in_input_dtype(special.psi), _digamma_grad, needs="inputs", jvp=elementwise), "digamma", """The digamma function, d/dx log gamma(x), elementwise (-inf at 0, nan at the negative integers).
     Runs the "Digamma" op.
 
     >>> mt.digamma(mt.tensor([1.0, 0.5]))
@@ -215,13 +215,13 @@ def _incomplete_gamma_grad(op, grad, sign):
     return None, grad * density * sign
 
 
-igamma = floating_binary(op("Igamma", _same_dtype(special.gammainc), _igamma_grad, needs="inputs", jvp=elementwise), "igamma", """The regularized lower incomplete gamma function P(a, x), elementwise with broadcasting.
+igamma = floating_binary(op("Igamma", _in_input_dtype(special.gammainc), _igamma_grad, needs="inputs", jvp=elementwise), "igamma", """The regularized lower incomplete gamma function P(a, x), elementwise with broadcasting.
     Runs the "Igamma" op (scipy's gammainc). Differentiable in x only, as in PyTorch.
 
     >>> mt.igamma(mt.tensor([1.0, 2.0]), mt.tensor([1.0, 2.0]))
     tensor([0.6321, 0.5940])
     """)
-igammac = floating_binary(op("Igammac", _same_dtype(special.gammaincc), _igammac_grad, needs="inputs", jvp=elementwise), "igammac", """The regularized upper incomplete gamma function Q(a, x) = 1 - P(a, x), elementwise with broadcasting.
+igammac = floating_binary(op("Igammac", _in_input_dtype(special.gammaincc), _igammac_grad, needs="inputs", jvp=elementwise), "igammac", """The regularized upper incomplete gamma function Q(a, x) = 1 - P(a, x), elementwise with broadcasting.
     Runs the "Igammac" op (scipy's gammaincc). Differentiable in x only, as in PyTorch.
 
     >>> mt.igammac(mt.tensor([1.0, 2.0]), mt.tensor([1.0, 2.0]))
@@ -236,7 +236,7 @@ def _i0_grad(op, grad):
     return grad * i1(op.inputs[0])
 
 
-i0 = floating_unary(op("BesselI0", _same_dtype(special.i0), _i0_grad, needs="inputs", jvp=elementwise), "i0", """The modified Bessel function of the first kind of order 0, elementwise. Runs the "BesselI0" op.
+i0 = floating_unary(op("BesselI0", _in_input_dtype(special.i0), _i0_grad, needs="inputs", jvp=elementwise), "i0", """The modified Bessel function of the first kind of order 0, elementwise. Runs the "BesselI0" op.
 
     >>> mt.i0(mt.tensor([0.0, 1.0, 2.0]))
     tensor([1.0000, 1.2661, 2.2796])
@@ -251,7 +251,7 @@ def _i1_grad(op, grad):
     return grad * where(zero, 0.5, i0(x) - y / safe_x)
 
 
-i1 = floating_unary(op("BesselI1", _same_dtype(special.i1), _i1_grad, needs="both", jvp=elementwise), "i1", """The modified Bessel function of the first kind of order 1, elementwise. Runs the "BesselI1" op.
+i1 = floating_unary(op("BesselI1", _in_input_dtype(special.i1), _i1_grad, needs="both", jvp=elementwise), "i1", """The modified Bessel function of the first kind of order 1, elementwise. Runs the "BesselI1" op.
 
     >>> mt.special.i1(mt.tensor([0.0, 1.0]))
     tensor([0.0000, 0.5652])
@@ -265,7 +265,7 @@ def _i0e_grad(op, grad):
     return grad * (i1e(x) - sign(x) * y)
 
 
-i0e = floating_unary(op("BesselI0e", _same_dtype(special.i0e), _i0e_grad, needs="both", jvp=elementwise), "i0e", """The exponentially scaled modified Bessel function of order 0, e^-|x| i0(x). Runs the "BesselI0e" op.
+i0e = floating_unary(op("BesselI0e", _in_input_dtype(special.i0e), _i0e_grad, needs="both", jvp=elementwise), "i0e", """The exponentially scaled modified Bessel function of order 0, e^-|x| i0(x). Runs the "BesselI0e" op.
 
     >>> mt.special.i0e(mt.tensor([0.0, 1.0]))
     tensor([1.0000, 0.4658])
@@ -280,7 +280,7 @@ def _i1e_grad(op, grad):
     return grad * where(zero, 0.5, i0e(x) - y * (sign(x) + 1 / safe_x))
 
 
-i1e = floating_unary(op("BesselI1e", _same_dtype(special.i1e), _i1e_grad, needs="both", jvp=elementwise), "i1e", """The exponentially scaled modified Bessel function of order 1, e^-|x| i1(x). Runs the "BesselI1e" op.
+i1e = floating_unary(op("BesselI1e", _in_input_dtype(special.i1e), _i1e_grad, needs="both", jvp=elementwise), "i1e", """The exponentially scaled modified Bessel function of order 1, e^-|x| i1(x). Runs the "BesselI1e" op.
 
     >>> mt.special.i1e(mt.tensor([0.0, 1.0]))
     tensor([0.0000, 0.2079])
@@ -295,7 +295,7 @@ def _ndtr_grad(op, grad):
     return grad * (exp(x * x * -0.5) * _ONE_OVER_SQRT_TWO_PI)
 
 
-ndtr = floating_unary(op("Ndtr", _same_dtype(special.ndtr), _ndtr_grad, needs="inputs", jvp=elementwise), "ndtr", """The standard normal cumulative distribution function Phi(x). Runs the "Ndtr" op.
+ndtr = floating_unary(op("Ndtr", _in_input_dtype(special.ndtr), _ndtr_grad, needs="inputs", jvp=elementwise), "ndtr", """The standard normal cumulative distribution function Phi(x). Runs the "Ndtr" op.
 
     >>> mt.special.ndtr(mt.tensor([0.0, 1.0]))
     tensor([0.5000, 0.8413])
@@ -308,7 +308,7 @@ def _ndtri_grad(op, grad):
     return grad * (exp(y * y * 0.5) * _SQRT_TWO_PI)
 
 
-ndtri = floating_unary(op("Ndtri", _same_dtype(special.ndtri), _ndtri_grad, needs="outputs", jvp=elementwise), "ndtri", """The inverse of the standard normal cumulative distribution function. Runs the "Ndtri" op.
+ndtri = floating_unary(op("Ndtri", _in_input_dtype(special.ndtri), _ndtri_grad, needs="outputs", jvp=elementwise), "ndtri", """The inverse of the standard normal cumulative distribution function. Runs the "Ndtri" op.
 
     >>> mt.special.ndtri(mt.tensor([0.5, 0.975]))
     tensor([0.0000, 1.9600])
@@ -321,7 +321,7 @@ def _log_ndtr_grad(op, grad):
     return grad * (exp(x * x * -0.5 - y) * _ONE_OVER_SQRT_TWO_PI)
 
 
-log_ndtr = floating_unary(op("LogNdtr", _same_dtype(special.log_ndtr), _log_ndtr_grad, needs="both", jvp=elementwise), "log_ndtr", """log Phi(x), accurate far in the lower tail. Runs the "LogNdtr" op.
+log_ndtr = floating_unary(op("LogNdtr", _in_input_dtype(special.log_ndtr), _log_ndtr_grad, needs="both", jvp=elementwise), "log_ndtr", """log Phi(x), accurate far in the lower tail. Runs the "LogNdtr" op.
 
     >>> mt.special.log_ndtr(mt.tensor([0.0, -40.0], dtype=mt.float64))
     tensor([-6.9315e-01, -8.0408e+02], dtype=minitorch.float64)
@@ -333,7 +333,7 @@ def _entr_grad(op, grad):
     return grad * -(log(op.inputs[0]) + 1)
 
 
-entr = floating_unary(op("Entr", _same_dtype(special.entr), _entr_grad, needs="inputs", jvp=elementwise), "entr", """The elementwise entropy -x log(x): 0 at x = 0, -inf for x < 0. Runs the "Entr" op.
+entr = floating_unary(op("Entr", _in_input_dtype(special.entr), _entr_grad, needs="inputs", jvp=elementwise), "entr", """The elementwise entropy -x log(x): 0 at x = 0, -inf for x < 0. Runs the "Entr" op.
 
     >>> mt.special.entr(mt.tensor([0.0, 0.5, 1.0, -1.0]))
     tensor([0.0000, 0.3466, -0.0000,   -inf])
@@ -348,7 +348,7 @@ def _xlog1py_grad(op, grad):
     return (grad * log1p(y) if need_x else None), (grad * x / (1 + y) if need_y else None)
 
 
-xlog1py = floating_binary(op("Xlog1py", _same_dtype(special.xlog1py), _xlog1py_grad, needs="inputs", jvp=elementwise), "xlog1py", """x * log(1 + y), elementwise with broadcasting, and 0 where x = 0 (unless y is nan). Runs the "Xlog1py" op.
+xlog1py = floating_binary(op("Xlog1py", _in_input_dtype(special.xlog1py), _xlog1py_grad, needs="inputs", jvp=elementwise), "xlog1py", """x * log(1 + y), elementwise with broadcasting, and 0 where x = 0 (unless y is nan). Runs the "Xlog1py" op.
 
     >>> mt.special.xlog1py(mt.tensor([0.0, 2.0]), mt.tensor([-1.0, 1e-3]))
     tensor([0.0000, 0.0020])
@@ -365,43 +365,43 @@ def _spherical_bessel_j0(x):
     return special.spherical_jn(0, x).astype(x.dtype, copy=False)
 
 
-bessel_j0 = floating_unary(op("BesselJ0", _same_dtype(special.j0)), "bessel_j0", """The Bessel function of the first kind of order 0. Runs the "BesselJ0" op (not differentiable, as in PyTorch).
+bessel_j0 = floating_unary(op("BesselJ0", _in_input_dtype(special.j0)), "bessel_j0", """The Bessel function of the first kind of order 0. Runs the "BesselJ0" op (not differentiable, as in PyTorch).
 
     >>> mt.special.bessel_j0(mt.tensor([0.0, 1.0]))
     tensor([1.0000, 0.7652])
     """)
-bessel_j1 = floating_unary(op("BesselJ1", _same_dtype(special.j1)), "bessel_j1", """The Bessel function of the first kind of order 1. Runs the "BesselJ1" op (not differentiable, as in PyTorch).
+bessel_j1 = floating_unary(op("BesselJ1", _in_input_dtype(special.j1)), "bessel_j1", """The Bessel function of the first kind of order 1. Runs the "BesselJ1" op (not differentiable, as in PyTorch).
 
     >>> mt.special.bessel_j1(mt.tensor([0.0, 1.0]))
     tensor([0.0000, 0.4401])
     """)
-bessel_y0 = floating_unary(op("BesselY0", _same_dtype(special.y0)), "bessel_y0", """The Bessel function of the second kind of order 0. Runs the "BesselY0" op (not differentiable, as in PyTorch).
+bessel_y0 = floating_unary(op("BesselY0", _in_input_dtype(special.y0)), "bessel_y0", """The Bessel function of the second kind of order 0. Runs the "BesselY0" op (not differentiable, as in PyTorch).
 
     >>> mt.special.bessel_y0(mt.tensor([0.0, 1.0]))
     tensor([  -inf, 0.0883])
     """)
-bessel_y1 = floating_unary(op("BesselY1", _same_dtype(special.y1)), "bessel_y1", """The Bessel function of the second kind of order 1. Runs the "BesselY1" op (not differentiable, as in PyTorch).
+bessel_y1 = floating_unary(op("BesselY1", _in_input_dtype(special.y1)), "bessel_y1", """The Bessel function of the second kind of order 1. Runs the "BesselY1" op (not differentiable, as in PyTorch).
 
     >>> mt.special.bessel_y1(mt.tensor([1.0, 2.0]))
     tensor([-0.7812, -0.1070])
     """)
-modified_bessel_k0 = floating_unary(op("BesselK0", _same_dtype(special.k0)), "modified_bessel_k0", """The modified Bessel function of the second kind of order 0. Runs the "BesselK0" op (not differentiable, as in PyTorch).
+modified_bessel_k0 = floating_unary(op("BesselK0", _in_input_dtype(special.k0)), "modified_bessel_k0", """The modified Bessel function of the second kind of order 0. Runs the "BesselK0" op (not differentiable, as in PyTorch).
 
     >>> mt.special.modified_bessel_k0(mt.tensor([0.5, 1.0]))
     tensor([0.9244, 0.4210])
     """)
-modified_bessel_k1 = floating_unary(op("BesselK1", _same_dtype(special.k1)), "modified_bessel_k1", """The modified Bessel function of the second kind of order 1. Runs the "BesselK1" op (not differentiable, as in PyTorch).
+modified_bessel_k1 = floating_unary(op("BesselK1", _in_input_dtype(special.k1)), "modified_bessel_k1", """The modified Bessel function of the second kind of order 1. Runs the "BesselK1" op (not differentiable, as in PyTorch).
 
     >>> mt.special.modified_bessel_k1(mt.tensor([0.5, 1.0]))
     tensor([1.6564, 0.6019])
     """)
-scaled_modified_bessel_k0 = floating_unary(op("BesselK0e", _same_dtype(special.k0e)), "scaled_modified_bessel_k0", """e^x k0(x), the exponentially scaled modified Bessel function of the second kind of order 0.
+scaled_modified_bessel_k0 = floating_unary(op("BesselK0e", _in_input_dtype(special.k0e)), "scaled_modified_bessel_k0", """e^x k0(x), the exponentially scaled modified Bessel function of the second kind of order 0.
     Runs the "BesselK0e" op (not differentiable, as in PyTorch).
 
     >>> mt.special.scaled_modified_bessel_k0(mt.tensor([1.0, 100.0]))
     tensor([1.1445, 0.1250])
     """)
-scaled_modified_bessel_k1 = floating_unary(op("BesselK1e", _same_dtype(special.k1e)), "scaled_modified_bessel_k1", """e^x k1(x), the exponentially scaled modified Bessel function of the second kind of order 1.
+scaled_modified_bessel_k1 = floating_unary(op("BesselK1e", _in_input_dtype(special.k1e)), "scaled_modified_bessel_k1", """e^x k1(x), the exponentially scaled modified Bessel function of the second kind of order 1.
     Runs the "BesselK1e" op (not differentiable, as in PyTorch).
 
     >>> mt.special.scaled_modified_bessel_k1(mt.tensor([1.0, 100.0]))
@@ -418,7 +418,7 @@ airy_ai = floating_unary(op("AiryAi", _airy_ai), "airy_ai", """The Airy function
     >>> mt.special.airy_ai(mt.tensor([0.0, 1.0]))
     tensor([0.3550, 0.1353])
     """)
-zeta = floating_binary(op("Zeta", _same_dtype(special.zeta)), "zeta", """The Hurwitz zeta function, sum over k >= 0 of (k + q)^-x; zeta(x, 1) is Riemann's.
+zeta = floating_binary(op("Zeta", _in_input_dtype(special.zeta)), "zeta", """The Hurwitz zeta function, sum over k >= 0 of (k + q)^-x; zeta(x, 1) is Riemann's.
     Runs the "Zeta" op (not differentiable, as in PyTorch).
 
     >>> mt.special.zeta(mt.tensor([2.0, 4.0]), mt.tensor(1.0))

@@ -228,7 +228,7 @@ def _histogram_of(name, points, edges, weight, density):
     return execute("Histogram", inputs, {"edges": tuple(edges), "density": bool(density)})
 
 
-def _floating_input(x, name):
+def _require_histogram_input(x, name):
     if x._data.dtype.kind != "f":
         raise NotImplementedError(f"{name}: \"histogram_cpu\" not implemented for '{x.dtype}'")
 
@@ -240,7 +240,7 @@ def histc(input, bins=100, min=0, max=0):
     >>> mt.histc(mt.tensor([1.0, 2.0, 1.0]), bins=4, min=0, max=3)
     tensor([0., 2., 1., 0.])
     """
-    _floating_input(input, "histc")
+    _require_histogram_input(input, "histc")
     if bins <= 0:
         raise RuntimeError(f"histc: bins must be > 0, got {bins}")
     low, high = float(min), float(max)
@@ -262,7 +262,7 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False):
     >>> mt.histogram(mt.tensor([1.0, 2.0, 1.0]), bins=4, range=(0.0, 3.0))
     histogram(hist=tensor([0., 2., 1., 0.]), bin_edges=tensor([0.0000, 0.7500, 1.5000, 2.2500, 3.0000]))
     """
-    _floating_input(input, "histogram")
+    _require_histogram_input(input, "histogram")
     if isinstance(bins, Tensor):
         if bins.ndim != 1:
             raise RuntimeError(f"histogram(): bins tensor should have one dimension, but got {bins.ndim}")
@@ -285,7 +285,7 @@ def histogramdd(input, bins, range=None, weight=None, density=False):
     tensor([[0., 1.],
             [1., 1.]])
     """
-    _floating_input(input, "histogramdd")
+    _require_histogram_input(input, "histogramdd")
     if input.ndim < 2:
         raise RuntimeError(f"histogramdd: input should have at least 2 dimensions, but got {input.ndim}")
     points = input.reshape(-1, input.shape[-1])

@@ -129,8 +129,8 @@ class LBFGS(Optimizer):
             return orig_loss
 
         memory = _Memory.from_state(state, history_size)
-        d, t = _array(state.get("d")), _scalar(state.get("t"))
-        prev_flat_grad, prev_loss = _array(state.get("prev_flat_grad")), state.get("prev_loss")
+        d, t = _as_array(state.get("d")), _scalar(state.get("t"))
+        prev_flat_grad, prev_loss = _as_array(state.get("prev_flat_grad")), state.get("prev_loss")
         n_iter = 0
         while n_iter < max_iter:
             n_iter += 1
@@ -194,7 +194,7 @@ class _Memory:
 
     @classmethod
     def from_state(cls, state, history_size):
-        arrays = lambda key: [_array(v) for v in state.get(key) or []]  # noqa: E731
+        arrays = lambda key: [_as_array(v) for v in state.get(key) or []]  # noqa: E731
         scalars = lambda key: [_scalar(v) for v in state.get(key) or []]  # noqa: E731
         al = scalars("al") if "al" in state else None
         return cls(history_size, arrays("old_dirs"), arrays("old_stps"), scalars("ro"),
@@ -239,7 +239,7 @@ class _Memory:
             state["al"] = [None if v is None else _stored(v) for v in self.al]
 
 
-def _array(value):
+def _as_array(value):
     return None if value is None else np.asarray(value._data if isinstance(value, Tensor) else value)
 
 

@@ -108,7 +108,7 @@ def _wrap(text):
     return textwrap.wrap(text, WRAP, subsequent_indent="  ", break_long_words=False) or [text]
 
 
-def _tensor_lines(label, node):
+def _box_lines(label, node):
     lines = [f"{label}  {_shape_text(node)}"]
     if node.value is not None:
         lines += _wrap(f"value {node.value.text(DIGITS)}")
@@ -186,7 +186,7 @@ def picture(obj, names=None, group_by=None):
         if key not in result.boxes and tid not in folded:
             node = graph.tensors[tid]
             style = "output" if tid in targets and node.kind == "computed" else node.kind
-            result.boxes[key] = Box(key, _tensor_lines(label[tid], node), style, tensor_module.get(tid))
+            result.boxes[key] = Box(key, _box_lines(label[tid], node), style, tensor_module.get(tid))
 
     for op in graph.ops:
         for tid in op.input_ids:

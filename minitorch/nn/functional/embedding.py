@@ -28,7 +28,7 @@ from ...ops import coercion, comparison_ops
 from ...ops.norm_ops import vector_norm
 
 
-def _indices(input, num_embeddings, name):
+def _checked_indices(input, num_embeddings, name):
     indices = np.asarray(input)
     if indices.dtype.kind not in "iu":
         raise RuntimeError(f"{name}: expected an integer index tensor (Long or Int), got {indices.dtype}")
@@ -37,11 +37,13 @@ def _indices(input, num_embeddings, name):
     return indices
 
 
-def _padding_index(padding_idx, num_embeddings):
+def padding_index(padding_idx, num_embeddings, message="Padding_idx must be within num_embeddings"):
+    """padding_idx as an index in [0, num_embeddings) (a negative one counts from the end), or None;
+    out of range, PyTorch's AssertionError with its `message`."""
     if padding_idx is None:
         return None
     if not -num_embeddings <= padding_idx < num_embeddings:
-        raise AssertionError("Padding_idx must be within num_embeddings")
+        raise AssertionError(message)
     return padding_idx % num_embeddings
 
 
@@ -96,8 +98,8 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
     if weight.ndim != 2:
         raise ShapeError(f"embedding: 'weight' must be 2-D, got shape {tuple(weight.shape)}")
     num_embeddings = weight.shape[0]
-    indices = _indices(input, num_embeddings, "embedding")
-    padding_idx = _padding_index(padding_idx, num_embeddings)
+    indices = _checked_indices(input, num_embeddings, "embedding")
+    padding_idx = padding_index(padding_idx, num_embeddings)
     if max_norm is not None:
         embedding_renorm_(weight, indices, max_norm, norm_type)
     rows = weight[from_numpy(indices)]
@@ -166,8 +168,8 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
         raise NotImplementedError("embedding_bag: sparse=True (sparse gradients) is not supported: minitorch is dense-only")
     flat, starts, ends, sample_weights = _bags(input, offsets, include_last_offset, per_sample_weights)
     num_embeddings = weight.shape[0]
-    flat = _indices(flat, num_embeddings, "embedding_bag")
-    padding_idx = _padding_index(padding_idx, num_embeddings)
+    flat = _checked_indices(flat, num_embeddings, "embedding_bag")
+    padding_idx = padding_index(padding_idx, num_embeddings)
     if max_norm is not None:
         embedding_renorm_(weight, flat, max_norm, norm_type)
     if sample_weights is not None and mode != "sum":

@@ -14,10 +14,10 @@ squares averaged over neighbouring channels by avg_pool2d).
 """
 import numpy as np
 
-from ...creation import from_numpy
 from ...engine.state import no_grad
 from ...errors import ShapeError
-from ...ops import batch_norm_ops, coercion, comparison_ops, pool_ops, reduction_ops
+from ...ops import batch_norm_ops, comparison_ops, pool_ops
+from ...ops.norm_ops import vector_norm
 from ...ops.pad_ops import zero_pad
 from ...ops.writes import write_out
 
@@ -203,23 +203,9 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     return output if weight is None else output * weight
 
 
-def _norm(input, p, dim):
-    """The p-norm along dim (kept), with a zero gradient where the norm is zero (PyTorch's)."""
-    magnitude = input.abs()
-    if p == float("inf"):
-        return reduction_ops.amax(magnitude, dim, keepdim=True)
-    if p == float("-inf"):
-        return reduction_ops.amin(magnitude, dim, keepdim=True)
-    if p == 0:
-        return coercion.cast(input != 0, input.dtype).sum(dim=dim, keepdim=True)
-    total = (magnitude ** p).sum(dim=dim, keepdim=True)
-    is_zero = total == 0
-    safe = comparison_ops.where(is_zero, from_numpy(np.ones((), np.asarray(total).dtype)), total)
-    return comparison_ops.where(is_zero, total, safe ** (1.0 / p))
-
-
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
-    """x / max(||x||_p, eps) along `dim`, as torch.nn.functional.normalize.
+    """x / max(||x||_p, eps) along `dim`, as torch.nn.functional.normalize (the norm is the "VectorNorm" op:
+    its gradient is 0 where it is 0, as PyTorch's).
 
     >>> F.normalize(mt.tensor([[3.0, 4.0], [0.0, 0.0]]))
     tensor([[0.6000, 0.8000],
@@ -227,7 +213,7 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     """
     if not input.is_floating_point():
         raise TypeError(f"normalize: expected a floating-point input, got {input.dtype}")
-    result = input / comparison_ops.clamp(_norm(input, p, dim), min=eps)
+    result = input / comparison_ops.clamp(vector_norm(input, p, dim, keepdim=True), min=eps)
     return result if out is None else write_out("normalize", result, out)
 
 
