@@ -513,158 +513,90 @@ def as_subclass(self, cls):
 
 # ----- the tables: method name -> function -----
 
-METHODS = {
-    # sizes, devices, memory layout
-    "dim": dim, "ndimension": dim, "size": size, "numel": numel, "nelement": numel,
-    "is_floating_point": is_floating_point, "is_contiguous": is_contiguous, "contiguous": array_ops.contiguous,
+# The methods that are the function of the same name (`x.exp()` is `mt.exp(x)`), by the file that holds them.
+SAME_NAMES = {
+    arithmetic_ops: "add sub mul div pow floor_divide remainder fmod neg positive resolve_neg abs square reciprocal "
+                    "float_power lerp addcmul addcdiv",
+    exponential_ops: "exp exp2 expm1 log log2 log10 log1p logaddexp logaddexp2 sqrt rsqrt ldexp frexp",
+    trigonometric_ops: "sin cos tan asin acos atan atan2 sinh cosh tanh asinh acosh atanh sinc hypot deg2rad rad2deg",
+    rounding_ops: "floor ceil round trunc frac sign signbit copysign heaviside nextafter",
+    comparison_ops: "eq ne lt le gt ge logical_and logical_or logical_xor logical_not isnan isinf isfinite isposinf "
+                    "isneginf isreal isclose allclose equal maximum minimum fmax fmin clamp clamp_min clamp_max "
+                    "nan_to_num masked_fill",
+    bitwise_ops: "bitwise_and bitwise_or bitwise_xor bitwise_not bitwise_left_shift bitwise_right_shift gcd lcm",
+    activation_ops: "relu sigmoid logit hardshrink prelu",
+    special_ops: "erf erfc erfinv xlogy lgamma digamma mvlgamma igamma igammac i0",
+    coercion: "type_as bfloat16",
+    reduction_ops: "sum mean prod max min amax amin argmax argmin all any var std logsumexp softmax log_softmax "
+                   "sum_to_size",
+    scan_ops: "cumsum cumprod logcumsumexp cummax cummin diff",
+    sort_ops: "sort argsort msort topk kthvalue median nanmedian mode quantile nanquantile unique unique_consecutive",
+    statistics_ops: "nansum nanmean aminmax count_nonzero cov corrcoef bincount histc histogram",
+    norm_ops: "dist renorm",
+    product_ops: "matmul mm bmm mv dot vdot inner outer kron addmm addbmm baddbmm addmv addr matrix_power cross",
+    matrix_ops: "diag diag_embed diagflat diagonal trace tril triu",
+    linalg: "logdet inverse pinverse cholesky_solve matrix_exp symeig",
+    array_ops: "contiguous reshape view flatten squeeze unsqueeze permute transpose expand clone broadcast_to",
+    shape_ops: "t flip fliplr flipud roll rot90 repeat tile repeat_interleave movedim swapaxes swapdims narrow select "
+               "unfold unflatten ravel reshape_as adjoint stride as_strided",
+    join_ops: "split_with_sizes chunk unbind tensor_split hsplit vsplit dsplit unsafe_split",
+    index_ops: "gather take_along_dim take index_select masked_select nonzero nonzero_static argwhere",
+    scatter_ops: "scatter scatter_add scatter_reduce index_add index_copy index_fill index_put index_reduce "
+                 "masked_scatter put",
+    shape_in_place_ops: "squeeze_ unsqueeze_ t_ transpose_ swapaxes_ resize_ resize_as_ resize resize_as",
+    in_place_ops: "zero_ fill_ copy_ uniform_ normal_ bernoulli_ masked_fill_",
+    random_ops: "random_ exponential_ geometric_ log_normal_ cauchy_",
+}
+
+# Python's binary operators: `x + y` is add(x, y), `2 + x` its reflected form, add(2, x).
+BINARY_OPERATORS = {
+    "add": arithmetic_ops.add, "sub": arithmetic_ops.sub, "mul": arithmetic_ops.mul, "truediv": arithmetic_ops.div,
+    "floordiv": arithmetic_ops.floor_divide, "mod": arithmetic_ops.remainder, "pow": arithmetic_ops.pow,
+    "matmul": product_ops.matmul, "and": bitwise_ops.bitwise_and, "or": bitwise_ops.bitwise_or,
+    "xor": bitwise_ops.bitwise_xor, "lshift": bitwise_ops.bitwise_left_shift, "rshift": bitwise_ops.bitwise_right_shift,
+}
+
+# PyTorch's other names for methods above: the same functions.
+ALIASES = {
+    "negative": "neg", "absolute": "abs", "subtract": "sub", "multiply": "mul", "divide": "div", "true_divide": "div",
+    "arcsin": "asin", "arccos": "acos", "arctan": "atan", "arctan2": "atan2", "arcsinh": "asinh", "arccosh": "acosh",
+    "arctanh": "atanh", "fix": "trunc", "sgn": "sign", "greater": "gt", "greater_equal": "ge", "less": "lt",
+    "less_equal": "le", "not_equal": "ne", "clip": "clamp", "ger": "outer", "moveaxis": "movedim",
+    "split": "unsafe_split", "unsafe_split_with_sizes": "split_with_sizes", "unsafe_chunk": "chunk",
+    "swapdims_": "transpose_", "ndimension": "dim", "nelement": "numel",
+}
+
+METHODS = {name: getattr(module, name) for module, names in SAME_NAMES.items() for name in names.split()}
+METHODS.update({f"__{name}__": fn for name, fn in BINARY_OPERATORS.items()})
+METHODS.update({f"__r{name}__": _reflected(fn) for name, fn in BINARY_OPERATORS.items()})
+METHODS.update({
+    # the other operators
+    "__neg__": arithmetic_ops.neg, "__pos__": pos, "__abs__": arithmetic_ops.abs, "__invert__": bitwise_ops.bitwise_not,
+    "__eq__": comparison_ops.eq, "__ne__": comparison_ops.ne, "__lt__": comparison_ops.lt, "__le__": comparison_ops.le,
+    "__gt__": comparison_ops.gt, "__ge__": comparison_ops.ge, "__getitem__": array_ops.getitem,
+    "__setitem__": in_place_ops.setitem,
+    # methods whose function has another name or other arguments
+    "type": coercion.type_, **coercion.CONVERSIONS, "where": where, "polygamma": special_ops.polygamma_method,
+    "norm": norm_ops.norm_method, "multinomial": random_ops.multinomial_method,
+    "bernoulli": random_ops.bernoulli_method, "det": linalg.torch_det, "slogdet": linalg.torch_slogdet,
+    "cholesky": linalg.torch_cholesky, "qr": linalg.torch_qr, "svd": linalg.torch_svd, "eig": linalg.legacy_eig,
+    "lstsq": linalg.legacy_lstsq, "solve": linalg.legacy_solve, "storage_offset": shape_ops.offset_in_storage,
+    "detach": array_ops.stop_gradient, "view_as": view_as, "expand_as": expand_as, "as_subclass": as_subclass,
+    # sizes, devices, new tensors like this one (this file's and creation.py's)
+    "dim": dim, "size": size, "numel": numel, "is_floating_point": is_floating_point, "is_contiguous": is_contiguous,
     "to": to, "cpu": cpu, "cuda": cuda, "get_device": get_device, "device": property(device),
-    "is_cuda": property(is_cuda), "is_cpu": property(is_cpu), "layout": property(layout),
-    # dtypes: conversions, new tensors like this one
-    "type": coercion.type_, "type_as": coercion.type_as, "bfloat16": coercion.bfloat16, **coercion.CONVERSIONS,
-    "new_tensor": new_tensor, "new_zeros": new_zeros, "new_ones": new_ones, "new_empty": new_empty,
-    "new_full": new_full, "new": new,
+    "is_cuda": property(is_cuda), "is_cpu": property(is_cpu), "layout": property(layout), "new_tensor": new_tensor,
+    "new_zeros": new_zeros, "new_ones": new_ones, "new_empty": new_empty, "new_full": new_full, "new": new,
     # autograd
-    "backward": backward, "detach": array_ops.stop_gradient, "detach_": detach_, "register_hook": register_hook,
+    "backward": backward, "detach_": detach_, "register_hook": register_hook,
     "register_post_accumulate_grad_hook": register_post_accumulate_grad_hook, "retain_grad": retain_grad,
     "retains_grad": property(retains_grad), "grad_dtype": property(grad_dtype), "volatile": property(volatile),
     "reinforce": reinforce,
     # Python's protocols
     "__len__": __len__, "__iter__": __iter__, "__repr__": format_tensor, "__format__": format_,
     "__complex__": complex_, "__round__": round_, "__deepcopy__": __deepcopy__, "__reduce_ex__": reduce_ex,
-    # arithmetic and its operators
-    "add": arithmetic_ops.add, "__add__": arithmetic_ops.add, "__radd__": _reflected(arithmetic_ops.add),
-    "sub": arithmetic_ops.sub, "__sub__": arithmetic_ops.sub, "__rsub__": _reflected(arithmetic_ops.sub),
-    "mul": arithmetic_ops.mul, "__mul__": arithmetic_ops.mul, "__rmul__": _reflected(arithmetic_ops.mul),
-    "div": arithmetic_ops.div, "__truediv__": arithmetic_ops.div, "__rtruediv__": _reflected(arithmetic_ops.div),
-    "pow": arithmetic_ops.pow, "__pow__": arithmetic_ops.pow, "__rpow__": _reflected(arithmetic_ops.pow),
-    "floor_divide": arithmetic_ops.floor_divide, "__floordiv__": arithmetic_ops.floor_divide,
-    "__rfloordiv__": _reflected(arithmetic_ops.floor_divide), "remainder": arithmetic_ops.remainder,
-    "__mod__": arithmetic_ops.remainder, "__rmod__": _reflected(arithmetic_ops.remainder), "fmod": arithmetic_ops.fmod,
-    "neg": arithmetic_ops.neg, "__neg__": arithmetic_ops.neg, "negative": arithmetic_ops.neg, "__pos__": pos,
-    "positive": arithmetic_ops.positive, "resolve_neg": arithmetic_ops.resolve_neg,
-    "abs": arithmetic_ops.abs, "__abs__": arithmetic_ops.abs, "absolute": arithmetic_ops.abs,
-    "subtract": arithmetic_ops.sub, "multiply": arithmetic_ops.mul, "divide": arithmetic_ops.div,
-    "true_divide": arithmetic_ops.div, "square": arithmetic_ops.square, "reciprocal": arithmetic_ops.reciprocal,
-    "float_power": arithmetic_ops.float_power, "lerp": arithmetic_ops.lerp, "addcmul": arithmetic_ops.addcmul,
-    "addcdiv": arithmetic_ops.addcdiv, "matmul": product_ops.matmul, "__matmul__": product_ops.matmul,
-    "__rmatmul__": _reflected(product_ops.matmul),
-    # exponentials, logarithms, roots
-    "exp": exponential_ops.exp, "exp2": exponential_ops.exp2, "expm1": exponential_ops.expm1,
-    "log": exponential_ops.log, "log2": exponential_ops.log2, "log10": exponential_ops.log10,
-    "log1p": exponential_ops.log1p, "logaddexp": exponential_ops.logaddexp, "logaddexp2": exponential_ops.logaddexp2,
-    "sqrt": exponential_ops.sqrt, "rsqrt": exponential_ops.rsqrt, "ldexp": exponential_ops.ldexp,
-    "frexp": exponential_ops.frexp,
-    # trigonometric and hyperbolic functions
-    "sin": trigonometric_ops.sin, "cos": trigonometric_ops.cos, "tan": trigonometric_ops.tan,
-    "asin": trigonometric_ops.asin, "arcsin": trigonometric_ops.asin, "acos": trigonometric_ops.acos,
-    "arccos": trigonometric_ops.acos, "atan": trigonometric_ops.atan, "arctan": trigonometric_ops.atan,
-    "atan2": trigonometric_ops.atan2, "arctan2": trigonometric_ops.atan2, "sinh": trigonometric_ops.sinh,
-    "cosh": trigonometric_ops.cosh, "tanh": trigonometric_ops.tanh, "asinh": trigonometric_ops.asinh,
-    "arcsinh": trigonometric_ops.asinh, "acosh": trigonometric_ops.acosh, "arccosh": trigonometric_ops.acosh,
-    "atanh": trigonometric_ops.atanh, "arctanh": trigonometric_ops.atanh, "sinc": trigonometric_ops.sinc,
-    "hypot": trigonometric_ops.hypot, "deg2rad": trigonometric_ops.deg2rad, "rad2deg": trigonometric_ops.rad2deg,
-    # rounding and signs
-    "floor": rounding_ops.floor, "ceil": rounding_ops.ceil, "round": rounding_ops.round, "trunc": rounding_ops.trunc,
-    "fix": rounding_ops.trunc, "frac": rounding_ops.frac, "sign": rounding_ops.sign, "sgn": rounding_ops.sign,
-    "signbit": rounding_ops.signbit, "copysign": rounding_ops.copysign, "heaviside": rounding_ops.heaviside,
-    "nextafter": rounding_ops.nextafter,
-    # comparisons, logic, tests, choices
-    "eq": comparison_ops.eq, "__eq__": comparison_ops.eq, "ne": comparison_ops.ne, "__ne__": comparison_ops.ne,
-    "lt": comparison_ops.lt, "__lt__": comparison_ops.lt, "le": comparison_ops.le, "__le__": comparison_ops.le,
-    "gt": comparison_ops.gt, "__gt__": comparison_ops.gt, "ge": comparison_ops.ge, "__ge__": comparison_ops.ge,
-    "greater": comparison_ops.gt, "greater_equal": comparison_ops.ge, "less": comparison_ops.lt,
-    "less_equal": comparison_ops.le, "not_equal": comparison_ops.ne, "logical_and": comparison_ops.logical_and,
-    "logical_or": comparison_ops.logical_or, "logical_xor": comparison_ops.logical_xor,
-    "logical_not": comparison_ops.logical_not, "isnan": comparison_ops.isnan, "isinf": comparison_ops.isinf,
-    "isfinite": comparison_ops.isfinite, "isposinf": comparison_ops.isposinf, "isneginf": comparison_ops.isneginf,
-    "isreal": comparison_ops.isreal, "isclose": comparison_ops.isclose, "allclose": comparison_ops.allclose,
-    "equal": comparison_ops.equal, "maximum": comparison_ops.maximum, "minimum": comparison_ops.minimum,
-    "fmax": comparison_ops.fmax, "fmin": comparison_ops.fmin, "clamp": comparison_ops.clamp,
-    "clip": comparison_ops.clamp, "clamp_min": comparison_ops.clamp_min, "clamp_max": comparison_ops.clamp_max,
-    "nan_to_num": comparison_ops.nan_to_num, "where": where, "masked_fill": comparison_ops.masked_fill,
-    # integers and bits
-    "bitwise_and": bitwise_ops.bitwise_and, "__and__": bitwise_ops.bitwise_and,
-    "__rand__": _reflected(bitwise_ops.bitwise_and), "bitwise_or": bitwise_ops.bitwise_or,
-    "__or__": bitwise_ops.bitwise_or, "__ror__": _reflected(bitwise_ops.bitwise_or),
-    "bitwise_xor": bitwise_ops.bitwise_xor, "__xor__": bitwise_ops.bitwise_xor,
-    "__rxor__": _reflected(bitwise_ops.bitwise_xor), "bitwise_not": bitwise_ops.bitwise_not,
-    "__invert__": bitwise_ops.bitwise_not, "bitwise_left_shift": bitwise_ops.bitwise_left_shift,
-    "__lshift__": bitwise_ops.bitwise_left_shift, "__rlshift__": _reflected(bitwise_ops.bitwise_left_shift),
-    "bitwise_right_shift": bitwise_ops.bitwise_right_shift, "__rshift__": bitwise_ops.bitwise_right_shift,
-    "__rrshift__": _reflected(bitwise_ops.bitwise_right_shift), "gcd": bitwise_ops.gcd, "lcm": bitwise_ops.lcm,
-    # activations, special functions
-    "relu": activation_ops.relu, "sigmoid": activation_ops.sigmoid, "logit": activation_ops.logit,
-    "hardshrink": activation_ops.hardshrink, "prelu": activation_ops.prelu, "erf": special_ops.erf,
-    "erfc": special_ops.erfc, "erfinv": special_ops.erfinv, "xlogy": special_ops.xlogy, "lgamma": special_ops.lgamma,
-    "digamma": special_ops.digamma, "polygamma": special_ops.polygamma_method, "mvlgamma": special_ops.mvlgamma,
-    "igamma": special_ops.igamma, "igammac": special_ops.igammac, "i0": special_ops.i0,
-    # reductions
-    "sum": reduction_ops.sum, "mean": reduction_ops.mean, "prod": reduction_ops.prod,
-    "max": reduction_ops.max, "min": reduction_ops.min, "amax": reduction_ops.amax, "amin": reduction_ops.amin,
-    "argmax": reduction_ops.argmax, "argmin": reduction_ops.argmin, "all": reduction_ops.all, "any": reduction_ops.any,
-    "var": reduction_ops.var, "std": reduction_ops.std, "logsumexp": reduction_ops.logsumexp,
-    "softmax": reduction_ops.softmax, "log_softmax": reduction_ops.log_softmax,
-    # scans, sorting, statistics, norms, products, matrices, linear algebra
-    "sum_to_size": reduction_ops.sum_to_size, "cumsum": scan_ops.cumsum, "cumprod": scan_ops.cumprod, "logcumsumexp": scan_ops.logcumsumexp,
-    "cummax": scan_ops.cummax, "cummin": scan_ops.cummin, "diff": scan_ops.diff,
-    "sort": sort_ops.sort, "argsort": sort_ops.argsort, "msort": sort_ops.msort, "topk": sort_ops.topk,
-    "kthvalue": sort_ops.kthvalue, "median": sort_ops.median, "nanmedian": sort_ops.nanmedian, "mode": sort_ops.mode,
-    "quantile": sort_ops.quantile, "nanquantile": sort_ops.nanquantile, "unique": sort_ops.unique,
-    "unique_consecutive": sort_ops.unique_consecutive,
-    "nansum": statistics_ops.nansum, "nanmean": statistics_ops.nanmean, "aminmax": statistics_ops.aminmax,
-    "count_nonzero": statistics_ops.count_nonzero, "cov": statistics_ops.cov, "corrcoef": statistics_ops.corrcoef,
-    "bincount": statistics_ops.bincount, "histc": statistics_ops.histc, "histogram": statistics_ops.histogram,
-    "norm": norm_ops.norm_method, "dist": norm_ops.dist, "renorm": norm_ops.renorm,
-    "mm": product_ops.mm, "bmm": product_ops.bmm, "mv": product_ops.mv, "dot": product_ops.dot,
-    "vdot": product_ops.vdot, "inner": product_ops.inner, "outer": product_ops.outer, "ger": product_ops.outer,
-    "kron": product_ops.kron, "addmm": product_ops.addmm, "addbmm": product_ops.addbmm,
-    "baddbmm": product_ops.baddbmm, "addmv": product_ops.addmv, "addr": product_ops.addr,
-    "matrix_power": product_ops.matrix_power, "cross": product_ops.cross,
-    "diag": matrix_ops.diag, "diag_embed": matrix_ops.diag_embed, "diagflat": matrix_ops.diagflat,
-    "diagonal": matrix_ops.diagonal, "trace": matrix_ops.trace, "tril": matrix_ops.tril, "triu": matrix_ops.triu,
-    "det": linalg.torch_det, "logdet": linalg.logdet, "slogdet": linalg.torch_slogdet, "inverse": linalg.inverse,
-    "pinverse": linalg.pinverse, "cholesky": linalg.torch_cholesky, "cholesky_solve": linalg.cholesky_solve,
-    "qr": linalg.torch_qr, "svd": linalg.torch_svd, "matrix_exp": linalg.matrix_exp,
-    "symeig": linalg.symeig, "eig": linalg.legacy_eig, "lstsq": linalg.legacy_lstsq, "solve": linalg.legacy_solve,
-    # shapes and indexing
-    "reshape": array_ops.reshape, "view": array_ops.view, "view_as": view_as, "flatten": array_ops.flatten,
-    "squeeze": array_ops.squeeze, "unsqueeze": array_ops.unsqueeze, "permute": array_ops.permute,
-    "transpose": array_ops.transpose, "t": shape_ops.t, "expand": array_ops.expand, "expand_as": expand_as,
-    "clone": array_ops.clone,
-    "__getitem__": array_ops.getitem,
-    # shapes, joining and splitting, indexing, scatter and gather
-    "flip": shape_ops.flip, "fliplr": shape_ops.fliplr, "flipud": shape_ops.flipud, "roll": shape_ops.roll,
-    "rot90": shape_ops.rot90, "repeat": shape_ops.repeat, "tile": shape_ops.tile,
-    "repeat_interleave": shape_ops.repeat_interleave, "movedim": shape_ops.movedim, "moveaxis": shape_ops.movedim,
-    "swapaxes": shape_ops.swapaxes, "swapdims": shape_ops.swapdims, "narrow": shape_ops.narrow,
-    "select": shape_ops.select, "unfold": shape_ops.unfold, "unflatten": shape_ops.unflatten, "ravel": shape_ops.ravel,
-    "reshape_as": shape_ops.reshape_as, "broadcast_to": array_ops.broadcast_to, "adjoint": shape_ops.adjoint,
-    "stride": shape_ops.stride, "as_strided": shape_ops.as_strided, "storage_offset": shape_ops.offset_in_storage,
-    "split": join_ops.unsafe_split, "split_with_sizes": join_ops.split_with_sizes, "chunk": join_ops.chunk,
-    "unbind": join_ops.unbind, "tensor_split": join_ops.tensor_split, "hsplit": join_ops.hsplit,
-    "vsplit": join_ops.vsplit, "dsplit": join_ops.dsplit, "unsafe_split": join_ops.unsafe_split,
-    "unsafe_split_with_sizes": join_ops.split_with_sizes, "unsafe_chunk": join_ops.chunk,
-    "gather": index_ops.gather, "take_along_dim": index_ops.take_along_dim, "take": index_ops.take,
-    "index_select": index_ops.index_select, "masked_select": index_ops.masked_select, "nonzero": index_ops.nonzero,
-    "nonzero_static": index_ops.nonzero_static, "argwhere": index_ops.argwhere,
-    "scatter": scatter_ops.scatter, "scatter_add": scatter_ops.scatter_add, "scatter_reduce": scatter_ops.scatter_reduce,
-    "index_add": scatter_ops.index_add, "index_copy": scatter_ops.index_copy, "index_fill": scatter_ops.index_fill,
-    "index_put": scatter_ops.index_put, "index_reduce": scatter_ops.index_reduce,
-    "masked_scatter": scatter_ops.masked_scatter, "put": scatter_ops.put,
-    "squeeze_": shape_in_place_ops.squeeze_, "unsqueeze_": shape_in_place_ops.unsqueeze_, "t_": shape_in_place_ops.t_,
-    "transpose_": shape_in_place_ops.transpose_, "swapaxes_": shape_in_place_ops.swapaxes_,
-    "swapdims_": shape_in_place_ops.transpose_,
-    # in-place updates that are no twin of a function (the twins: ops/in_place_twins.py, bound below)
-    "__setitem__": in_place_ops.setitem, "zero_": in_place_ops.zero_, "fill_": in_place_ops.fill_,
-    "copy_": in_place_ops.copy_, "uniform_": in_place_ops.uniform_, "normal_": in_place_ops.normal_,
-    "bernoulli_": in_place_ops.bernoulli_, "masked_fill_": in_place_ops.masked_fill_,
-    "resize_": shape_in_place_ops.resize_, "resize_as_": shape_in_place_ops.resize_as_,
-    "resize": shape_in_place_ops.resize, "resize_as": shape_in_place_ops.resize_as, "as_subclass": as_subclass,
-    # random sampling
-    "multinomial": random_ops.multinomial_method, "bernoulli": random_ops.bernoulli_method,
-    "random_": random_ops.random_, "exponential_": random_ops.exponential_, "geometric_": random_ops.geometric_,
-    "log_normal_": random_ops.log_normal_, "cauchy_": random_ops.cauchy_,
-}
+})
+METHODS.update({alias: METHODS[name] for alias, name in ALIASES.items()})
 
 # Python's augmented assignments, in place as in PyTorch (which has no in-place `@=`: it rebinds).
 AUGMENTED = {

@@ -10,7 +10,7 @@ input with F.pad first and convolves without padding, as PyTorch does.
 from .. import creation
 from ..ops.dims import int_tuple
 from . import functional as F, init
-from .module import Module
+from .module import Module, options_repr
 from .parameter import Parameter
 
 PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
@@ -80,20 +80,11 @@ class _ConvNd(Module):
         return F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode), 0
 
     def extra_repr(self):
-        s = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"
-        if self.padding != (0,) * self.spatial_dims:
-            s += f", padding={self.padding}"
-        if self.dilation != (1,) * self.spatial_dims:
-            s += f", dilation={self.dilation}"
-        if self.output_padding != (0,) * self.spatial_dims:
-            s += f", output_padding={self.output_padding}"
-        if self.groups != 1:
-            s += f", groups={self.groups}"
-        if self.bias is None:
-            s += ", bias=False"
-        if self.padding_mode != "zeros":
-            s += f", padding_mode={self.padding_mode}"
-        return s
+        zeros, ones = (0,) * self.spatial_dims, (1,) * self.spatial_dims
+        return options_repr(f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}",
+                            padding=(self.padding, zeros), dilation=(self.dilation, ones),
+                            output_padding=(self.output_padding, zeros), groups=(self.groups, 1),
+                            bias=(self.bias is not None, True), padding_mode=(self.padding_mode, "zeros"))
 
 
 class _Conv(_ConvNd):

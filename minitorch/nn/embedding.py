@@ -3,7 +3,7 @@ from .. import creation
 from ..engine.state import no_grad
 from . import functional as F, init
 from .functional.embedding import padding_index
-from .module import Module
+from .module import ALWAYS, Module, options_repr
 from .parameter import Parameter
 
 
@@ -70,18 +70,9 @@ class Embedding(_Table):
                    scale_grad_by_freq=scale_grad_by_freq, sparse=sparse, _weight=embeddings, _freeze=freeze)
 
     def extra_repr(self):
-        s = f"{self.num_embeddings}, {self.embedding_dim}"
-        if self.padding_idx is not None:
-            s += f", padding_idx={self.padding_idx}"
-        if self.max_norm is not None:
-            s += f", max_norm={self.max_norm}"
-        if self.norm_type != 2:
-            s += f", norm_type={self.norm_type}"
-        if self.scale_grad_by_freq is not False:
-            s += f", scale_grad_by_freq={self.scale_grad_by_freq}"
-        if self.sparse is not False:
-            s += ", sparse=True"
-        return s
+        return options_repr(f"{self.num_embeddings}, {self.embedding_dim}", padding_idx=(self.padding_idx, None),
+                            max_norm=(self.max_norm, None), norm_type=(self.norm_type, 2),
+                            scale_grad_by_freq=(self.scale_grad_by_freq, False), sparse=(self.sparse, False))
 
 
 class EmbeddingBag(_Table):
@@ -132,14 +123,6 @@ class EmbeddingBag(_Table):
         return bag
 
     def extra_repr(self):
-        s = f"{self.num_embeddings}, {self.embedding_dim}"
-        if self.max_norm is not None:
-            s += f", max_norm={self.max_norm!r}"
-        if self.norm_type != 2:
-            s += f", norm_type={self.norm_type!r}"
-        if self.scale_grad_by_freq is not False:
-            s += f", scale_grad_by_freq={self.scale_grad_by_freq!r}"
-        s += f", mode={self.mode!r}"
-        if self.padding_idx is not None:
-            s += f", padding_idx={self.padding_idx!r}"
-        return s
+        return options_repr(f"{self.num_embeddings}, {self.embedding_dim}", repr, max_norm=(self.max_norm, None),
+                            norm_type=(self.norm_type, 2), scale_grad_by_freq=(self.scale_grad_by_freq, False),
+                            mode=(self.mode, ALWAYS), padding_idx=(self.padding_idx, None))

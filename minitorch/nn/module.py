@@ -674,3 +674,18 @@ def _indent(text, spaces):
     """Indents every line of a child's repr but the first, as PyTorch's _addindent."""
     lines = text.split("\n")
     return "\n".join(lines[:1] + [" " * spaces + line for line in lines[1:]])
+
+
+ALWAYS = object()  # an option options_repr shows whatever its value
+
+
+def options_repr(head, show=str, **options):
+    """A layer's extra_repr as PyTorch writes it: `head`, then `name=value` for each option, in the order
+    given, whose value differs from its default (`options`: name=(value, default); a default of ALWAYS
+    shows the option always), each value written by `show` (str, or repr as EmbeddingBag's).
+
+    >>> options_repr("3, 4", padding_idx=(None, None), norm_type=(1.0, 2), sparse=(True, False))
+    '3, 4, norm_type=1.0, sparse=True'
+    """
+    return ", ".join([head] + [f"{name}={show(value)}" for name, (value, default) in options.items()
+                               if default is ALWAYS or value != default])

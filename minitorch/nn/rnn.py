@@ -30,7 +30,7 @@ from ..creation import from_numpy
 from ..ops import activation_ops, array_ops, comparison_ops, product_ops, trigonometric_ops
 from ..ops.sequence_ops import unpack
 from . import functional as F, init
-from .module import Module
+from .module import Module, options_repr
 from .parameter import Parameter
 from .utils.rnn import PackedSequence, pack_padded_sequence, pad_packed_sequence
 
@@ -180,20 +180,9 @@ class RNNBase(Module):
         return tuple(getattr(self, kind + suffix, None) for kind in ("weight_ih", "weight_hh", "bias_ih", "bias_hh", "weight_hr"))
 
     def extra_repr(self):
-        s = f"{self.input_size}, {self.hidden_size}"
-        if self.proj_size != 0:
-            s += f", proj_size={self.proj_size}"
-        if self.num_layers != 1:
-            s += f", num_layers={self.num_layers}"
-        if self.bias is not True:
-            s += f", bias={self.bias}"
-        if self.batch_first is not False:
-            s += f", batch_first={self.batch_first}"
-        if self.dropout != 0:
-            s += f", dropout={self.dropout}"
-        if self.bidirectional is not False:
-            s += f", bidirectional={self.bidirectional}"
-        return s
+        return options_repr(f"{self.input_size}, {self.hidden_size}", proj_size=(self.proj_size, 0),
+                            num_layers=(self.num_layers, 1), bias=(self.bias, True), batch_first=(self.batch_first, False),
+                            dropout=(self.dropout, 0), bidirectional=(self.bidirectional, False))
 
     # ----- forward -----
 
@@ -360,12 +349,8 @@ class RNNCellBase(Module):
             init.uniform_(weight, -bound, bound)
 
     def extra_repr(self):
-        s = f"{self.input_size}, {self.hidden_size}"
-        if self.bias is not True:
-            s += f", bias={self.bias}"
-        if getattr(self, "nonlinearity", "tanh") != "tanh":
-            s += f", nonlinearity={self.nonlinearity}"
-        return s
+        return options_repr(f"{self.input_size}, {self.hidden_size}", bias=(self.bias, True),
+                            nonlinearity=(getattr(self, "nonlinearity", "tanh"), "tanh"))
 
     def _batched(self, input, states):
         """input as (N, H_in) and the states as (N, H) (zeros when None); whether the input had a batch."""

@@ -11,7 +11,7 @@ PyTorch's single-tensor path (torch.optim.adam._single_tensor_adam), g = grad
 """
 import numpy as np
 
-from .optimizer import Optimizer, average_square_, lerp_
+from .optimizer import Optimizer, average_square_, check_non_negative, lerp_
 
 
 class Adam(Optimizer):
@@ -91,14 +91,7 @@ def adam_moments(optimizer, group, p):
     (beta1, beta2), weight_decay = group["betas"], group["weight_decay"]
     decoupled = group.get("decoupled_weight_decay", False)
     grad = optimizer._gradient(p, group["maximize"], 0 if decoupled else weight_decay)
-    state = optimizer.state[p]
-    if not state:
-        state["step"] = optimizer._step_counter()
-        state["exp_avg"] = optimizer._zeros_state(p)
-        state["exp_avg_sq"] = optimizer._zeros_state(p)
-        if group.get("amsgrad"):
-            state["max_exp_avg_sq"] = optimizer._zeros_state(p)
-    state["step"]._data += 1
+    state = optimizer._counted_state(p, "exp_avg", "exp_avg_sq", *(("max_exp_avg_sq",) if group.get("amsgrad") else ()))
     if decoupled and weight_decay != 0:
         p._data *= 1 - float(group["lr"]) * weight_decay
     exp_avg_sq = state["exp_avg_sq"]._data
@@ -108,15 +101,11 @@ def adam_moments(optimizer, group, p):
 
 
 def _check_adam_options(lr, betas, eps, weight_decay):
-    if not 0.0 <= lr:
-        raise ValueError(f"Invalid learning rate: {lr}")
-    if not 0.0 <= eps:
-        raise ValueError(f"Invalid epsilon value: {eps}")
+    check_non_negative(lr=lr, eps=eps)
     if len(betas) != 2:
         raise ValueError(f"betas must be a pair (beta1, beta2), got {betas!r}")
     if not 0.0 <= betas[0] < 1.0:
         raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
     if not 0.0 <= betas[1] < 1.0:
         raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
-    if not 0.0 <= weight_decay:
-        raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+    check_non_negative(weight_decay=weight_decay)

@@ -34,12 +34,7 @@ class Adamax(Optimizer):
         lr, (beta1, beta2), eps = float(group["lr"]), group["betas"], group["eps"]
         for p in self._params_with_grad(group):
             grad = self._gradient(p, group["maximize"], group["weight_decay"])
-            state = self.state[p]
-            if not state:
-                state["step"] = self._step_counter()
-                state["exp_avg"] = self._zeros_state(p)
-                state["exp_inf"] = self._zeros_state(p)
-            state["step"]._data += 1
+            state = self._counted_state(p, "exp_avg", "exp_inf")
             step = float(state["step"]._data)
             exp_avg, exp_inf = state["exp_avg"]._data, state["exp_inf"]._data
 

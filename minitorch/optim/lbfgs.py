@@ -22,7 +22,7 @@ import numpy as np
 from ..autograd import enable_grad
 from ..engine.versions import bump
 from ..tensor import Tensor
-from .optimizer import Optimizer
+from .optimizer import Optimizer, check_non_negative
 
 
 class LBFGS(Optimizer):
@@ -42,8 +42,7 @@ class LBFGS(Optimizer):
 
     def __init__(self, params, lr=1, max_iter=20, max_eval=None, tolerance_grad=1e-7, tolerance_change=1e-9,
                  history_size=100, line_search_fn=None):
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
+        check_non_negative(lr=lr)
         if max_eval is None:
             max_eval = max_iter * 5 // 4
         defaults = dict(lr=lr, max_iter=max_iter, max_eval=max_eval, tolerance_grad=tolerance_grad,

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..tensor import Tensor
 from .adam import _check_adam_options, adam_moments
-from .optimizer import Optimizer
+from .optimizer import Optimizer, check_non_negative
 
 
 class NAdam(Optimizer):
@@ -30,8 +30,7 @@ class NAdam(Optimizer):
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, momentum_decay=4e-3,
                  decoupled_weight_decay=False, *, foreach=None, maximize=False, capturable=False, differentiable=False):
         _check_adam_options(lr, betas, eps, weight_decay)
-        if not 0.0 <= momentum_decay:
-            raise ValueError(f"Invalid momentum_decay value: {momentum_decay}")
+        check_non_negative(momentum_decay=momentum_decay)
         defaults = dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay, momentum_decay=momentum_decay,
                         decoupled_weight_decay=decoupled_weight_decay, maximize=maximize, foreach=foreach,
                         capturable=capturable, differentiable=differentiable)
