@@ -153,10 +153,7 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
     tensor([2., 4.], dtype=minitorch.float64)
     """
     is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jvp")
-    v = _v_over_inputs(v, inputs, "jvp")
-    inputs = _grad_preprocess(inputs, create_graph)
-    if not create_graph:
-        v = tuple(stop_gradient(t) for t in v)
+    inputs, v = _tangents(inputs, v, create_graph, "jvp")
     with ForwardAccumulator(list(inputs), list(v)) as acc:
         outputs = func(*inputs)
     is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function", "jvp")
@@ -184,6 +181,13 @@ def _v_over_inputs(v, inputs, fn_name):
     return _validate_v(v, inputs, "inputs", fn_name)
 
 
+def _tangents(inputs, v, create_graph, fn_name):
+    """The inputs and the tangents v of a forward-mode product (jvp, hvp): v detached unless create_graph."""
+    v = _v_over_inputs(v, inputs, fn_name)
+    inputs = _grad_preprocess(inputs, create_graph)
+    return inputs, v if create_graph else tuple(stop_gradient(t) for t in v)
+
+
 def _scalar_output(outputs, is_outputs_tuple, fn_name):
     if is_outputs_tuple or len(outputs) != 1:
         raise RuntimeError(f"The function given to {fn_name} should return a single Tensor")
@@ -204,10 +208,7 @@ def hvp(func, inputs, v=None, create_graph=False, strict=False):
     (tensor(9., dtype=minitorch.float64), tensor([ 6., 12.], dtype=minitorch.float64))
     """
     is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "hvp")
-    v = _v_over_inputs(v, inputs, "hvp")
-    inputs = _grad_preprocess(inputs, create_graph)
-    if not create_graph:
-        v = tuple(stop_gradient(t) for t in v)
+    inputs, v = _tangents(inputs, v, create_graph, "hvp")
     with ForwardAccumulator(list(inputs), list(v)) as acc:
         tape, is_outputs_tuple, outputs = _run_on_tape(func, inputs, "hvp")
         output = _scalar_output(outputs, is_outputs_tuple, "hvp")

@@ -7,11 +7,10 @@ PyTorch twins. padding_mode 'reflect', 'replicate' or 'circular' pads the
 input with F.pad first and convolves without padding, as PyTorch does.
 """
 
-from .. import creation
 from ..ops.dims import int_tuple
 from . import functional as F, init
 from .module import Module, options_repr
-from .parameter import Parameter
+from .parameter import register_weight_and_bias
 
 PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
 
@@ -50,11 +49,7 @@ class _ConvNd(Module):
         self.groups, self.padding_mode = groups, padding_mode
         self._reversed_padding_repeated_twice = self._reversed_padding()
         shape = (in_channels, out_channels // groups) if self.transposed else (out_channels, in_channels // groups)
-        self.weight = Parameter(creation.empty(*shape, *self.kernel_size, dtype=dtype))
-        if bias:
-            self.bias = Parameter(creation.empty(out_channels, dtype=dtype))
-        else:
-            self.register_parameter("bias", None)
+        register_weight_and_bias(self, (*shape, *self.kernel_size), (out_channels,), bias=bias, dtype=dtype)
         self.reset_parameters()
 
     def _reversed_padding(self):

@@ -95,17 +95,25 @@ class BackwardHook:
             packed[i] = g
         return tuple(packed)
 
-    def _on_output_grads(self, grads):
-        module = self.module
-        grad_outputs = self._pack(self.output_index, grads, self.n_outputs)
-        for hook in list(module._backward_pre_hooks.values()):
-            result = hook(module, grad_outputs)
+    @staticmethod
+    def _replaced(grads, hooks, call, what):
+        """`grads` after each hook in turn: `call(hook, grads)` may return their replacement (a tensor or a tuple
+        of one per gradient)."""
+        for hook in hooks:
+            result = call(hook, grads)
             if result is not None:
                 result = result if isinstance(result, tuple) else (result,)
-                if len(result) != len(grad_outputs):
-                    raise RuntimeError(f"Backward pre hook returned an invalid number of grad_output, got {len(result)}, "
-                                       f"but expected {len(grad_outputs)}")
-                grad_outputs = result
+                if len(result) != len(grads):
+                    raise RuntimeError(f"{what} returned an invalid number of grad_{'output' if 'pre' in what else 'input'}, "
+                                       f"got {len(result)}, but expected {len(grads)}")
+                grads = result
+        return grads
+
+    def _on_output_grads(self, grads):
+        module = self.module
+        grad_outputs = self._replaced(self._pack(self.output_index, grads, self.n_outputs),
+                                      list(module._backward_pre_hooks.values()), lambda hook, g: hook(module, g),
+                                      "Backward pre hook")
         self.grad_outputs = grad_outputs
         if self.input_index is None:
             grad_inputs = (None,) * self.n_inputs
@@ -123,13 +131,7 @@ class BackwardHook:
         grad_outputs = self.grad_outputs
         if grad_outputs is None:  # the gradient reached the inputs without passing through the outputs
             grad_outputs = (None,) * getattr(self, "n_outputs", 1)
-        for hook in list(module._backward_hooks.values()):
-            result = hook(module, grad_inputs, grad_outputs)
-            if result is not None:
-                result = result if isinstance(result, tuple) else (result,)
-                if len(result) != len(grad_inputs):
-                    raise RuntimeError(f"Backward hook returned an invalid number of grad_input, got {len(result)}, "
-                                       f"but expected {len(grad_inputs)}")
-                grad_inputs = result
+        grad_inputs = self._replaced(grad_inputs, list(module._backward_hooks.values()),
+                                     lambda hook, g: hook(module, g, grad_outputs), "Backward hook")
         self.grad_outputs = None
         return [grad_inputs[i] for i in self.input_index]

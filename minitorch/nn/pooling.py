@@ -4,15 +4,23 @@ from . import functional as F
 from .module import Module
 
 
-class _MaxPoolNd(Module):
+class _WindowPool(Module):
+    """What a sliding-window pooling layer keeps: its window (kernel_size, and stride: by default the kernel's),
+    padding and ceil_mode, each size as given or, for the 1-D average pool, as a 1-tuple (PyTorch's)."""
+
+    def _window(self, kernel_size, stride, padding, ceil_mode, sizes=lambda value: value):
+        self.kernel_size = sizes(kernel_size)
+        self.stride = sizes(stride if stride is not None else kernel_size)
+        self.padding = sizes(padding)
+        self.ceil_mode = ceil_mode
+
+
+class _MaxPoolNd(_WindowPool):
     def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False):
         super().__init__()
-        self.kernel_size = kernel_size
-        self.stride = stride if stride is not None else kernel_size
-        self.padding = padding
+        self._window(kernel_size, stride, padding, ceil_mode)
         self.dilation = dilation
         self.return_indices = return_indices
-        self.ceil_mode = ceil_mode
 
     def extra_repr(self):
         return (f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
@@ -30,7 +38,7 @@ class MaxPool2d(_MaxPoolNd):
                             self.return_indices)
 
 
-class AvgPool2d(Module):
+class AvgPool2d(_WindowPool):
     """The mean over each kernel_size window of (N, C, H, W) inputs, as a module.
 
     >>> mt.nn.AvgPool2d(2)(mt.arange(16.0).reshape(1, 1, 4, 4)).tolist()
@@ -38,10 +46,7 @@ class AvgPool2d(Module):
     """
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None):
         super().__init__()
-        self.kernel_size = kernel_size
-        self.stride = stride if stride is not None else kernel_size
-        self.padding = padding
-        self.ceil_mode = ceil_mode
+        self._window(kernel_size, stride, padding, ceil_mode)
         self.count_include_pad = count_include_pad
         self.divisor_override = divisor_override
 
@@ -85,7 +90,7 @@ class MaxPool1d(_MaxPoolNd):
                             self.return_indices)
 
 
-class AvgPool1d(Module):
+class AvgPool1d(_WindowPool):
     """The mean of each window of (N, C, L) inputs, as torch.nn.AvgPool1d.
 
     >>> mt.nn.AvgPool1d(2)
@@ -95,10 +100,7 @@ class AvgPool1d(Module):
     """
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
         super().__init__()
-        self.kernel_size = single(kernel_size)
-        self.stride = single(stride if stride is not None else kernel_size)
-        self.padding = single(padding)
-        self.ceil_mode = ceil_mode
+        self._window(kernel_size, stride, padding, ceil_mode, single)
         self.count_include_pad = count_include_pad
 
     def forward(self, input):

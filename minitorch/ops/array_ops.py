@@ -21,7 +21,7 @@ from ..errors import ShapeError
 from ..tensor import Size, Tensor
 from .coercion import as_operand, cast
 from .reduction_ops import normalize_dims
-from .rows import linear, linear_in_all, op
+from .rows import linear, linear_in_all, op, read_back_by, written_into_zeros
 
 
 def _reshape(x, shape):
@@ -79,33 +79,18 @@ def _strided_slice(x, index):
     return x[index]
 
 
-def _strided_slice_grad(op, grad):
-    """d x[index] = dx[index]: the gradient is written into zeros of the input's shape."""
-    return execute("StridedSliceGrad", (grad,), {"shape": op.input_shapes[0], "index": op.attrs["index"]})
-
-
 def _strided_slice_grad_kernel(grad, shape, index):
     out = np.zeros(shape, grad.dtype)
     out[index] = grad
     return out
 
 
-def _strided_slice_grad_grad(op, grad):
-    """StridedSliceGrad is linear and its transpose is StridedSlice."""
-    return execute("StridedSlice", (grad,), {"index": op.attrs["index"]})
-
-
-op("StridedSlice", _strided_slice, _strided_slice_grad, needs="nothing", jvp=linear, view=VIEW)
-op("StridedSliceGrad", _strided_slice_grad_kernel, _strided_slice_grad_grad, needs="nothing", jvp=linear)
+op("StridedSlice", _strided_slice, written_into_zeros("StridedSliceGrad"), needs="nothing", jvp=linear, view=VIEW)
+op("StridedSliceGrad", _strided_slice_grad_kernel, read_back_by("StridedSlice"), needs="nothing", jvp=linear)
 
 
 def _gather(x, index):
     return x[index]
-
-
-def _gather_grad(op, grad):
-    """d x[indices] = dx[indices]: the gradient is added into zeros (repeated indices add up)."""
-    return execute("ScatterNd", (grad,), {"shape": op.input_shapes[0], "index": op.attrs["index"]})
 
 
 def _scatter(grad, shape, index):
@@ -114,13 +99,8 @@ def _scatter(grad, shape, index):
     return out
 
 
-def _scatter_grad(op, grad):
-    """ScatterNd is linear and its transpose is GatherNd."""
-    return execute("GatherNd", (grad,), {"index": op.attrs["index"]})
-
-
-op("GatherNd", _gather, _gather_grad, needs="nothing", jvp=linear)
-op("ScatterNd", _scatter, _scatter_grad, needs="nothing", jvp=linear)
+op("GatherNd", _gather, written_into_zeros("ScatterNd"), needs="nothing", jvp=linear)  # repeated indices add up
+op("ScatterNd", _scatter, read_back_by("GatherNd"), needs="nothing", jvp=linear)
 
 
 def _tensor_scatter_update(x, updates, index):

@@ -18,51 +18,43 @@ from .rows import TRANSPOSE, elementwise, fit, op
 
 # ----- comparisons and logic: bool results, no gradient -----
 
-lt = binary(op("Less", np.less), "lt", """a < b, elementwise (broadcasting). Runs the "Less" op; the result is a bool tensor.
+# name: (op, numpy function, what it computes, an example, its result)
+_COMPARISONS = {
+    "lt": ("Less", np.less, "a < b, elementwise (broadcasting)", "mt.lt(mt.tensor([1, 2, 3]), 2)",
+           "tensor([ True, False, False])"),
+    "le": ("LessEqual", np.less_equal, "a <= b, elementwise (broadcasting)", "mt.le(mt.tensor([1, 2, 3]), 2)",
+           "tensor([ True,  True, False])"),
+    "gt": ("Greater", np.greater, "a > b, elementwise (broadcasting)", "mt.gt(mt.tensor([1, 2, 3]), 2)",
+           "tensor([False, False,  True])"),
+    "ge": ("GreaterEqual", np.greater_equal, "a >= b, elementwise (broadcasting)", "mt.ge(mt.tensor([1, 2, 3]), 2)",
+           "tensor([False,  True,  True])"),
+    "eq": ("Equal", np.equal, "a == b, elementwise (broadcasting)", "mt.eq(mt.tensor([1, 2, 3]), mt.tensor([1, 0, 3]))",
+           "tensor([ True, False,  True])"),
+    "ne": ("NotEqual", np.not_equal, "a != b, elementwise (broadcasting)",
+           "mt.ne(mt.tensor([1, 2, 3]), mt.tensor([1, 0, 3]))", "tensor([False,  True, False])"),
+    "logical_and": ("LogicalAnd", np.logical_and, "Elementwise logical AND of two bool tensors",
+                    "mt.logical_and(mt.tensor([True, True, False]), mt.tensor([True, False, False]))",
+                    "tensor([ True, False, False])"),
+    "logical_or": ("LogicalOr", np.logical_or, "Elementwise logical OR of two bool tensors",
+                   "mt.logical_or(mt.tensor([True, True, False]), mt.tensor([True, False, False]))",
+                   "tensor([ True,  True, False])"),
+    "logical_xor": ("LogicalXor", np.logical_xor, "Elementwise logical XOR of two bool tensors",
+                    "mt.logical_xor(mt.tensor([True, True, False]), mt.tensor([True, False, False]))",
+                    "tensor([False,  True, False])"),
+}
 
-    >>> mt.lt(mt.tensor([1, 2, 3]), 2)
-    tensor([ True, False, False])
-    """)
-le = binary(op("LessEqual", np.less_equal), "le", """a <= b, elementwise (broadcasting). Runs the "LessEqual" op; the result is a bool tensor.
 
-    >>> mt.le(mt.tensor([1, 2, 3]), 2)
-    tensor([ True,  True, False])
-    """)
-gt = binary(op("Greater", np.greater), "gt", """a > b, elementwise (broadcasting). Runs the "Greater" op; the result is a bool tensor.
+def _comparison(name, op_name, numpy_function, computes, example, result):
+    doc = f"""{computes}. Runs the "{op_name}" op; the result is a bool tensor.
 
-    >>> mt.gt(mt.tensor([1, 2, 3]), 2)
-    tensor([False, False,  True])
-    """)
-ge = binary(op("GreaterEqual", np.greater_equal), "ge", """a >= b, elementwise (broadcasting). Runs the "GreaterEqual" op; the result is a bool tensor.
+    >>> {example}
+    {result}
+    """
+    return binary(op(op_name, numpy_function), name, doc)
 
-    >>> mt.ge(mt.tensor([1, 2, 3]), 2)
-    tensor([False,  True,  True])
-    """)
-eq = binary(op("Equal", np.equal), "eq", """a == b, elementwise (broadcasting). Runs the "Equal" op; the result is a bool tensor.
 
-    >>> mt.eq(mt.tensor([1, 2, 3]), mt.tensor([1, 0, 3]))
-    tensor([ True, False,  True])
-    """)
-ne = binary(op("NotEqual", np.not_equal), "ne", """a != b, elementwise (broadcasting). Runs the "NotEqual" op; the result is a bool tensor.
-
-    >>> mt.ne(mt.tensor([1, 2, 3]), mt.tensor([1, 0, 3]))
-    tensor([False,  True, False])
-    """)
-logical_and = binary(op("LogicalAnd", np.logical_and), "logical_and", """Elementwise logical AND of two bool tensors. Runs the "LogicalAnd" op; the result is a bool tensor.
-
-    >>> mt.logical_and(mt.tensor([True, True, False]), mt.tensor([True, False, False]))
-    tensor([ True, False, False])
-    """)
-logical_or = binary(op("LogicalOr", np.logical_or), "logical_or", """Elementwise logical OR of two bool tensors. Runs the "LogicalOr" op; the result is a bool tensor.
-
-    >>> mt.logical_or(mt.tensor([True, True, False]), mt.tensor([True, False, False]))
-    tensor([ True,  True, False])
-    """)
-logical_xor = binary(op("LogicalXor", np.logical_xor), "logical_xor", """Elementwise logical XOR of two bool tensors. Runs the "LogicalXor" op; the result is a bool tensor.
-
-    >>> mt.logical_xor(mt.tensor([True, True, False]), mt.tensor([True, False, False]))
-    tensor([False,  True, False])
-    """)
+lt, le, gt, ge, eq, ne, logical_and, logical_or, logical_xor = (
+    _comparison(name, *row) for name, row in _COMPARISONS.items())
 logical_not = unary(op("LogicalNot", np.logical_not), "logical_not", """Elementwise logical NOT of a bool tensor. Runs the "LogicalNot" op.
 
     >>> mt.logical_not(mt.tensor([True, False]))

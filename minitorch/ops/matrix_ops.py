@@ -15,7 +15,7 @@ from ..engine.registry import VIEW
 from .coercion import as_operand, cast
 from .comparison_ops import where
 from .dims import normalize_dims
-from .rows import linear, op
+from .rows import linear, op, read_back_by, written_into_zeros
 
 
 def _diagonal(x, offset, dim1, dim2):
@@ -28,11 +28,6 @@ def _diagonal(x, offset, dim1, dim2):
                                            start.strides[:-2] + (start.strides[-2] + start.strides[-1],))
 
 
-def _diagonal_grad(op, grad):
-    """d diagonal(x) = diagonal(dx): the gradient is written on the diagonal of zeros."""
-    return execute("DiagEmbed", (grad,), dict(op.attrs, shape=op.input_shapes[0]))
-
-
 def _diag_embed(values, shape, offset, dim1, dim2):
     out = np.zeros(shape, values.dtype)
     length = values.shape[-1]
@@ -41,14 +36,8 @@ def _diag_embed(values, shape, offset, dim1, dim2):
     return out
 
 
-def _diag_embed_grad(op, grad):
-    """DiagEmbed is linear and its transpose is Diagonal."""
-    attrs = op.attrs
-    return execute("Diagonal", (grad,), {"offset": attrs["offset"], "dim1": attrs["dim1"], "dim2": attrs["dim2"]})
-
-
-op("Diagonal", _diagonal, _diagonal_grad, needs="nothing", jvp=linear, view=VIEW)
-op("DiagEmbed", _diag_embed, _diag_embed_grad, needs="nothing", jvp=linear)
+op("Diagonal", _diagonal, written_into_zeros("DiagEmbed"), needs="nothing", jvp=linear, view=VIEW)
+op("DiagEmbed", _diag_embed, read_back_by("Diagonal"), needs="nothing", jvp=linear)
 
 
 def _band_part(x, lower, diagonal):

@@ -40,6 +40,29 @@ def op(name, kernel, gradient=None, *, needs=None, accepts_none=(), jvp=None, vi
     return define(name, kernel, gradient, needs=needs, accepts_none=accepts_none, jvp=jvp, view=view)
 
 
+def written_into_zeros(op_name):
+    """The gradient of a linear op that reads part of its input (a slice, a gather, a diagonal, windows): op
+    `op_name`, its adjoint, writes the output's gradient into zeros of the input's shape, at the places read."""
+
+    def gradient(op, grad):
+        return execute(op_name, (grad,), {**op.attrs, "shape": op.input_shapes[0]})
+
+    gradient.__name__ = f"_{op_name.lower()}_of_grad"
+    gradient.__doc__ = f"d f(x) = f(dx), f linear: its adjoint {op_name} writes the gradient into zeros of x's shape."
+    return gradient
+
+
+def read_back_by(op_name):
+    """The gradient of such an adjoint (`written_into_zeros`' op): op `op_name` reads the gradient back."""
+
+    def gradient(op, grad):
+        return execute(op_name, (grad,), {key: value for key, value in op.attrs.items() if key != "shape"})
+
+    gradient.__name__ = f"_{op_name.lower()}_of_grad"
+    gradient.__doc__ = f"The op is linear and its transpose is {op_name}: d f(g) = {op_name}(dg)."
+    return gradient
+
+
 def linear(op_name):
     """The rule of an op that is linear in its one input: the tangent goes through the op itself."""
 

@@ -16,7 +16,7 @@ from ..engine.execute import execute
 from ..engine.registry import VIEW
 from ..tensor import Tensor
 from .array_ops import clone, getitem, permute, reshape, shape_arg, transpose, unsqueeze, wrap_dim
-from .rows import linear, op
+from .rows import linear, op, read_back_by, written_into_zeros
 
 
 # ----- the ops -----
@@ -52,11 +52,6 @@ def _unfold(x, dim, size, step):
     return windows[(slice(None),) * dim + (slice(None, None, step),)]
 
 
-def _unfold_grad(op, grad):
-    """d unfold(x) = unfold(dx): each window's gradient is added back where the window was taken."""
-    return execute("UnfoldGrad", (grad,), {"shape": op.input_shapes[0], **op.attrs})
-
-
 def _unfold_grad_kernel(grad, shape, dim, size, step):
     out = np.zeros(shape, grad.dtype)
     along = np.moveaxis(out, dim, -1)  # a view: adding into it adds into out
@@ -66,14 +61,8 @@ def _unfold_grad_kernel(grad, shape, dim, size, step):
     return out
 
 
-def _unfold_grad_grad(op, grad):
-    """UnfoldGrad is linear and its transpose is Unfold."""
-    attrs = op.attrs
-    return execute("Unfold", (grad,), {"dim": attrs["dim"], "size": attrs["size"], "step": attrs["step"]})
-
-
-op("Unfold", _unfold, _unfold_grad, needs="nothing", jvp=linear, view=VIEW)
-op("UnfoldGrad", _unfold_grad_kernel, _unfold_grad_grad, needs="nothing", jvp=linear)
+op("Unfold", _unfold, written_into_zeros("UnfoldGrad"), needs="nothing", jvp=linear, view=VIEW)
+op("UnfoldGrad", _unfold_grad_kernel, read_back_by("Unfold"), needs="nothing", jvp=linear)
 
 
 # ----- as_strided: any strided window on a tensor's memory -----

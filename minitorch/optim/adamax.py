@@ -17,10 +17,10 @@ class Adamax(Optimizer):
 
     >>> w = mt.nn.Parameter(mt.tensor([1.0, -2.0]))
     >>> optimizer = mt.optim.Adamax([w], lr=0.1)
-    >>> (w * w).sum().backward()
+    >>> w.grad = mt.tensor([2.0, -4.0])
     >>> optimizer.step()
-    >>> [round(v, 4) for v in w.tolist()]  # the first step moves each weight by lr against its gradient's sign
-    [0.9, -1.9]
+    >>> optimizer.state[w]["exp_inf"], [round(v, 4) for v in w.tolist()]  # u: the largest |g| so far; steps of lr
+    (tensor([2., 4.]), [0.9, -1.9])
     """
 
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, foreach=None, *,
