@@ -393,11 +393,8 @@ def argmax(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
 def argmin(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
     """The index of the smallest value (of the flattened tensor, or along `dim`). Runs the "ArgMin" op.
 
-    >>> x = mt.tensor([[1.0, 5.0], [4.0, 2.0]])
-    >>> mt.argmin(x)
-    tensor(0)
-    >>> x.argmin(dim=1)
-    tensor([0, 1])
+    >>> mt.argmin(mt.tensor([[1.0, 5.0], [4.0, 2.0]]), dim=0, keepdim=True)
+    tensor([[0, 1]])
     """
     dim, keepdim = numpy_names("argmin", dim, keepdim, axis, keepdims)
     return _arg_extremum("ArgMin", input, dim, keepdim)

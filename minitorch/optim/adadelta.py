@@ -16,11 +16,11 @@ class Adadelta(Optimizer):
     """Adadelta with PyTorch's defaults (lr=1.0 scales the Adadelta step) and update rule.
 
     >>> w = mt.nn.Parameter(mt.tensor([1.0, -2.0]))
-    >>> optimizer = mt.optim.Adadelta([w], lr=1.0)
+    >>> optimizer = mt.optim.Adadelta([w])
     >>> (w * w).sum().backward()
     >>> optimizer.step()
-    >>> [round(v, 6) for v in w.tolist()]  # the first step is sqrt(eps / (0.1 g^2 + eps)) * g: tiny
-    [0.996838, -1.996838]
+    >>> sorted(optimizer.state[w]), [round(v, 6) for v in w.tolist()]  # a first step of sqrt(eps / (0.1 g^2 + eps)) * g
+    (['acc_delta', 'square_avg', 'step'], [0.996838, -1.996838])
     """
 
     def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *, capturable=False,
