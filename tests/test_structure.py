@@ -162,6 +162,32 @@ def test_the_engine_does_not_reach_up():
     assert {name: t for name, t in reaching.items() if t} == {}
 
 
+def test_each_helper_is_defined_once_across_the_package():
+    """A private name (a helper: _pair, _shape, _col2im, ...) is defined at the top of one module only, once: a
+    helper doing the same work is imported from where it lives, one doing other work gets a name of its own."""
+    places = {}
+    for name, path in _modules().items():
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                defined = [node.name]
+            elif isinstance(node, ast.Assign):
+                defined = [target.id for target in node.targets if isinstance(target, ast.Name)]
+            else:
+                defined = []
+            for helper in defined:
+                if helper.startswith("_") and not helper.startswith("__"):
+                    places.setdefault(helper, []).append(f"{name}:{node.lineno}")
+    assert {helper: where for helper, where in places.items() if len(where) > 1} == {}
+
+
+MAX_LINES = 700  # a file longer than this holds more than one concept: split it by concept
+
+
+def test_no_module_is_longer_than_the_line_limit():
+    lengths = {name: len(path.read_text().splitlines()) for name, path in _modules().items()}
+    assert {name: n for name, n in lengths.items() if n > MAX_LINES} == {}
+
+
 # tensor.py's Tensor: what it is made of, and nothing else (tensor_methods.py binds every other method).
 TENSOR_CONSTRUCTORS = {"__new__", "_from_data", "_make"}
 TENSOR_DATA = {"shape", "dtype", "ndim"}  # properties

@@ -334,7 +334,7 @@ def from_tensor(tensor, names=None, keep_values=False):
     return graph
 
 
-def as_graph(obj, names=None):
+def from_recorded(obj, names=None):
     """A Graph of `obj`: a Graph itself, a Tensor (the ops upstream of it) or an engine Tape."""
     if isinstance(obj, Graph):
         return obj
@@ -612,7 +612,7 @@ def listing(obj, names=None):
     w   (2,)  float32  leaf      value [3, -4]
     t4  ()    float32  computed  value -2
     """
-    graph = as_graph(obj, names)
+    graph = from_recorded(obj, names)
     label = graph.names(names)
     ran_backward = bool(graph.backward_order)
     lines = [f"{graph.title}: {len(graph.ops)} ops"]

@@ -48,7 +48,7 @@ def as_graph(obj, names=None, group_by=None):
         else:
             graph = graph_module.from_tape(obj._tape, f"GradientTape (tape {obj._tape.serial})", names)
     else:
-        graph = graph_module.as_graph(obj, names)
+        graph = graph_module.from_recorded(obj, names)
     if group_by is not None:
         graph_module.group_by_module(graph, group_by)
     return graph
