@@ -8,7 +8,7 @@ import minitorch as mt
 import minitorch.nn.functional as F
 from minitorch import nn
 
-from nn2_parity import assert_close, compare_twins, gradchecks, probabilities, same_function, twins
+from nn_twins import assert_close, compare_twins, gradchecks, probabilities, same_function, twins
 
 torch = pytest.importorskip("torch")
 tnn, tF = torch.nn, torch.nn.functional
