@@ -16,7 +16,7 @@ output. To see every value and gradient of a pass, capture it: capture()
 listens to the tracing hook points (engine/trace.py), so the engine pays
 nothing when no capture is open. Tensor names come from the trace's naming
 (trace.name), so the trace, the listing and the picture agree. Drawings (DOT
-text, PNG) are in minitorch/viz.py.
+text, PNG) are in minitorch/viz/.
 """
 import contextlib
 

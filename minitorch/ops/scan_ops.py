@@ -320,7 +320,7 @@ def _finite_difference(f, x, axis, edge_order):
     return execute("ConcatV2", (first, inside, last), {"axis": axis})
 
 
-# exported as mt.gradient (PyTorch's name); in this file `gradient` is the registry's decorator
+# exported as mt.gradient (PyTorch's name); here `gradient` would read as an op row's gradient function
 def finite_gradient(input, *, spacing=None, dim=None, edge_order=1):
     """Estimates of the derivative of the function sampled in `input`, one tensor per dimension
     of `dim` (all by default): central differences inside and one-sided differences of order
