@@ -11,55 +11,63 @@ from math import e, inf, nan, pi  # PyTorch's constants: torch.e, torch.inf, tor
 from . import threads  # first, before numpy loads OpenBLAS (threads.OPENBLAS_THREAD_TIMEOUT)
 from . import allocator  # glibc keeps freed array memory for the next training step
 from . import nest
-from .tensor import Tensor
 from . import dtypes
-from .dtypes import (
-    bool_ as bool, double, float, float16, float32, float64, half, int, int8, int16, int32, int64, long, short, uint8,
-)
-from .dtypes import DType as dtype
+from . import special
 from .creation import (
     arange, as_tensor, empty, empty_like, eye, from_numpy, full, full_like, linspace, ones, ones_like, rand,
     rand_like, randint, randn, randn_like, randperm, tensor, zeros, zeros_like,
 )
-from .ops.math_ops import (
-    abs, add, add_n, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, ceil, clamp, cos, div, eq, exp, floor,
-    floor_divide, ge, gt, isfinite, isinf, isnan, le, log, logical_and, logical_not, logical_or, logical_xor, lt,
-    masked_fill, matmul, maximum, minimum, mul, ne, neg, pow, relu, remainder, round, sigmoid, sign, sin, sqrt, square,
-    sub, tanh, where,
+from .dtypes import (
+    bool_ as bool, double, float, float16, float32, float64, half, int, int8, int16, int32, int64, long, short, uint8,
 )
-from .ops.reduction_ops import (
-    all, amax, amin, any, argmax, argmin, log_softmax, logsumexp, max, mean, min, prod, softmax, std, sum, var,
+from .dtypes import DType as dtype
+from .ops import batch_norm_ops, conv_ops, loss_ops, pool_ops  # noqa: F401  (fills the op table)
+from .ops.activation_ops import logit, relu, sigmoid
+from .ops.arithmetic_ops import (
+    abs, abs as absolute, add, add_n, addcdiv, addcmul, div, float_power, floor_divide, fmod, lerp, mul, neg,
+    neg as negative, positive, pow, reciprocal, remainder, resolve_neg, rsub, square, sub,
 )
 from .ops.array_ops import (
     broadcast_to, cat, clone, flatten, permute, reshape, squeeze, stack, stop_gradient, transpose, unsqueeze,
 )
-from .ops import batch_norm_ops, conv_ops, loss_ops, pool_ops, special_ops  # noqa: F401  (fills the op table)
-
-# ----- surface: pointwise math, special functions -----
-from .ops.pointwise_ops import (
-    abs_, acos, acos as arccos, acos_, acos_ as arccos_, acosh, acosh as arccosh, acosh_, acosh_ as arccosh_, addcdiv,
-    addcmul, allclose, asin, asin as arcsin, asin_, asin_ as arcsin_, asinh, asinh as arcsinh, asinh_,
-    asinh_ as arcsinh_, atan, atan as arctan, atan_, atan_ as arctan_, atan2, atan2 as arctan2, atanh,
-    atanh as arctanh, atanh_, atanh_ as arctanh_, bitwise_left_shift, bitwise_right_shift, ceil_, clamp_,
-    clamp_ as clip_, clamp_max, clamp_max_, clamp_min, clamp_min_, copysign, cos_, cosh, cosh_, deg2rad, deg2rad_,
-    equal, exp_, exp2, exp2_, expm1, expm1_, float_power, floor_, fmax, fmin, fmod, frac, frac_, frexp, gcd, gcd_,
-    heaviside, hypot, isclose, isneginf, isposinf, isreal, lcm, lcm_, ldexp, ldexp_, lerp, log_, log10, log10_, log2,
-    log2_, logaddexp, logaddexp2, logit, logit_, nan_to_num, nan_to_num_, neg_, neg_ as negative_, nextafter,
-    positive, rad2deg, rad2deg_, reciprocal, reciprocal_, relu_, resolve_neg, round_, rsqrt, rsqrt_, rsub, sigmoid_,
-    signbit, sin_, sinc, sinc_, sinh, sinh_, sqrt_, square_, tan, tan_, tanh_, trunc, trunc as fix, trunc_, trunc_ as fix_,
+from .ops.bitwise_ops import (
+    bitwise_and, bitwise_left_shift, bitwise_not, bitwise_or, bitwise_right_shift, bitwise_xor, gcd, lcm,
+)
+from .ops.comparison_ops import (
+    allclose, clamp, clamp_max, clamp_min, eq, equal, fmax, fmin, ge, ge as greater_equal, gt, gt as greater, isclose,
+    isfinite, isinf, isnan, isneginf, isposinf, isreal, le, le as less_equal, logical_and, logical_not, logical_or,
+    logical_xor, lt, lt as less, masked_fill, maximum, minimum, nan_to_num, ne, ne as not_equal, where,
+)
+from .ops.exponential_ops import exp, exp2, expm1, frexp, ldexp, log, log1p, log2, log10, logaddexp, logaddexp2, rsqrt, sqrt
+from .ops.reduction_ops import (
+    all, amax, amin, any, argmax, argmin, log_softmax, logsumexp, max, mean, min, prod, softmax, std, sum, var,
+)
+from .ops.rounding_ops import (
+    ceil, copysign, floor, frac, heaviside, nextafter, round, sign, sign as sgn, signbit, trunc, trunc as fix,
 )
 from .ops.special_ops import (
-    digamma, erf, erf_, erfc, erfc_, erfinv, i0, i0_, igamma, igammac, lgamma, log1p, log1p_, mvlgamma, polygamma,
-    xlogy, xlogy_,
+    digamma, erf, erfc, erfinv, i0, igamma, igammac, lgamma, mvlgamma, polygamma, xlogy,
 )
-from . import special
-from .ops.math_ops import (
-    abs as absolute, ge as greater_equal, gt as greater, le as less_equal, lt as less, ne as not_equal, neg as negative,
-    sign as sgn,
+from .ops.trigonometric_ops import (
+    acos, acos as arccos, acosh, acosh as arccosh, asin, asin as arcsin, asinh, asinh as arcsinh, atan, atan as arctan,
+    atan2, atan2 as arctan2, atanh, atanh as arctanh, cos, cosh, deg2rad, hypot, rad2deg, sin, sinc, sinh, tan, tanh,
 )
+from .tensor import Tensor
 
-# ----- surface: reductions, scans, sorting, statistics, linear algebra -----
+# ----- reductions, scans, sorting, statistics, products, linear algebra -----
+from . import linalg
+from .linalg import (
+    cholesky_solve, inverse, logdet, matrix_exp, pinverse, torch_cholesky as cholesky, torch_det as det, torch_qr as qr,
+    torch_slogdet as slogdet,
+    torch_svd as svd,
+)
 from .ops import return_types
+from .ops.matrix_ops import diag, diag_embed, diagflat, diagonal, trace, tril, tril_indices, triu, triu_indices
+from .ops.norm_ops import cdist, dist, frobenius_norm, norm, norm_except_dim, nuclear_norm, pdist, renorm
+from .ops.product_ops import (
+    addbmm, addmm, addmv, addr, baddbmm, bmm, chain_matmul, cross, dot, einsum, inner, kron, matmul, matrix_power, mm,
+    mv, outer, outer as ger, tensordot, vander, vdot,
+)
 from .ops.scan_ops import finite_gradient as gradient
 from .ops.scan_ops import (
     cummax, cummin, cumprod, cumsum, cumulative_trapezoid, diff, logcumsumexp, trapezoid, trapezoid as trapz,
@@ -70,41 +78,35 @@ from .ops.sort_ops import (
 from .ops.statistics_ops import (
     aminmax, bincount, corrcoef, count_nonzero, cov, histc, histogram, histogramdd, nanmean, nansum, std_mean, var_mean,
 )
-from .ops.norm_ops import cdist, dist, frobenius_norm, norm, norm_except_dim, nuclear_norm, pdist, renorm
-from .ops.product_ops import (
-    addbmm, addmm, addmv, addmv_, addr, baddbmm, bmm, chain_matmul, cross, dot, einsum, inner, kron, matrix_power, mm, mv,
-    outer, outer as ger, tensordot, vander, vdot,
-)
-from .ops.matrix_ops import diag, diag_embed, diagflat, diagonal, trace, tril, tril_indices, triu, triu_indices
-from . import linalg
-from .linalg import (
-    cholesky_solve, inverse, logdet, matrix_exp, pinverse, torch_cholesky as cholesky, torch_det as det, torch_qr as qr,
-    torch_slogdet as slogdet,
-    torch_svd as svd,
-)
 
-# ----- surface: shapes, joining and splitting, indexing -----
-from .ops.shape_ops import (
-    adjoint, as_strided, atleast_1d, atleast_2d, atleast_3d, flip, fliplr, flipud, movedim, movedim as moveaxis, narrow, ravel,
-    repeat_interleave, roll, rot90, select, swapaxes, swapdims, t, tile, unflatten,
+# ----- shapes, joining and splitting, indexing -----
+from .ops.in_place_twins import (  # the in-place twins PyTorch has at the top level (TOP_LEVEL there)
+    abs_, acos_, acosh_, addmv_, arccos_, arccosh_, arcsin_, arcsinh_, arctan_, arctanh_, asin_, asinh_, atan_, atanh_,
+    ceil_, clamp_, clamp_max_, clamp_min_, clip_, cos_, cosh_, deg2rad_, erf_, erfc_, exp2_, exp_, expm1_, fix_, floor_,
+    frac_, gcd_, i0_, index_put_, lcm_, ldexp_, log10_, log1p_, log2_, log_, logit_, nan_to_num_, neg_, negative_,
+    rad2deg_, reciprocal_, relu_, round_, rsqrt_, sigmoid_, sin_, sinc_, sinh_, sqrt_, square_, tan_, tanh_, trunc_,
+    xlogy_,
+)
+from .ops.index_ops import (
+    argwhere, bucketize, gather, index_select, isin, masked_select, nonzero, nonzero_static, searchsorted, take,
+    take_along_dim, unravel_index,
 )
 from .ops.join_ops import (
     block_diag, broadcast_shapes, broadcast_tensors, cartesian_prod, chunk, chunk as unsafe_chunk, column_stack,
     combinations, dsplit, dstack, hsplit, hstack, meshgrid, split, split_with_sizes,
     split_with_sizes as unsafe_split_with_sizes, tensor_split, unbind, unsafe_split, vsplit, vstack, vstack as row_stack,
 )
-from .ops.index_ops import (
-    argwhere, bucketize, gather, index_select, isin, masked_select, nonzero, nonzero_static, searchsorted, take,
-    take_along_dim, unravel_index,
-)
 from .ops.scatter_ops import (
-    index_add, index_copy, index_fill, index_put, index_put_, index_reduce, masked_scatter, put, scatter, scatter_add,
+    index_add, index_copy, index_fill, index_put, index_reduce, masked_scatter, put, scatter, scatter_add,
     scatter_reduce,
 )
+from .ops.shape_ops import (
+    adjoint, as_strided, atleast_1d, atleast_2d, atleast_3d, flip, fliplr, flipud, movedim, movedim as moveaxis, narrow, ravel,
+    repeat_interleave, roll, rot90, select, swapaxes, swapdims, t, tile, unflatten,
+)
 
-# ----- surface: devices, generators, random sampling, misc -----
+# ----- devices, generators, random sampling, settings -----
 from . import accelerator, backends, cpu, cuda, layouts, printing, random
-from .core_methods import detach_, get_device
 from .creation import asarray, fill, logspace, randint_like, range, scalar_tensor
 from .devices import DeviceError, device, get_default_device, set_default_device
 from .engine.anomaly import is_anomaly_enabled
@@ -125,11 +127,10 @@ from .settings import (
 from .tensor import Size
 from .threads import get_num_interop_threads, get_num_threads, set_num_interop_threads, set_num_threads
 
-from . import tensor_methods  # noqa: F401  (binds Tensor's operators and methods)
+from .tensor_methods import detach_, get_device  # (importing tensor_methods binds Tensor's operators and methods)
 from . import autograd, datasets, distributed, nn, optim, utils, viz
 from . import amp
 from .amp import autocast
-from .serialization import CheckpointError, load, save
 from .aten_forms import (
     adaptive_max_pool1d, alpha_dropout, alpha_dropout_, batch_norm, binary_cross_entropy_with_logits, constant_pad_nd,
     convolution, cosine_embedding_loss, ctc_loss, dropout, dropout_, embedding, embedding_bag, embedding_renorm_,
@@ -137,17 +138,18 @@ from .aten_forms import (
     hinge_embedding_loss, instance_norm, kl_div, layer_norm, margin_ranking_loss, max_pool1d, max_pool2d,
     poisson_nll_loss, rrelu, triplet_margin_loss,
 )
-from .nn.functional import (  # the top-level forms whose signatures are nn.functional's
-    adaptive_avg_pool1d, avg_pool1d, bilinear, celu, celu_, channel_shuffle, conv1d, conv2d, conv_transpose1d,
-    conv_transpose2d, cosine_similarity, hardshrink, max_pool1d_with_indices, pairwise_distance, pixel_shuffle,
-    pixel_unshuffle, prelu, rms_norm, rrelu_, selu, selu_, threshold, threshold_,
-)
 from .autograd import (
     ForwardAccumulator, GradientTape, custom_gradient, enable_grad, is_grad_enabled, no_grad, set_grad_enabled,
     stop_recording,
 )
 from .errors import ShapeError
+from .nn.functional import (  # the top-level forms whose signatures are nn.functional's
+    adaptive_avg_pool1d, avg_pool1d, bilinear, celu, celu_, channel_shuffle, conv1d, conv2d, conv_transpose1d,
+    conv_transpose2d, cosine_similarity, hardshrink, max_pool1d_with_indices, pairwise_distance, pixel_shuffle,
+    pixel_unshuffle, prelu, rms_norm, rrelu_, selu, selu_, threshold, threshold_,
+)
 from .ops.writes import accepts_out
+from .serialization import CheckpointError, load, save
 
 globals().update(dtypes.UNSUPPORTED)  # PyTorch's other dtypes, by name: using one raises, saying why
 

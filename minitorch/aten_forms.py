@@ -15,20 +15,9 @@ import numpy as np
 
 from .creation import from_numpy
 from .nn import functional as F
-from .nn.functional_embedding import embedding_renorm_  # noqa: F401  (torch.embedding_renorm_)
+from .nn._reduction import reduction_of_code
+from .nn.functional.embedding import embedding_renorm_  # noqa: F401  (torch.embedding_renorm_)
 from .ops.in_place_ops import twin
-
-_REDUCTIONS = {0: "none", 1: "mean", 2: "sum"}
-
-
-def _reduction(reduction, name):
-    """The nn.functional name of an ATen reduction code (a name passes through)."""
-    if reduction in _REDUCTIONS.values():
-        return reduction
-    if reduction not in _REDUCTIONS:
-        raise ValueError(f"{name}(): reduction must be 0 (none), 1 (mean) or 2 (sum), got {reduction!r}")
-    return _REDUCTIONS[reduction]
-
 
 # ----- dropout: p and train are required and positional -----
 
@@ -191,44 +180,44 @@ def embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sp
 
 def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None, reduction=0):
     """F.binary_cross_entropy_with_logits with reduction 0, 1 or 2."""
-    return F.binary_cross_entropy_with_logits(input, target, weight, reduction=_reduction(reduction, "binary_cross_"
+    return F.binary_cross_entropy_with_logits(input, target, weight, reduction=reduction_of_code(reduction, "binary_cross_"
                                               "entropy_with_logits"), pos_weight=pos_weight)
 
 
 def kl_div(input, target, reduction=0, *, log_target=False):
     """F.kl_div with reduction 0 (the default here), 1 or 2."""
-    return F.kl_div(input, target, reduction=_reduction(reduction, "kl_div"), log_target=log_target)
+    return F.kl_div(input, target, reduction=reduction_of_code(reduction, "kl_div"), log_target=log_target)
 
 
 def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=0):
     """F.cosine_embedding_loss with reduction 0, 1 or 2."""
     return F.cosine_embedding_loss(input1, input2, target, margin,
-                                   reduction=_reduction(reduction, "cosine_embedding_loss"))
+                                   reduction=reduction_of_code(reduction, "cosine_embedding_loss"))
 
 
 def hinge_embedding_loss(input, target, margin=1.0, reduction=0):
     """F.hinge_embedding_loss with reduction 0, 1 or 2."""
-    return F.hinge_embedding_loss(input, target, margin, reduction=_reduction(reduction, "hinge_embedding_loss"))
+    return F.hinge_embedding_loss(input, target, margin, reduction=reduction_of_code(reduction, "hinge_embedding_loss"))
 
 
 def margin_ranking_loss(input1, input2, target, margin=0.0, reduction=0):
     """F.margin_ranking_loss with reduction 0, 1 or 2."""
-    return F.margin_ranking_loss(input1, input2, target, margin, reduction=_reduction(reduction, "margin_ranking_loss"))
+    return F.margin_ranking_loss(input1, input2, target, margin, reduction=reduction_of_code(reduction, "margin_ranking_loss"))
 
 
 def poisson_nll_loss(input, target, log_input, full, eps, reduction):
     """F.poisson_nll_loss with every argument positional and reduction 0, 1 or 2."""
     return F.poisson_nll_loss(input, target, log_input, full, eps=eps,
-                              reduction=_reduction(reduction, "poisson_nll_loss"))
+                              reduction=reduction_of_code(reduction, "poisson_nll_loss"))
 
 
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2.0, eps=1e-6, swap=False, reduction=0):
     """F.triplet_margin_loss with reduction 0, 1 or 2."""
     return F.triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap,
-                                 reduction=_reduction(reduction, "triplet_margin_loss"))
+                                 reduction=reduction_of_code(reduction, "triplet_margin_loss"))
 
 
 def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=0, zero_infinity=False):
     """F.ctc_loss with reduction 0, 1 or 2."""
     return F.ctc_loss(log_probs, targets, input_lengths, target_lengths, blank,
-                      _reduction(reduction, "ctc_loss"), zero_infinity)
+                      reduction_of_code(reduction, "ctc_loss"), zero_infinity)

@@ -1,9 +1,8 @@
 """Functions that make new tensors: tensor(), zeros(), arange(), randn(), ...
 
 They take PyTorch's arguments and defaults (float32 for floating values,
-int64 for integers). No op runs here, so nothing is recorded. `as_operand`
-is the ops' own door: it turns the Python numbers and arrays handed to an
-op into tensors.
+int64 for integers). No op runs here, so nothing is recorded. (The Python
+numbers and arrays handed to an op become tensors in ops/coercion.py.)
 """
 import builtins
 import math
@@ -12,7 +11,6 @@ import warnings
 import numpy as np
 
 from . import devices, dtypes, layouts, random
-from .engine.execute import execute
 from .tensor import Tensor
 
 
@@ -97,7 +95,7 @@ def from_numpy(array):
     return Tensor._make(array)
 
 
-def _shape(sizes, size=None, name="zeros"):
+def _new_shape(sizes, size=None, name="zeros"):
     """The shape given as several ints, one sequence, or `size=` (PyTorch's three spellings); never negative."""
     if size is not None:
         if sizes:
@@ -112,7 +110,7 @@ def _shape(sizes, size=None, name="zeros"):
     return shape
 
 
-def _new(array, requires_grad):
+def _new_leaf(array, requires_grad):
     t = Tensor._make(array)
     if requires_grad:
         t.requires_grad_(True)
@@ -137,7 +135,7 @@ def zeros(*sizes, size=None, dtype=None, layout=None, device=None, requires_grad
     tensor([0, 0])
     """
     check_placement(device, layout, pin_memory)
-    return _new(np.zeros(_shape(sizes, size, "zeros"), _float_dtype(dtype)), requires_grad)
+    return _new_leaf(np.zeros(_new_shape(sizes, size, "zeros"), _float_dtype(dtype)), requires_grad)
 
 
 def ones(*sizes, size=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
@@ -148,7 +146,7 @@ def ones(*sizes, size=None, dtype=None, layout=None, device=None, requires_grad=
             [1., 1.]])
     """
     check_placement(device, layout, pin_memory)
-    return _new(np.ones(_shape(sizes, size, "ones"), _float_dtype(dtype)), requires_grad)
+    return _new_leaf(np.ones(_new_shape(sizes, size, "ones"), _float_dtype(dtype)), requires_grad)
 
 
 empty = zeros
@@ -174,8 +172,8 @@ def full(size, fill_value, *, dtype=None, layout=None, device=None, requires_gra
     """
     check_placement(device, layout, pin_memory)
     dtype = _fill_dtype(fill_value) if dtype is None else dtypes.to_numpy_dtype(dtype)
-    shape = _shape((size,), None, "full")
-    return _new(np.full(shape, fill_value, dtype), requires_grad)
+    shape = _new_shape((size,), None, "full")
+    return _new_leaf(np.full(shape, fill_value, dtype), requires_grad)
 
 
 def scalar_tensor(s, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
@@ -185,7 +183,7 @@ def scalar_tensor(s, *, dtype=None, layout=None, device=None, requires_grad=Fals
     (tensor(3.), tensor(3))
     """
     check_placement(device, layout, pin_memory)
-    return _new(np.array(s, _float_dtype(dtype)), requires_grad)
+    return _new_leaf(np.array(s, _float_dtype(dtype)), requires_grad)
 
 
 def _like_dtype(t, dtype):
@@ -199,7 +197,7 @@ def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
     tensor([[0, 0]])
     """
     check_placement(device, layout, pin_memory)
-    return _new(np.zeros(input.shape, _like_dtype(input, dtype)), requires_grad)
+    return _new_leaf(np.zeros(input.shape, _like_dtype(input, dtype)), requires_grad)
 
 
 def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None, pin_memory=False):
@@ -209,7 +207,7 @@ def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fals
     tensor([1., 1., 1.])
     """
     check_placement(device, layout, pin_memory)
-    return _new(np.ones(input.shape, _like_dtype(input, dtype)), requires_grad)
+    return _new_leaf(np.ones(input.shape, _like_dtype(input, dtype)), requires_grad)
 
 
 def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None,
@@ -220,7 +218,7 @@ def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requir
     tensor([3.5000, 3.5000])
     """
     check_placement(device, layout, pin_memory)
-    return _new(np.full(input.shape, fill_value, _like_dtype(input, dtype)), requires_grad)
+    return _new_leaf(np.full(input.shape, fill_value, _like_dtype(input, dtype)), requires_grad)
 
 
 empty_like = zeros_like
@@ -257,7 +255,7 @@ def arange(start=0, end=None, step=1, *, dtype=None, layout=None, device=None, r
     if dtype is None:
         integral = builtins.all(isinstance(v, (int, np.integer)) for v in (start, end, step))
         dtype = np.int64 if integral else dtypes.default_float.numpy
-    return _new(np.arange(start, end, step, dtype=dtypes.to_numpy_dtype(dtype)), requires_grad)
+    return _new_leaf(np.arange(start, end, step, dtype=dtypes.to_numpy_dtype(dtype)), requires_grad)
 
 
 def range(start=0, end=None, step=1, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
@@ -279,7 +277,7 @@ def range(start=0, end=None, step=1, *, dtype=None, layout=None, device=None, re
         raise RuntimeError(f"range: step must be nonzero, got {step}")
     count = builtins.max(int(math.floor((end - start) / step)) + 1, 0)
     values = start + step * np.arange(count, dtype=np.float64)
-    return _new(values.astype(_float_dtype(dtype)), requires_grad)
+    return _new_leaf(values.astype(_float_dtype(dtype)), requires_grad)
 
 
 def linspace(start, end, steps=None, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
@@ -290,7 +288,7 @@ def linspace(start, end, steps=None, *, dtype=None, layout=None, device=None, re
     """
     check_placement(device, layout, pin_memory)
     _require_steps(steps, "linspace")
-    return _new(np.linspace(start, end, int(steps), dtype=_float_dtype(dtype)), requires_grad)
+    return _new_leaf(np.linspace(start, end, int(steps), dtype=_float_dtype(dtype)), requires_grad)
 
 
 def logspace(start, end, steps=None, base=10.0, *, dtype=None, layout=None, device=None, requires_grad=False,
@@ -304,7 +302,7 @@ def logspace(start, end, steps=None, base=10.0, *, dtype=None, layout=None, devi
     _require_steps(steps, "logspace")
     values = np.logspace(start, end, int(steps), base=base, dtype=np.float64)
     np_dtype = _float_dtype(dtype)
-    return _new((np.round(values) if np_dtype.kind in "iu" else values).astype(np_dtype), requires_grad)
+    return _new_leaf((np.round(values) if np_dtype.kind in "iu" else values).astype(np_dtype), requires_grad)
 
 
 def _require_steps(steps, name):
@@ -320,7 +318,7 @@ def eye(n, m=None, *, dtype=None, layout=None, device=None, requires_grad=False,
             [0., 1.]])
     """
     check_placement(device, layout, pin_memory)
-    return _new(np.eye(n, m, dtype=_float_dtype(dtype)), requires_grad)
+    return _new_leaf(np.eye(n, m, dtype=_float_dtype(dtype)), requires_grad)
 
 
 # ----- random tensors: each takes a `generator=` (default: mt.default_generator) -----
@@ -340,7 +338,7 @@ def rand(*sizes, size=None, generator=None, dtype=None, layout=None, device=None
     """
     check_placement(device, layout, pin_memory)
     np_dtype = _float_dtype(dtype, "rand")
-    return _new(_draw_float(random.generator(generator).random, _shape(sizes, size, "rand"), np_dtype), requires_grad)
+    return _new_leaf(_draw_float(random.generator(generator).random, _new_shape(sizes, size, "rand"), np_dtype), requires_grad)
 
 
 def randn(*sizes, size=None, generator=None, dtype=None, layout=None, device=None, requires_grad=False,
@@ -354,7 +352,7 @@ def randn(*sizes, size=None, generator=None, dtype=None, layout=None, device=Non
     """
     check_placement(device, layout, pin_memory)
     np_dtype = _float_dtype(dtype, "randn")
-    return _new(_draw_float(random.generator(generator).standard_normal, _shape(sizes, size, "randn"), np_dtype),
+    return _new_leaf(_draw_float(random.generator(generator).standard_normal, _new_shape(sizes, size, "randn"), np_dtype),
                 requires_grad)
 
 
@@ -381,7 +379,7 @@ def randint(low=0, high=None, size=None, *, generator=None, dtype=None, layout=N
         raise TypeError("randint() missing required argument 'size'")
     check_placement(device, layout, pin_memory)
     np_dtype = np.dtype(np.int64) if dtype is None else dtypes.to_numpy_dtype(dtype)
-    return _new(_integers(generator, int(low), int(high), tuple(size), np_dtype), requires_grad)
+    return _new_leaf(_integers(generator, int(low), int(high), tuple(size), np_dtype), requires_grad)
 
 
 def rand_like(input, *, generator=None, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None,
@@ -417,7 +415,7 @@ def randint_like(input, low=0, high=None, *, generator=None, dtype=None, layout=
     if high is None:
         low, high = 0, low
     check_placement(device, layout, pin_memory)
-    return _new(_integers(generator, int(low), int(high), input.shape, _like_dtype(input, dtype)), requires_grad)
+    return _new_leaf(_integers(generator, int(low), int(high), input.shape, _like_dtype(input, dtype)), requires_grad)
 
 
 def randperm(n, *, generator=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
@@ -429,32 +427,69 @@ def randperm(n, *, generator=None, dtype=None, layout=None, device=None, require
     """
     check_placement(device, layout, pin_memory)
     np_dtype = np.int64 if dtype is None else dtypes.to_numpy_dtype(dtype)
-    return _new(random.generator(generator).permutation(int(n)).astype(np_dtype), requires_grad)
+    return _new_leaf(random.generator(generator).permutation(int(n)).astype(np_dtype), requires_grad)
 
 
-_scalar_cache = {}
+# ----- new tensors like a given one (Tensor.new_zeros and friends: their dtype by default) -----
+
+def new_tensor(self, data, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    """A new tensor holding a copy of `data`, of this tensor's dtype unless `dtype` is given.
+
+    >>> mt.zeros(2, dtype=mt.int32).new_tensor([1.5, 2.0])
+    tensor([1, 2], dtype=minitorch.int32)
+    """
+    return tensor(data, dtype=self.dtype if dtype is None else dtype, device=device,
+                           requires_grad=requires_grad, pin_memory=pin_memory)
 
 
-def as_operand(value, like=None, dtype=None):
-    """`value` as a Tensor an op can take. A Python number next to a tensor
-    `like` takes that tensor's dtype when it is of the same or a lower
-    category (PyTorch's 'wrapped numbers': `x * 2` stays float32); numpy
-    arrays are wrapped without a copy; tensors pass through (cast to `dtype`)."""
-    if isinstance(value, Tensor):
-        if dtype is None or value._data.dtype == dtypes.to_numpy_dtype(dtype):
-            return value
-        return execute("Cast", (value,), {"dtype": dtypes.to_numpy_dtype(dtype)})
-    if dtype is None and like is not None and isinstance(value, (int, float, bool)):
-        ref = like._data.dtype
-        kind = 0 if isinstance(value, bool) else 1 if isinstance(value, int) else 2
-        np_dtype = ref if kind <= dtypes.category(ref) else (np.dtype(np.int64) if kind == 1 else dtypes.default_float.numpy)
-        key = (type(value), value, np_dtype)
-        t = _scalar_cache.get(key)
-        if t is None:
-            if len(_scalar_cache) > 4096:
-                _scalar_cache.clear()
-            t = _scalar_cache[key] = Tensor._make(np.array(value, dtype=np_dtype))
-        return t
-    if isinstance(value, np.ndarray) and dtype is None:
-        return Tensor._make(value)
-    return Tensor._from_data(value, dtype=dtype)
+def new_zeros(self, *sizes, size=None, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False):
+    """Zeros of the given size, of this tensor's dtype unless `dtype` is given.
+
+    >>> mt.zeros(1, dtype=mt.float64).new_zeros(2, 3).dtype
+    minitorch.float64
+    """
+    return zeros(*sizes, size=size, dtype=dtype or self.dtype, layout=layout, device=device,
+                          pin_memory=pin_memory, requires_grad=requires_grad)
+
+
+def new_ones(self, *sizes, size=None, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False):
+    """Ones of the given size, of this tensor's dtype unless `dtype` is given.
+
+    >>> mt.tensor([1, 2]).new_ones((2, 2))
+    tensor([[1, 1],
+            [1, 1]])
+    """
+    return ones(*sizes, size=size, dtype=dtype or self.dtype, layout=layout, device=device,
+                         pin_memory=pin_memory, requires_grad=requires_grad)
+
+
+def new_empty(self, *sizes, size=None, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False):
+    """A tensor of the given size, of this tensor's dtype (its values are zeros in minitorch).
+
+    >>> mt.zeros(1).new_empty(3).shape
+    minitorch.Size([3])
+    """
+    return empty(*sizes, size=size, dtype=dtype or self.dtype, layout=layout, device=device,
+                          pin_memory=pin_memory, requires_grad=requires_grad)
+
+
+def new_full(self, size, fill_value, *, dtype=None, layout=None, device=None, pin_memory=False, requires_grad=False):
+    """`fill_value` everywhere in the given size, of this tensor's dtype unless `dtype` is given.
+
+    >>> mt.zeros(1).new_full((2,), 3)
+    tensor([3., 3.])
+    """
+    return full(size, fill_value, dtype=dtype or self.dtype, layout=layout, device=device,
+                         pin_memory=pin_memory, requires_grad=requires_grad)
+
+
+def new(self, *args, device=None):
+    """PyTorch's legacy constructor: `x.new(2, 3)` (a size: zeros here) or `x.new([1, 2])` (data), in x's dtype.
+
+    >>> x = mt.zeros(1, dtype=mt.int64)
+    >>> x.new(2, 3).shape, x.new([1, 2]), x.new().shape
+    (minitorch.Size([2, 3]), tensor([1, 2]), minitorch.Size([0]))
+    """
+    if len(args) == 1 and isinstance(args[0], (list, np.ndarray, Tensor)):
+        return new_tensor(self, args[0], device=device)
+    return new_zeros(self, *(args or (0,)), device=device)

@@ -1,7 +1,7 @@
 """Writing a file so that it is complete or absent: a temporary file beside it, renamed over it when complete.
 
 `atomic_write(path)` serves `mt.save`, the examples' checkpoints and the
-dataset downloads; `check_writable(path)` lets a command find out before its
+dataset downloads; `check_writable_path(path)` lets a command find out before its
 work whether the write at the end can happen.
 
 A write killed mid-way (SIGKILL, OOM killer, power cut) leaves its temporary file
@@ -35,7 +35,7 @@ import socket
 import stat
 import time
 
-__all__ = ["atomic_write", "check_writable"]
+__all__ = ["atomic_write", "check_writable_path"]
 
 _TEMP_PREFIX = ".minitorch-save"
 _TEMP_NAME = re.compile(r"\.minitorch-save\.(?P<pid>[0-9]+)\.(?P<host>[A-Za-z0-9_-]*)\.[0-9a-f]{16}\.tmp")
@@ -94,12 +94,12 @@ def atomic_write(path, *, sync: bool = True):
         _writes_in_progress.discard(temporary)
 
 
-def check_writable(path) -> None:
+def check_writable_path(path) -> None:
     """Raises the OSError that writing ``path`` with :func:`atomic_write` would meet in its folder, before the work
     whose result it will hold: a missing folder, a target that is not a regular file, a folder that refuses a new
     file (permissions, a read-only file system, /proc). A full disk shows only when the data is written.
 
-    >>> check_writable("no-such-folder/model.safetensors")
+    >>> check_writable_path("no-such-folder/model.safetensors")
     Traceback (most recent call last):
         ...
     FileNotFoundError: [Errno 2] the folder 'no-such-folder' does not exist: 'no-such-folder/model.safetensors'

@@ -14,16 +14,17 @@ tensor([0.0909, 0.6364])
 """
 import numpy as np
 
-from .creation import as_operand, eye
+from .creation import eye
 from .engine.execute import execute
 from .errors import ShapeError
 from .ops import return_types
-from .ops.writes import accepts_out
+from .ops.coercion import as_operand
+from .ops.comparison_ops import where
 from .ops.linalg_ops import LinAlgError, check_matrix, check_square
-from .ops.math_ops import matmul, where
 from .ops.matrix_ops import diagonal as _diagonal
 from .ops.norm_ops import linalg_norm as norm, matrix_norm, vector_norm
-from .ops.product_ops import cross as _cross, matrix_power, multi_dot, vander as _vander
+from .ops.product_ops import cross as _cross, matmul, matrix_power, multi_dot, vander as _vander
+from .ops.writes import accepts_out
 
 __all__ = [
     "LinAlgError", "cholesky", "cond", "cross", "det", "diagonal", "eig", "eigh", "eigvalsh", "inv", "lstsq", "matmul",

@@ -111,9 +111,9 @@ class _Encoder:
             return {"numpy_scalar": self._store(obj, np.asarray(obj), path)}
         if isinstance(obj, (dict, list, tuple)):
             if len(path) >= _MAX_NESTING:
-                raise ValueError(f"save: {_describe(path[:3])}... nests containers more than {_MAX_NESTING} deep")
+                raise ValueError(f"save: {_where_in(path[:3])}... nests containers more than {_MAX_NESTING} deep")
             if id(obj) in self.open_containers:
-                raise ValueError(f"save: {_describe(path)} contains itself")
+                raise ValueError(f"save: {_where_in(path)} contains itself")
             self.open_containers.add(id(obj))
             try:
                 if isinstance(obj, dict):
@@ -122,19 +122,19 @@ class _Encoder:
                 return {"tuple": items} if isinstance(obj, tuple) else {"list": items}
             finally:
                 self.open_containers.discard(id(obj))
-        raise TypeError(f"save: cannot store a {type(obj).__name__} at {_describe(path)}; checkpoints hold Tensors, "
+        raise TypeError(f"save: cannot store a {type(obj).__name__} at {_where_in(path)}; checkpoints hold Tensors, "
                         f"numpy arrays, numbers, strings, bools, None and dicts/lists/tuples of them")
 
     def _encode_key(self, key, path):
         if isinstance(key, (str, int)) and not isinstance(key, bool):
             return int(key) if isinstance(key, int) else key
-        raise TypeError(f"save: dict keys must be str or int, got {type(key).__name__} {key!r} at {_describe(path)}")
+        raise TypeError(f"save: dict keys must be str or int, got {type(key).__name__} {key!r} at {_where_in(path)}")
 
     def _store(self, obj, array, path):
         if id(obj) in self.key_of:
             return self.key_of[id(obj)]
         if array.dtype.kind not in "biuf":
-            raise TypeError(f"save: cannot store an array of dtype {array.dtype} at {_describe(path)}")
+            raise TypeError(f"save: cannot store an array of dtype {array.dtype} at {_where_in(path)}")
         key = ".".join(str(part) for part in path) or "tensor"
         if key in self.arrays or key == "__metadata__":
             # Keys only need to be unique: the tree records which key each leaf uses.
@@ -148,7 +148,7 @@ class _Encoder:
         return key
 
 
-def _describe(path):
+def _where_in(path):
     return "the top level" if not path else "key path " + "/".join(repr(p) for p in path)
 
 

@@ -10,19 +10,19 @@ not here.
 >>> mt.special.gammaln(mt.tensor([5.0])), mt.special.expit(mt.tensor([0.0]))
 (tensor([3.1781]), tensor([0.5000]))
 """
-from .ops.writes import accepts_out
-from .ops.math_ops import round, sigmoid as expit
-from .ops.pointwise_ops import exp2, expm1, logit, sinc
-from .ops import reduction_ops
+from .ops import reduction_ops, special_ops
+from .ops.activation_ops import logit, sigmoid as expit
+from .ops.exponential_ops import exp2, expm1, log1p
 from .ops.reduction_ops import logsumexp, softmax
-from .ops import special_ops
+from .ops.rounding_ops import round
 from .ops.special_ops import (
     bessel_j0, bessel_j1, bessel_y0, bessel_y1, digamma, digamma as psi, entr, erf, erfc, erfcx, erfinv, i0,
     i0 as modified_bessel_i0, i0e, i1, i1 as modified_bessel_i1, i1e, igamma as gammainc, igammac as gammaincc,
-    lgamma as gammaln, log1p, log_ndtr, modified_bessel_k0, modified_bessel_k1, mvlgamma as multigammaln, ndtr, ndtri,
+    lgamma as gammaln, log_ndtr, modified_bessel_k0, modified_bessel_k1, mvlgamma as multigammaln, ndtr, ndtri,
     polygamma, xlog1py, xlogy, zeta,
 )
-
+from .ops.trigonometric_ops import sinc
+from .ops.writes import accepts_out
 
 
 # torch.special's newer functions call their argument `x`

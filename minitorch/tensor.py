@@ -1,11 +1,13 @@
 """Tensor: a numpy array with an id that tapes can refer to.
 
-This file is the value the engine records, and nothing more: the data, the
-id, the autograd flags, conversions to numpy and Python, printing. The tensor
-keeps no graph: the tapes do, by id (engine/tape.py). Everything that
-computes (operators, `exp`, `sum`, `reshape`, in-place updates, `backward`)
-is bound onto the class by tensor_methods.py from the op functions in
-minitorch/ops/, so this file imports nothing above the engine's first floor.
+This file is the value the engine records, and nothing more: its data (the
+array, its shape and dtype), its id, and its autograd flags (requires_grad,
+grad, is_leaf, grad_fn). The tensor keeps no graph: the tapes do, by id
+(engine/tape.py). Every method, operator and conversion (`x * y`, `exp`,
+`reshape`, `numpy()`, `item()`, `backward()`, printing) is bound onto the
+class by tensor_methods.py, from the op functions in minitorch/ops/ or its
+own, so this file imports nothing above the engine's first floor
+(tests/test_structure.py holds it to that).
 """
 import itertools
 import math
@@ -13,8 +15,7 @@ import math
 import numpy as np
 
 from . import dtypes
-from .engine import autograd_tape, hooks
-from .printing import format_tensor
+from .engine import autograd_tape
 
 _next_id = itertools.count(1).__next__
 _new = object.__new__
@@ -67,7 +68,7 @@ class Tensor:
         t._view_of = None  # (parent, view op, attrs) when a recorded view op made this tensor
         return t
 
-    # ----- attributes -----
+    # ----- the data -----
 
     @property
     def shape(self):
@@ -95,39 +96,6 @@ class Tensor:
         3
         """
         return self._data.ndim
-
-    def dim(self):
-        """The number of dimensions (same as `.ndim`).
-
-        >>> mt.zeros(2, 3).dim()
-        2
-        """
-        return self._data.ndim
-
-    def size(self, dim=None):
-        """The shape as an `mt.Size`, or the length of dimension `dim`.
-
-        >>> x = mt.zeros(2, 3)
-        >>> x.size(), x.size(-1)
-        (minitorch.Size([2, 3]), 3)
-        """
-        return Size(self._data.shape) if dim is None else self._data.shape[dim]
-
-    def numel(self):
-        """The number of elements.
-
-        >>> mt.zeros(2, 3).numel()
-        6
-        """
-        return self._data.size
-
-    def is_floating_point(self):
-        """True for float16/32/64 tensors.
-
-        >>> mt.tensor([1.0]).is_floating_point(), mt.tensor([1]).is_floating_point()
-        (True, False)
-        """
-        return self._data.dtype.kind == "f"
 
     # ----- the autograd flags (the PyTorch door's view of the autograd tape) -----
 
@@ -203,59 +171,19 @@ class Tensor:
         """
         return None if self.is_leaf else self._node
 
-    def register_hook(self, hook):
-        """Calls `hook(grad)` when this tensor's gradient is computed; a returned tensor replaces it.
+    # ----- the data out, to numpy and Python -----
 
-        >>> x = mt.tensor([1.0, 2.0], requires_grad=True)
-        >>> handle = x.register_hook(lambda g: g * 10)
-        >>> x.sum().backward()
-        >>> x.grad
-        tensor([10., 10.])
-        >>> handle.remove()
-        """
-        return hooks.register_hook(self, hook)
-
-    def register_post_accumulate_grad_hook(self, hook):
-        """Calls `hook(self)` during backward(), right after this leaf's `.grad` has been updated.
-
-        >>> w = mt.tensor([1.0, 2.0], requires_grad=True)
-        >>> handle = w.register_post_accumulate_grad_hook(lambda p: print("ready:", p.grad))
-        >>> (w * w).sum().backward()
-        ready: tensor([2., 4.])
-        >>> handle.remove()
-        """
-        return hooks.register_post_accumulate_grad_hook(self, hook)
-
-    def retain_grad(self):
-        """Keeps this non-leaf tensor's gradient in `.grad` after backward().
-
-        >>> x = mt.tensor([1.0, 2.0], requires_grad=True)
-        >>> y = x * 3
-        >>> y.retain_grad()
-        >>> (y * y).sum().backward()
-        >>> y.grad
-        tensor([ 6., 12.])
-        """
-        hooks.retain_grad(self)
-
-    def detach_(self):
-        """Makes this tensor stop requiring gradients, in place; returns self.
-
-        >>> x = mt.tensor([1.0], requires_grad=True).detach_()
-        >>> x.requires_grad
-        False
-        """
-        self._requires_grad = False
-        return self
-
-    # ----- numpy interop and Python conversions -----
-
-    def numpy(self):
-        """The data as a numpy array, sharing memory (refused while the tensor requires grad).
+    def numpy(self, *, force=False):
+        """The data as a numpy array, sharing memory; refused while the tensor requires grad unless
+        `force=True` (PyTorch's keyword), which hands over the detached data.
 
         >>> mt.tensor([1.0, 2.0]).numpy()
         array([1., 2.], dtype=float32)
+        >>> mt.ones(2, requires_grad=True).numpy(force=True)
+        array([1., 1.], dtype=float32)
         """
+        if force:
+            return self._data.view()
         if self._requires_grad:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
         return self._data
@@ -306,27 +234,7 @@ class Tensor:
             raise RuntimeError(f"Boolean value of Tensor with {amount} is ambiguous")
         return bool(self._scalar())
 
-    def __len__(self):
-        if self._data.ndim == 0:
-            raise TypeError("len() of a 0-d tensor")
-        return self._data.shape[0]
-
-    def __iter__(self):
-        if self._data.ndim == 0:
-            raise TypeError("iteration over a 0-d tensor")
-        return (self[i] for i in range(self._data.shape[0]))
-
-    __hash__ = object.__hash__
-
-    def __deepcopy__(self, memo):
-        """A new tensor with a copy of the data and a new id (tapes tell tensors apart by id)."""
-        copy = Tensor._from_data(self._data, requires_grad=self._requires_grad and self.is_leaf)  # a copy
-        copy.grad = None if self.grad is None else Tensor._from_data(self.grad._data)
-        memo[id(self)] = copy
-        return copy
-
-    def __repr__(self):
-        return format_tensor(self)
+    __hash__ = object.__hash__  # by identity: the tapes tell tensors apart by id, whatever __eq__ becomes
 
 
 class Size(tuple):

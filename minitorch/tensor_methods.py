@@ -1,24 +1,37 @@
 """Tensor's operators and methods, bound onto the class from one table.
 
-tensor.py is the value core and imports no op; the op functions live in
-minitorch/ops/. This file sits above both and attaches each function to
-Tensor as a method (JAX's `_set_array_base_attributes` in array_methods.py
-does the same, and tinygrad's early `register` did). A method is the very
-function it names, so `help(mt.Tensor.exp)` shows `mt.exp`'s documentation
-and `x.exp()` is `mt.exp(x)`. Where to look for `x * y`: METHODS says
-"__mul__" is `math_ops.mul`, which runs the "Mul" op (ops/math_ops.py).
+tensor.py is the value (its data, its id, its autograd flags) and imports no op; the op functions
+live in minitorch/ops/. This file sits above both and attaches each function to Tensor as a method
+(JAX's `_set_array_base_attributes` in array_methods.py does the same, and tinygrad's early
+`register` did). A method is the very function it names, so `help(mt.Tensor.exp)` shows `mt.exp`'s
+documentation and `x.exp()` is `mt.exp(x)`. Where to look for `x * y`: METHODS says "__mul__" is
+`arithmetic_ops.mul`, which runs the "Mul" op (ops/arithmetic_ops.py).
+
+A method's body lives with its op (ops/*.py; creation.py for new_zeros and friends; the in-place
+twins in one table, ops/in_place_twins.py), or, for the methods that exist only as methods (sizes,
+devices, autograd, Python's protocols), here.
 """
-from . import core_methods, dtypes
+import warnings
+
+import numpy as np
+
+from . import devices, dtypes, layouts
+from . import linalg
 from .autograd.backward import backward as backward_of
+from .creation import new, new_empty, new_full, new_ones, new_tensor, new_zeros
+from .engine import hooks
 from .engine.anomaly import untracked_write
 from .engine.state import switches
 from .engine.versions import counter_of, untracked_alias
-from .ops import array_ops, in_place_ops, math_ops, pointwise_ops, random_ops, reduction_ops, special_ops
+from .ops import activation_ops, arithmetic_ops, bitwise_ops, coercion, comparison_ops, exponential_ops
+from .ops import rounding_ops, special_ops, trigonometric_ops
+from .ops import array_ops, in_place_ops, in_place_twins, random_ops, reduction_ops
 from .ops import index_ops, join_ops, scatter_ops, shape_in_place_ops, shape_ops
 from .ops import matrix_ops, norm_ops, product_ops, scan_ops, sort_ops, statistics_ops
-from . import linalg
-from .ops.in_place_ops import twin
-from .tensor import Tensor
+from .printing import format_tensor
+from .tensor import Size, Tensor
+
+_DEVICE_LIKE = (str, devices.device, int)
 
 
 def _reflected(fn):
@@ -32,7 +45,200 @@ def _reflected(fn):
     return reflected
 
 
-# ----- methods that exist only as methods -----
+# ----- sizes (PyTorch's names for what tensor.py's data says) -----
+
+def dim(self):
+    """The number of dimensions (same as `.ndim`; `ndimension()` is this method).
+
+    >>> mt.zeros(2, 3).dim()
+    2
+    """
+    return self._data.ndim
+
+
+def size(self, dim=None):
+    """The shape as an `mt.Size`, or the length of dimension `dim`.
+
+    >>> x = mt.zeros(2, 3)
+    >>> x.size(), x.size(-1)
+    (minitorch.Size([2, 3]), 3)
+    """
+    return Size(self._data.shape) if dim is None else self._data.shape[dim]
+
+
+def numel(self):
+    """The number of elements (`nelement()` is this method).
+
+    >>> mt.zeros(2, 3).numel()
+    6
+    """
+    return self._data.size
+
+
+def is_floating_point(self):
+    """True for float16/32/64 tensors.
+
+    >>> mt.tensor([1.0]).is_floating_point(), mt.tensor([1]).is_floating_point()
+    (True, False)
+    """
+    return self._data.dtype.kind == "f"
+
+
+def is_contiguous(self, memory_format=None):
+    """True when the elements are stored in row-major order (or channels-last, when asked about that).
+
+    >>> x = mt.zeros(2, 3)
+    >>> x.is_contiguous(), x.t().is_contiguous()
+    (True, False)
+    """
+    array = np.asarray(self)
+    if memory_format is layouts.channels_last:
+        return array.ndim == 4 and array.transpose(0, 2, 3, 1).flags.c_contiguous
+    return array.flags.c_contiguous
+
+
+# ----- devices and memory layout -----
+
+def to_arguments(args, kwargs):
+    """PyTorch's three forms: to(device=None, dtype=None, ...), to(dtype, ...), to(other tensor, ...)."""
+    kwargs = dict(kwargs)
+    device, dtype = kwargs.pop("device", None), kwargs.pop("dtype", None)
+    args = list(args)
+    if args and isinstance(args[0], Tensor):
+        other = args.pop(0)
+        dtype = other.dtype
+    elif args and (args[0] is None or isinstance(args[0], _DEVICE_LIKE) and not isinstance(args[0], bool)):
+        device = args.pop(0)
+        if args and not isinstance(args[0], bool):
+            dtype = args.pop(0)
+    elif args and not isinstance(args[0], bool):
+        dtype = args.pop(0)
+    flags = dict(zip(("non_blocking", "copy"), args))
+    if len(args) > 2 or set(flags) & set(kwargs):
+        raise TypeError(f"to() received an invalid combination of arguments: {len(args)} extra positional")
+    flags.update(kwargs)
+    unknown = set(flags) - {"non_blocking", "copy", "memory_format"}
+    if unknown:
+        raise TypeError(f"to() got unexpected keyword arguments {sorted(unknown)}")
+    if isinstance(dtype, _DEVICE_LIKE) and not isinstance(dtype, bool):
+        raise TypeError(f"to() received an invalid combination of arguments: a device ({dtype!r}) where a dtype "
+                        "was expected")
+    return device, dtype, bool(flags.get("copy", False)), flags.get("memory_format")
+
+
+def to(self, *args, **kwargs):
+    """This tensor on `device` with `dtype` (`to(device, dtype)`, `to(dtype)` or `to(other)`); self when nothing changes.
+
+    Only the CPU exists: another device raises DeviceError. A new dtype runs
+    the "Cast" op (recorded, differentiable); `copy=True` always returns a new
+    tensor; `memory_format=mt.channels_last` stores a 4-d tensor channels-last.
+    `non_blocking` is accepted (copies on the CPU are synchronous).
+
+    >>> x = mt.tensor([1.5, 2.5])
+    >>> x.to(mt.int64), x.to("cpu") is x, x.to("cpu", mt.float64).dtype
+    (tensor([1, 2]), True, minitorch.float64)
+    >>> x.to(mt.zeros(1, dtype=mt.float16)).dtype, x.to(x, copy=True) is x
+    (minitorch.float16, False)
+    >>> x.to("cuda")
+    Traceback (most recent call last):
+        ...
+    minitorch.devices.DeviceError: device 'cuda' is not available: minitorch computes on the CPU only (mt.cuda.is_available() is False); use 'cpu'
+    """
+    device, dtype, copy, memory_format = to_arguments(args, kwargs)
+    if device is not None:
+        devices.cpu_device(device)
+    result = self
+    if dtype is not None and dtypes.to_numpy_dtype(dtype) != self._data.dtype:
+        result = coercion.cast(self, dtype)
+    elif copy:
+        result = array_ops.clone(self)
+    if memory_format is layouts.channels_last:
+        result = _channels_last(result, copy=result is self)
+    elif memory_format not in (None, layouts.preserve_format, layouts.contiguous_format):
+        raise TypeError(f"to(): memory_format must be an mt.memory_format, got {memory_format!r}")
+    return result
+
+
+def _channels_last(t, copy):
+    """The same values stored N, H, W, C in memory (the shape stays N, C, H, W); no recording: a layout change."""
+    if t.ndim != 4:
+        raise RuntimeError(f"required rank 4 tensor to use channels_last format, got a {t.ndim}-d tensor")
+    array = np.asarray(t)
+    if array.transpose(0, 2, 3, 1).flags.c_contiguous and not copy:
+        return t
+    stored = np.ascontiguousarray(array.transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2)
+    result = Tensor._make(stored)
+    return result.requires_grad_(True) if t.requires_grad and t.is_leaf else result
+
+
+def cpu(self, memory_format=None):
+    """This tensor on the CPU: itself (minitorch tensors are always there).
+
+    >>> x = mt.ones(1)
+    >>> x.cpu() is x
+    True
+    """
+    return self
+
+
+def cuda(self, device=None, non_blocking=False, memory_format=None):
+    """Raises DeviceError: minitorch has no CUDA device (check `mt.cuda.is_available()` first).
+
+    >>> mt.ones(1).cuda()
+    Traceback (most recent call last):
+        ...
+    minitorch.devices.DeviceError: device 'cuda' is not available: minitorch computes on the CPU only (mt.cuda.is_available() is False); use 'cpu'
+    """
+    devices.cpu_device("cuda" if device is None else devices.device("cuda", device) if isinstance(device, int)
+                       else device)
+
+
+def device(self):
+    """The device holding this tensor: `device(type='cpu')`.
+
+    >>> mt.zeros(2).device
+    device(type='cpu')
+    """
+    return devices.CPU
+
+
+def get_device(input):
+    """The index of the device holding this tensor: -1 for the CPU, as in PyTorch.
+
+    >>> mt.zeros(2).get_device(), mt.get_device(mt.zeros(2))
+    (-1, -1)
+    """
+    return -1
+
+
+def is_cuda(self):
+    """False: minitorch tensors are never on a CUDA device.
+
+    >>> mt.zeros(1).is_cuda
+    False
+    """
+    return False
+
+
+def is_cpu(self):
+    """True: every minitorch tensor is on the CPU.
+
+    >>> mt.zeros(1).is_cpu
+    True
+    """
+    return True
+
+
+def layout(self):
+    """How the elements are stored: always `mt.strided` (dense).
+
+    >>> mt.zeros(1).layout
+    minitorch.strided
+    """
+    return layouts.strided
+
+
+# ----- autograd -----
 
 def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
     """Accumulates d(self)/d(leaf) into `.grad` of every leaf that requires grad.
@@ -48,91 +254,85 @@ def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=
     backward_of(self, gradient, retain_graph, create_graph, inputs=inputs)
 
 
-# PyTorch's legacy tensor type names ("torch.FloatTensor"), which `Tensor.type()` speaks.
-_TYPE_NAMES = {dtypes.float32: "FloatTensor", dtypes.float64: "DoubleTensor", dtypes.float16: "HalfTensor",
-               dtypes.int64: "LongTensor", dtypes.int32: "IntTensor", dtypes.int16: "ShortTensor",
-               dtypes.int8: "CharTensor", dtypes.uint8: "ByteTensor", dtypes.bool_: "BoolTensor"}
-_TYPES_BY_NAME = {name: dtype for dtype, name in _TYPE_NAMES.items()}
+def detach_(input):
+    """Makes this tensor stop requiring gradients, in place; returns it (also `mt.detach_(x)`).
 
-
-def type_(self, dtype=None, non_blocking=False):
-    """Without `dtype`, the type name ("minitorch.FloatTensor"); with one, this tensor converted to it.
-
-    `dtype` is a dtype or a type name, "torch.LongTensor" or "minitorch.LongTensor"
-    (non_blocking is accepted and means nothing on the CPU).
-
-    >>> mt.tensor([1.0]).type()
-    'minitorch.FloatTensor'
-    >>> mt.tensor([1, 2]).type(mt.float64)
-    tensor([1., 2.], dtype=minitorch.float64)
-    >>> mt.tensor([1.5]).type('torch.LongTensor')
-    tensor([1])
+    >>> x = mt.tensor([1.0], requires_grad=True).detach_()
+    >>> x.requires_grad, mt.detach_(mt.ones(1, requires_grad=True)).requires_grad
+    (False, False)
     """
-    if dtype is None:
-        return f"minitorch.{_TYPE_NAMES[self.dtype]}"
-    if isinstance(dtype, str):
-        module, _, name = dtype.rpartition(".")
-        if module not in ("torch", "minitorch") or name not in _TYPES_BY_NAME:
-            raise ValueError(f"type: invalid type {dtype!r}; expected one of "
-                             f"{', '.join('minitorch.' + n for n in _TYPES_BY_NAME)} (or torch.*)")
-        dtype = _TYPES_BY_NAME[name]
-    return math_ops.cast(self, dtype)
+    input._requires_grad = False
+    return input
 
 
-def _conversion(name, dtype, example, memory_format_by_position=False):
-    # memory_format: PyTorch's layout hint, nothing to do for a numpy array (cfloat and cdouble take it by position)
-    if memory_format_by_position:
-        def convert(self, memory_format=None):
-            return math_ops.cast(self, dtype)
-    else:
-        def convert(self, *, memory_format=None):
-            return math_ops.cast(self, dtype)
+def register_hook(self, hook):
+    """Calls `hook(grad)` when this tensor's gradient is computed; a returned tensor replaces it.
 
-    convert.__name__ = convert.__qualname__ = name
-    convert.__doc__ = f"This tensor as {dtype.name} (runs the \"Cast\" op when the dtype differs).\n\n{example}"
-    return convert
-
-
-def pos(self):
-    """+x: the tensor itself."""
-    return self
-
-
-def view_as(self, other):
-    """The same storage in `other`'s shape (`view`: never a copy). Runs the "Reshape" op.
-
-    >>> mt.arange(6).view_as(mt.zeros(3, 2)).shape
-    minitorch.Size([3, 2])
+    >>> x = mt.tensor([1.0, 2.0], requires_grad=True)
+    >>> handle = x.register_hook(lambda g: g * 10)
+    >>> x.sum().backward()
+    >>> x.grad
+    tensor([10., 10.])
+    >>> handle.remove()
     """
-    return array_ops.view(self, other.shape)
+    return hooks.register_hook(self, hook)
 
 
-def expand_as(self, other):
-    """This tensor broadcast to `other`'s shape. Runs the "BroadcastTo" op.
+def register_post_accumulate_grad_hook(self, hook):
+    """Calls `hook(self)` during backward(), right after this leaf's `.grad` has been updated.
 
-    >>> mt.tensor([1, 2]).expand_as(mt.zeros(2, 2))
-    tensor([[1, 2],
-            [1, 2]])
+    >>> w = mt.tensor([1.0, 2.0], requires_grad=True)
+    >>> handle = w.register_post_accumulate_grad_hook(lambda p: print("ready:", p.grad))
+    >>> (w * w).sum().backward()
+    ready: tensor([2., 4.])
+    >>> handle.remove()
     """
-    return array_ops.broadcast_to(self, other.shape)
+    return hooks.register_post_accumulate_grad_hook(self, hook)
 
 
-def where(self, condition, other):
-    """self where `condition` holds, else `other` (see `mt.where`). Runs the "SelectV2" op.
+def retain_grad(self):
+    """Keeps this non-leaf tensor's gradient in `.grad` after backward().
 
-    >>> mt.tensor([1.0, -2.0]).where(mt.tensor([True, False]), 0.0)
-    tensor([1., 0.])
+    >>> x = mt.tensor([1.0, 2.0], requires_grad=True)
+    >>> y = x * 3
+    >>> y.retain_grad()
+    >>> (y * y).sum().backward()
+    >>> y.grad
+    tensor([ 6., 12.])
     """
-    return math_ops.where(condition, self, other)
+    hooks.retain_grad(self)
 
 
-def _transposed(self):
-    """All dimensions reversed. Runs the "Transpose" op.
+def retains_grad(self):
+    """True when `retain_grad()` was called on this non-leaf tensor.
 
-    >>> mt.zeros(2, 3, 4).T.shape
-    minitorch.Size([4, 3, 2])
+    >>> x = mt.ones(1, requires_grad=True); y = x * 2; y.retain_grad()
+    >>> y.retains_grad, x.retains_grad
+    (True, False)
     """
-    return array_ops.permute(self, *reversed(range(self.ndim)))
+    ref = hooks.retaining.get(self._id)
+    return ref is not None and ref() is self
+
+
+def grad_dtype(self):
+    """The dtype `.grad` has: the tensor's own (None for tensors that cannot require grad).
+
+    >>> mt.ones(1).grad_dtype, mt.ones(1, dtype=mt.int64).grad_dtype
+    (minitorch.float32, None)
+    """
+    return self.dtype if self._data.dtype.kind == "f" else None
+
+
+def volatile(self):
+    """Removed from PyTorch long ago: always False, with PyTorch's warning."""
+    warnings.warn("volatile was removed (Variable.volatile is always False)", UserWarning, stacklevel=2)
+    return False
+
+
+def reinforce(self, reward):
+    """Removed from PyTorch: raises, as PyTorch's does."""
+    raise RuntimeError("reinforce() was removed (as in PyTorch): sample an action, then backpropagate "
+                       "-log_prob(action) * reward instead.")
 
 
 def _detached(self):
@@ -171,241 +371,238 @@ def _set_data(self, other):
     if switches.check_anomalies:
         untracked_write(counter_of(self), "x.data = y")
     self._data = other._data
-    self._view_of = None  # the version stays (PyTorch's set_data): the change is not tracked
+    self._view_of = None
 
 
-# ----- the table: method name -> function -----
+# ----- Python's protocols: length, iteration, printing, copying and pickling -----
 
-METHODS = {
-    # arithmetic and its operators
-    "add": math_ops.add, "__add__": math_ops.add, "__radd__": _reflected(math_ops.add),
-    "sub": math_ops.sub, "__sub__": math_ops.sub, "__rsub__": _reflected(math_ops.sub),
-    "mul": math_ops.mul, "__mul__": math_ops.mul, "__rmul__": _reflected(math_ops.mul),
-    "div": math_ops.div, "__truediv__": math_ops.div, "__rtruediv__": _reflected(math_ops.div),
-    "pow": math_ops.pow, "__pow__": math_ops.pow, "__rpow__": _reflected(math_ops.pow),
-    "matmul": math_ops.matmul, "__matmul__": math_ops.matmul, "__rmatmul__": _reflected(math_ops.matmul),
-    "neg": math_ops.neg, "__neg__": math_ops.neg, "__pos__": pos,
-    "abs": math_ops.abs, "__abs__": math_ops.abs,
-    # comparisons and logic
-    "eq": math_ops.eq, "__eq__": math_ops.eq, "__ne__": math_ops.ne,
-    "__lt__": math_ops.lt, "__le__": math_ops.le, "__gt__": math_ops.gt, "__ge__": math_ops.ge,
-    "__and__": math_ops.bitwise_and, "__or__": math_ops.bitwise_or, "__xor__": math_ops.bitwise_xor,
-    "__invert__": math_ops.bitwise_not, "isnan": math_ops.isnan,
-    # elementwise functions
-    "exp": math_ops.exp, "log": math_ops.log, "sqrt": math_ops.sqrt, "sin": math_ops.sin, "cos": math_ops.cos,
-    "tanh": math_ops.tanh, "sigmoid": math_ops.sigmoid, "relu": math_ops.relu, "sign": math_ops.sign,
-    "square": math_ops.square, "clamp": math_ops.clamp, "clip": math_ops.clamp,
-    "maximum": math_ops.maximum, "minimum": math_ops.minimum,
-    # reductions
-    "sum": reduction_ops.sum, "mean": reduction_ops.mean, "prod": reduction_ops.prod,
-    "max": reduction_ops.max, "min": reduction_ops.min, "amax": reduction_ops.amax, "amin": reduction_ops.amin,
-    "argmax": reduction_ops.argmax, "argmin": reduction_ops.argmin, "all": reduction_ops.all, "any": reduction_ops.any,
-    "var": reduction_ops.var, "std": reduction_ops.std, "logsumexp": reduction_ops.logsumexp,
-    "softmax": reduction_ops.softmax, "log_softmax": reduction_ops.log_softmax,
-    # shapes and indexing
-    "reshape": array_ops.reshape, "view": array_ops.view, "view_as": view_as, "flatten": array_ops.flatten,
-    "squeeze": array_ops.squeeze, "unsqueeze": array_ops.unsqueeze, "permute": array_ops.permute,
-    "transpose": array_ops.transpose, "t": shape_ops.t, "expand": array_ops.expand, "expand_as": expand_as,
-    "contiguous": array_ops.contiguous, "clone": array_ops.clone, "detach": array_ops.stop_gradient,
-    "__getitem__": array_ops.getitem,
-    "floor_divide": math_ops.floor_divide, "__floordiv__": math_ops.floor_divide,
-    "__rfloordiv__": _reflected(math_ops.floor_divide),
-    "remainder": math_ops.remainder, "__mod__": math_ops.remainder, "__rmod__": _reflected(math_ops.remainder),
-    "bitwise_and": math_ops.bitwise_and, "bitwise_or": math_ops.bitwise_or, "bitwise_xor": math_ops.bitwise_xor,
-    "bitwise_not": math_ops.bitwise_not, "__rand__": _reflected(math_ops.bitwise_and),
-    "__ror__": _reflected(math_ops.bitwise_or), "__rxor__": _reflected(math_ops.bitwise_xor),
-    "masked_fill": math_ops.masked_fill, "where": where,
-    # in-place updates without an out-of-place twin here
-    "__setitem__": in_place_ops.setitem, "zero_": in_place_ops.zero_, "fill_": in_place_ops.fill_,
-    "copy_": in_place_ops.copy_, "uniform_": in_place_ops.uniform_, "normal_": in_place_ops.normal_,
-    "bernoulli_": in_place_ops.bernoulli_, "masked_fill_": in_place_ops.masked_fill_,
-    # conversions and autograd
-    "type": type_, "backward": backward,
-    "float": _conversion("float", dtypes.float32, ">>> mt.tensor([1, 2]).float()\ntensor([1., 2.])"),
-    "double": _conversion("double", dtypes.float64, ">>> mt.tensor([1, 2]).double().dtype\nminitorch.float64"),
-    "long": _conversion("long", dtypes.int64, ">>> mt.tensor([1.7, -1.7]).long()  # truncated toward zero\ntensor([ 1, -1])"),
-    "int": _conversion("int", dtypes.int32, ">>> mt.tensor([1.7]).int()\ntensor([1], dtype=minitorch.int32)"),
-    "bool": _conversion("bool", dtypes.bool_, ">>> mt.tensor([0.0, 2.0]).bool()\ntensor([False,  True])"),
-    **{name: _conversion(name, dtypes.UNSUPPORTED[name], f">>> mt.ones(1).{name}()\nTraceback (most recent call last):\n"
-                         f"...\nTypeError: minitorch has no {dtypes.UNSUPPORTED[name].name} dtype: "
-                         f"{dtypes.UNSUPPORTED[name].reason}", name != "chalf") for name in ("cfloat", "cdouble", "chalf")},
+def __len__(self):
+    if self._data.ndim == 0:
+        raise TypeError("len() of a 0-d tensor")
+    return self._data.shape[0]
 
-    # ----- pointwise math, special functions, conversions (surface: pointwise) -----
-    # trigonometry, exponentials, logarithms, special functions
-    "tan": pointwise_ops.tan, "asin": pointwise_ops.asin, "arcsin": pointwise_ops.asin, "acos": pointwise_ops.acos,
-    "arccos": pointwise_ops.acos, "atan": pointwise_ops.atan, "arctan": pointwise_ops.atan, "sinh": pointwise_ops.sinh,
-    "cosh": pointwise_ops.cosh, "asinh": pointwise_ops.asinh, "arcsinh": pointwise_ops.asinh,
-    "acosh": pointwise_ops.acosh, "arccosh": pointwise_ops.acosh, "atanh": pointwise_ops.atanh,
-    "arctanh": pointwise_ops.atanh, "atan2": pointwise_ops.atan2, "arctan2": pointwise_ops.atan2,
-    "deg2rad": pointwise_ops.deg2rad, "rad2deg": pointwise_ops.rad2deg, "exp2": pointwise_ops.exp2,
-    "expm1": pointwise_ops.expm1, "log2": pointwise_ops.log2, "log10": pointwise_ops.log10, "log1p": special_ops.log1p,
-    "rsqrt": pointwise_ops.rsqrt, "reciprocal": pointwise_ops.reciprocal, "sinc": pointwise_ops.sinc,
-    "logaddexp": pointwise_ops.logaddexp, "logaddexp2": pointwise_ops.logaddexp2, "hypot": pointwise_ops.hypot,
-    "float_power": pointwise_ops.float_power, "ldexp": pointwise_ops.ldexp, "frexp": pointwise_ops.frexp,
-    "logit": pointwise_ops.logit, "xlogy": special_ops.xlogy, "erf": special_ops.erf, "erfc": special_ops.erfc,
-    "erfinv": special_ops.erfinv, "lgamma": special_ops.lgamma, "digamma": special_ops.digamma,
-    "polygamma": special_ops.polygamma_method, "mvlgamma": special_ops.mvlgamma, "igamma": special_ops.igamma,
-    "igammac": special_ops.igammac, "i0": special_ops.i0,
-    # rounding, signs, remainders, limits
-    "floor": math_ops.floor, "ceil": math_ops.ceil, "round": math_ops.round, "trunc": pointwise_ops.trunc,
-    "fix": pointwise_ops.trunc, "frac": pointwise_ops.frac, "fmod": pointwise_ops.fmod, "sgn": math_ops.sign,
-    "signbit": pointwise_ops.signbit, "copysign": pointwise_ops.copysign, "heaviside": pointwise_ops.heaviside,
-    "nextafter": pointwise_ops.nextafter, "fmax": pointwise_ops.fmax, "fmin": pointwise_ops.fmin,
-    "nan_to_num": pointwise_ops.nan_to_num, "clamp_min": pointwise_ops.clamp_min, "clamp_max": pointwise_ops.clamp_max,
-    "positive": pointwise_ops.positive, "resolve_neg": pointwise_ops.resolve_neg, "negative": math_ops.neg, "absolute": math_ops.abs,
-    "lerp": pointwise_ops.lerp, "addcmul": pointwise_ops.addcmul, "addcdiv": pointwise_ops.addcdiv,
-    "subtract": math_ops.sub, "multiply": math_ops.mul, "divide": math_ops.div, "true_divide": math_ops.div,
-    # integers and bits
-    "gcd": pointwise_ops.gcd, "lcm": pointwise_ops.lcm, "bitwise_left_shift": pointwise_ops.bitwise_left_shift,
-    "bitwise_right_shift": pointwise_ops.bitwise_right_shift, "__lshift__": pointwise_ops.bitwise_left_shift,
-    "__rshift__": pointwise_ops.bitwise_right_shift, "__rlshift__": _reflected(pointwise_ops.bitwise_left_shift),
-    "__rrshift__": _reflected(pointwise_ops.bitwise_right_shift),
-    # comparisons, tests, logic
-    "ne": math_ops.ne, "lt": math_ops.lt, "le": math_ops.le, "gt": math_ops.gt, "ge": math_ops.ge,
-    "greater": math_ops.gt, "greater_equal": math_ops.ge, "less": math_ops.lt, "less_equal": math_ops.le,
-    "not_equal": math_ops.ne, "logical_and": math_ops.logical_and, "logical_or": math_ops.logical_or,
-    "logical_xor": math_ops.logical_xor, "logical_not": math_ops.logical_not, "isfinite": math_ops.isfinite,
-    "isinf": math_ops.isinf, "isposinf": pointwise_ops.isposinf, "isneginf": pointwise_ops.isneginf,
-    "isreal": pointwise_ops.isreal, "isclose": pointwise_ops.isclose, "allclose": pointwise_ops.allclose,
-    "equal": pointwise_ops.equal,
-    # conversions and new tensors like this one
-    "half": _conversion("half", dtypes.float16, ">>> mt.tensor([1.5]).half()\ntensor([1.5000], dtype=minitorch.float16)"),
-    "byte": _conversion("byte", dtypes.uint8, ">>> mt.tensor([1.7, 255.0]).byte()\ntensor([  1, 255], dtype=minitorch.uint8)"),
-    "char": _conversion("char", dtypes.int8, ">>> mt.tensor([1.7, -3.2]).char()\ntensor([ 1, -3], dtype=minitorch.int8)"),
-    "short": _conversion("short", dtypes.int16, ">>> mt.tensor([1.7]).short()\ntensor([1], dtype=minitorch.int16)"),
-    "bfloat16": pointwise_ops.bfloat16, "type_as": pointwise_ops.type_as,
-    "hardshrink": pointwise_ops.hardshrink, "prelu": pointwise_ops.prelu,
-    # in-place twins (made in pointwise_ops and special_ops, shared with mt.acos_ and friends)
-    "acos_": pointwise_ops.acos_, "arccos_": pointwise_ops.acos_, "asin_": pointwise_ops.asin_,
-    "arcsin_": pointwise_ops.asin_, "atan_": pointwise_ops.atan_, "arctan_": pointwise_ops.atan_,
-    "acosh_": pointwise_ops.acosh_, "arccosh_": pointwise_ops.acosh_, "asinh_": pointwise_ops.asinh_,
-    "arcsinh_": pointwise_ops.asinh_, "atanh_": pointwise_ops.atanh_, "arctanh_": pointwise_ops.atanh_,
-    "cosh_": pointwise_ops.cosh_, "sinh_": pointwise_ops.sinh_, "tan_": pointwise_ops.tan_,
-    "atan2_": pointwise_ops.atan2_, "arctan2_": pointwise_ops.atan2_, "deg2rad_": pointwise_ops.deg2rad_,
-    "rad2deg_": pointwise_ops.rad2deg_, "exp2_": pointwise_ops.exp2_, "expm1_": pointwise_ops.expm1_,
-    "log2_": pointwise_ops.log2_, "log10_": pointwise_ops.log10_, "log1p_": special_ops.log1p_,
-    "rsqrt_": pointwise_ops.rsqrt_, "reciprocal_": pointwise_ops.reciprocal_, "sinc_": pointwise_ops.sinc_,
-    "hypot_": pointwise_ops.hypot_, "float_power_": pointwise_ops.float_power_, "ldexp_": pointwise_ops.ldexp_,
-    "logit_": pointwise_ops.logit_, "xlogy_": special_ops.xlogy_, "erf_": special_ops.erf_, "erfc_": special_ops.erfc_,
-    "erfinv_": special_ops.erfinv_, "lgamma_": special_ops.lgamma_, "digamma_": special_ops.digamma_,
-    "polygamma_": special_ops.polygamma_, "mvlgamma_": special_ops.mvlgamma_, "igamma_": special_ops.igamma_,
-    "igammac_": special_ops.igammac_, "i0_": special_ops.i0_,
-    "floor_": pointwise_ops.floor_, "ceil_": pointwise_ops.ceil_, "round_": pointwise_ops.round_,
-    "trunc_": pointwise_ops.trunc_, "fix_": pointwise_ops.trunc_, "frac_": pointwise_ops.frac_,
-    "fmod_": pointwise_ops.fmod_, "sgn_": pointwise_ops.sign_, "copysign_": pointwise_ops.copysign_,
-    "heaviside_": pointwise_ops.heaviside_, "nextafter_": pointwise_ops.nextafter_,
-    "nan_to_num_": pointwise_ops.nan_to_num_, "clamp_min_": pointwise_ops.clamp_min_,
-    "clamp_max_": pointwise_ops.clamp_max_, "negative_": pointwise_ops.neg_, "absolute_": pointwise_ops.abs_,
-    "lerp_": pointwise_ops.lerp_, "addcmul_": pointwise_ops.addcmul_, "addcdiv_": pointwise_ops.addcdiv_,
-    "subtract_": pointwise_ops.sub_, "multiply_": pointwise_ops.mul_, "divide_": pointwise_ops.div_,
-    "true_divide_": pointwise_ops.div_, "gcd_": pointwise_ops.gcd_, "lcm_": pointwise_ops.lcm_,
-    "bitwise_left_shift_": pointwise_ops.bitwise_left_shift_, "bitwise_right_shift_": pointwise_ops.bitwise_right_shift_,
-    "__ilshift__": pointwise_ops.bitwise_left_shift_, "__irshift__": pointwise_ops.bitwise_right_shift_,
-    "eq_": pointwise_ops.eq_, "ne_": pointwise_ops.ne_, "lt_": pointwise_ops.lt_, "le_": pointwise_ops.le_,
-    "gt_": pointwise_ops.gt_, "ge_": pointwise_ops.ge_, "greater_": pointwise_ops.gt_,
-    "greater_equal_": pointwise_ops.ge_, "less_": pointwise_ops.lt_, "less_equal_": pointwise_ops.le_,
-    "not_equal_": pointwise_ops.ne_, "logical_and_": pointwise_ops.logical_and_, "logical_or_": pointwise_ops.logical_or_,
-    "logical_xor_": pointwise_ops.logical_xor_, "logical_not_": pointwise_ops.logical_not_,
 
-    # ----- reductions, scans, sorting, statistics, linear algebra (surface: reductions/linalg) -----
-    "sum_to_size": reduction_ops.sum_to_size, "cumsum": scan_ops.cumsum, "cumprod": scan_ops.cumprod, "logcumsumexp": scan_ops.logcumsumexp,
-    "cummax": scan_ops.cummax, "cummin": scan_ops.cummin, "diff": scan_ops.diff,
-    "sort": sort_ops.sort, "argsort": sort_ops.argsort, "msort": sort_ops.msort, "topk": sort_ops.topk,
-    "kthvalue": sort_ops.kthvalue, "median": sort_ops.median, "nanmedian": sort_ops.nanmedian, "mode": sort_ops.mode,
-    "quantile": sort_ops.quantile, "nanquantile": sort_ops.nanquantile, "unique": sort_ops.unique,
-    "unique_consecutive": sort_ops.unique_consecutive,
-    "nansum": statistics_ops.nansum, "nanmean": statistics_ops.nanmean, "aminmax": statistics_ops.aminmax,
-    "count_nonzero": statistics_ops.count_nonzero, "cov": statistics_ops.cov, "corrcoef": statistics_ops.corrcoef,
-    "bincount": statistics_ops.bincount, "histc": statistics_ops.histc, "histogram": statistics_ops.histogram,
-    "norm": norm_ops.norm_method, "dist": norm_ops.dist, "renorm": norm_ops.renorm,
-    "mm": product_ops.mm, "bmm": product_ops.bmm, "mv": product_ops.mv, "dot": product_ops.dot,
-    "vdot": product_ops.vdot, "inner": product_ops.inner, "outer": product_ops.outer, "ger": product_ops.outer,
-    "kron": product_ops.kron, "addmm": product_ops.addmm, "addbmm": product_ops.addbmm,
-    "baddbmm": product_ops.baddbmm, "addmv": product_ops.addmv, "addmv_": product_ops.addmv_, "addr": product_ops.addr,
-    "matrix_power": product_ops.matrix_power, "cross": product_ops.cross,
-    "diag": matrix_ops.diag, "diag_embed": matrix_ops.diag_embed, "diagflat": matrix_ops.diagflat,
-    "diagonal": matrix_ops.diagonal, "trace": matrix_ops.trace, "tril": matrix_ops.tril, "triu": matrix_ops.triu,
-    "fill_diagonal_": matrix_ops.fill_diagonal_,
-    "det": linalg.torch_det, "logdet": linalg.logdet, "slogdet": linalg.torch_slogdet, "inverse": linalg.inverse,
-    "pinverse": linalg.pinverse, "cholesky": linalg.torch_cholesky, "cholesky_solve": linalg.cholesky_solve,
-    "qr": linalg.torch_qr, "svd": linalg.torch_svd, "matrix_exp": linalg.matrix_exp,
-    "symeig": linalg.symeig, "eig": linalg.legacy_eig, "lstsq": linalg.legacy_lstsq, "solve": linalg.legacy_solve,
+def __iter__(self):
+    if self._data.ndim == 0:
+        raise TypeError("iteration over a 0-d tensor")
+    return (self[i] for i in range(self._data.shape[0]))
 
-    # ----- shapes, joining and splitting, indexing, scatter/gather (surface: shapes/indexing) -----
-    "flip": shape_ops.flip, "fliplr": shape_ops.fliplr, "flipud": shape_ops.flipud, "roll": shape_ops.roll,
-    "rot90": shape_ops.rot90, "repeat": shape_ops.repeat, "tile": shape_ops.tile,
-    "repeat_interleave": shape_ops.repeat_interleave, "movedim": shape_ops.movedim, "moveaxis": shape_ops.movedim,
-    "swapaxes": shape_ops.swapaxes, "swapdims": shape_ops.swapdims, "narrow": shape_ops.narrow,
-    "select": shape_ops.select, "unfold": shape_ops.unfold, "unflatten": shape_ops.unflatten, "ravel": shape_ops.ravel,
-    "reshape_as": shape_ops.reshape_as, "broadcast_to": array_ops.broadcast_to, "adjoint": shape_ops.adjoint,
-    "stride": shape_ops.stride, "as_strided": shape_ops.as_strided, "storage_offset": shape_ops.offset_in_storage,
-    "split": join_ops.unsafe_split, "split_with_sizes": join_ops.split_with_sizes, "chunk": join_ops.chunk,
-    "unbind": join_ops.unbind, "tensor_split": join_ops.tensor_split, "hsplit": join_ops.hsplit,
-    "vsplit": join_ops.vsplit, "dsplit": join_ops.dsplit, "unsafe_split": join_ops.unsafe_split,
-    "unsafe_split_with_sizes": join_ops.split_with_sizes, "unsafe_chunk": join_ops.chunk,
-    "gather": index_ops.gather, "take_along_dim": index_ops.take_along_dim, "take": index_ops.take,
-    "index_select": index_ops.index_select, "masked_select": index_ops.masked_select, "nonzero": index_ops.nonzero,
-    "nonzero_static": index_ops.nonzero_static, "argwhere": index_ops.argwhere,
-    "scatter": scatter_ops.scatter, "scatter_add": scatter_ops.scatter_add, "scatter_reduce": scatter_ops.scatter_reduce,
-    "index_add": scatter_ops.index_add, "index_copy": scatter_ops.index_copy, "index_fill": scatter_ops.index_fill,
-    "index_put": scatter_ops.index_put, "index_reduce": scatter_ops.index_reduce,
-    "masked_scatter": scatter_ops.masked_scatter, "put": scatter_ops.put,
-    "squeeze_": shape_in_place_ops.squeeze_, "unsqueeze_": shape_in_place_ops.unsqueeze_, "t_": shape_in_place_ops.t_,
-    "transpose_": shape_in_place_ops.transpose_, "swapaxes_": shape_in_place_ops.swapaxes_,
-    "swapdims_": shape_in_place_ops.transpose_,
 
-    # ----- devices, random sampling, the number protocol, misc (surface: core) -----
-    "to": core_methods.to, "cpu": core_methods.cpu, "cuda": core_methods.cuda, "get_device": core_methods.get_device,
-    "device": property(core_methods.device), "is_cuda": property(core_methods.is_cuda),
-    "is_cpu": property(core_methods.is_cpu), "layout": property(core_methods.layout),
-    "new_tensor": core_methods.new_tensor, "new_zeros": core_methods.new_zeros, "new_ones": core_methods.new_ones,
-    "new_empty": core_methods.new_empty, "new_full": core_methods.new_full, "new": core_methods.new,
-    "resize_": core_methods.resize_, "resize_as_": core_methods.resize_as_, "resize": core_methods.resize,
-    "resize_as": core_methods.resize_as, "as_subclass": core_methods.as_subclass,
-    "reinforce": core_methods.reinforce, "volatile": property(core_methods.volatile),
-    "grad_dtype": property(core_methods.grad_dtype),
-    "numpy": core_methods.numpy, "__reduce_ex__": core_methods.reduce_ex, "nelement": core_methods.nelement, "ndimension": core_methods.ndimension,
-    "is_contiguous": core_methods.is_contiguous, "retains_grad": property(core_methods.retains_grad),
-    "__format__": core_methods.format_, "__complex__": core_methods.complex_, "__round__": core_methods.round_,
-    "multinomial": random_ops.multinomial_method, "bernoulli": random_ops.bernoulli_method,
-    "random_": random_ops.random_, "exponential_": random_ops.exponential_, "geometric_": random_ops.geometric_,
-    "log_normal_": random_ops.log_normal_, "cauchy_": random_ops.cauchy_,
+def format_(self, spec):
+    """f"{t:spec}": a 0-d tensor formats as its number (PyTorch's rule: f"{loss}" prints the number,
+    f"{loss:.4f}" too); a one-element tensor with a spec also does; any other tensor prints as tensor(...).
+
+    >>> loss = mt.tensor(2.4544)
+    >>> f"{loss:.2f}", "{:+.1f}".format(mt.tensor([3.25])), f"{mt.tensor(3)}", f"{mt.tensor([1, 2])}"
+    ('2.45', '+3.2', '3', 'tensor([1, 2])')
+    """
+    if self.ndim == 0 or spec and self.numel() == 1:
+        return format(self._scalar(), spec)
+    return object.__format__(self, spec)
+
+
+def complex_(self):
+    """complex(t) of a one-element tensor.
+
+    >>> complex(mt.tensor([2.5]))
+    (2.5+0j)
+    """
+    return complex(self._scalar())
+
+
+def round_(self, ndigits=None):
+    """round(t) or round(t, n) of a one-element tensor: the rounded Python number.
+
+    PyTorch's Tensor has no __round__ (round(t) raises TypeError there);
+    minitorch rounds one-element tensors as Python rounds their value.
+
+    >>> round(mt.tensor(2.567), 2), round(mt.tensor([3.7]))
+    (2.57, 4)
+    """
+    return round(self._scalar(), ndigits)
+
+
+def __deepcopy__(self, memo):
+    """A new tensor with a copy of the data and a new id (tapes tell tensors apart by id)."""
+    copy = Tensor._from_data(self._data, requires_grad=self._requires_grad and self.is_leaf)  # a copy
+    copy.grad = None if self.grad is None else Tensor._from_data(self.grad._data)
+    memo[id(self)] = copy
+    return copy
+
+
+def reduce_ex(self, protocol):
+    """Pickling out, as PyTorch's (copy.deepcopy of a Module, multiprocessing, DataLoader workers): a
+    tensor's values, class and requires_grad (and a subclass's own slots, such as Buffer's persistent),
+    never its tape bookkeeping or .grad; it comes back as a new leaf. minitorch.load never unpickles.
+
+    >>> import pickle
+    >>> pickle.loads(pickle.dumps(mt.ones(2, requires_grad=True)))
+    tensor([1., 1.], requires_grad=True)
+    """
+    extra = {slot: getattr(self, slot) for cls in type(self).__mro__ if cls is not Tensor and issubclass(cls, Tensor)
+             for slot in cls.__dict__.get("__slots__", ()) if hasattr(self, slot)}
+    return rebuild_tensor, (type(self), np.array(self._data), self._requires_grad, extra)
+
+
+def rebuild_tensor(cls, array, requires_grad, extra):
+    """The inverse of `reduce_ex`: a new leaf of class `cls` holding `array`."""
+    t = cls._make(array)
+    for slot, value in extra.items():
+        setattr(t, slot, value)
+    return t.requires_grad_() if requires_grad else t
+
+
+# ----- views and choices in other shapes -----
+
+def pos(self):
+    """+x: the tensor itself."""
+    return self
+
+
+def view_as(self, other):
+    """The same storage in `other`'s shape (`view`: never a copy). Runs the "Reshape" op.
+
+    >>> mt.arange(6).view_as(mt.zeros(3, 2)).shape
+    minitorch.Size([3, 2])
+    """
+    return array_ops.view(self, other.shape)
+
+
+def expand_as(self, other):
+    """This tensor broadcast to `other`'s shape. Runs the "BroadcastTo" op.
+
+    >>> mt.tensor([1, 2]).expand_as(mt.zeros(2, 2))
+    tensor([[1, 2],
+            [1, 2]])
+    """
+    return array_ops.broadcast_to(self, other.shape)
+
+
+def where(self, condition, other):
+    """self where `condition` holds, else `other` (see `mt.where`). Runs the "SelectV2" op.
+
+    >>> mt.tensor([1.0, -2.0]).where(mt.tensor([True, False]), 0.0)
+    tensor([1., 0.])
+    """
+    return comparison_ops.where(condition, self, other)
+
+
+def _transposed(self):
+    """All dimensions reversed. Runs the "Transpose" op.
+
+    >>> mt.zeros(2, 3, 4).T.shape
+    minitorch.Size([4, 3, 2])
+    """
+    return array_ops.permute(self, *reversed(range(self.ndim)))
+
+
+def as_subclass(self, cls):
+    """This tensor as an instance of the Tensor subclass `cls`: the same memory, still on the autograd graph.
+
+    >>> class Tagged(mt.Tensor):
+    ...     __slots__ = ()
+    >>> type(mt.ones(2).as_subclass(Tagged)).__name__
+    'Tagged'
+    """
+    if not (isinstance(cls, type) and issubclass(cls, Tensor)):
+        raise TypeError(f"as_subclass: cls must be a subclass of minitorch.Tensor, got {cls!r}")
+    view = array_ops.reshape(self, self.shape)  # a recorded view: shares the memory and the history
+    view.__class__ = cls
+    return view
+
+
+# ----- the tables: method name -> function -----
+
+# The methods that are the function of the same name (`x.exp()` is `mt.exp(x)`), by the file that holds them.
+SAME_NAMES = {
+    arithmetic_ops: "add sub mul div pow floor_divide remainder fmod neg positive resolve_neg abs square reciprocal "
+                    "float_power lerp addcmul addcdiv",
+    exponential_ops: "exp exp2 expm1 log log2 log10 log1p logaddexp logaddexp2 sqrt rsqrt ldexp frexp",
+    trigonometric_ops: "sin cos tan asin acos atan atan2 sinh cosh tanh asinh acosh atanh sinc hypot deg2rad rad2deg",
+    rounding_ops: "floor ceil round trunc frac sign signbit copysign heaviside nextafter",
+    comparison_ops: "eq ne lt le gt ge logical_and logical_or logical_xor logical_not isnan isinf isfinite isposinf "
+                    "isneginf isreal isclose allclose equal maximum minimum fmax fmin clamp clamp_min clamp_max "
+                    "nan_to_num masked_fill",
+    bitwise_ops: "bitwise_and bitwise_or bitwise_xor bitwise_not bitwise_left_shift bitwise_right_shift gcd lcm",
+    activation_ops: "relu sigmoid logit hardshrink prelu",
+    special_ops: "erf erfc erfinv xlogy lgamma digamma mvlgamma igamma igammac i0",
+    coercion: "type_as bfloat16",
+    reduction_ops: "sum mean prod max min amax amin argmax argmin all any var std logsumexp softmax log_softmax "
+                   "sum_to_size",
+    scan_ops: "cumsum cumprod logcumsumexp cummax cummin diff",
+    sort_ops: "sort argsort msort topk kthvalue median nanmedian mode quantile nanquantile unique unique_consecutive",
+    statistics_ops: "nansum nanmean aminmax count_nonzero cov corrcoef bincount histc histogram",
+    norm_ops: "dist renorm",
+    product_ops: "matmul mm bmm mv dot vdot inner outer kron addmm addbmm baddbmm addmv addr matrix_power cross",
+    matrix_ops: "diag diag_embed diagflat diagonal trace tril triu",
+    linalg: "logdet inverse pinverse cholesky_solve matrix_exp symeig",
+    array_ops: "contiguous reshape view flatten squeeze unsqueeze permute transpose expand clone broadcast_to",
+    shape_ops: "t flip fliplr flipud roll rot90 repeat tile repeat_interleave movedim swapaxes swapdims narrow select "
+               "unfold unflatten ravel reshape_as adjoint stride as_strided",
+    join_ops: "split_with_sizes chunk unbind tensor_split hsplit vsplit dsplit unsafe_split",
+    index_ops: "gather take_along_dim take index_select masked_select nonzero nonzero_static argwhere",
+    scatter_ops: "scatter scatter_add scatter_reduce index_add index_copy index_fill index_put index_reduce "
+                 "masked_scatter put",
+    shape_in_place_ops: "squeeze_ unsqueeze_ t_ transpose_ swapaxes_ resize_ resize_as_ resize resize_as",
+    in_place_ops: "zero_ fill_ copy_ uniform_ normal_ bernoulli_ masked_fill_",
+    random_ops: "random_ exponential_ geometric_ log_normal_ cauchy_",
 }
 
-# In-place twins: method name -> (the method whose function it writes in place, the op whose
-# numpy ufunc can write straight into the storage, or None).
-IN_PLACE = {
-    "add_": ("add", "Add"), "sub_": ("sub", "Sub"), "mul_": ("mul", "Mul"), "div_": ("div", "RealDiv"),
-    "pow_": ("pow", "Pow"), "floor_divide_": ("floor_divide", "FloorDiv"), "remainder_": ("remainder", "FloorMod"),
-    "neg_": ("neg", "Neg"), "abs_": ("abs", "Abs"), "exp_": ("exp", "Exp"), "log_": ("log", None),
-    "sqrt_": ("sqrt", None), "sin_": ("sin", "Sin"), "cos_": ("cos", "Cos"), "tanh_": ("tanh", "Tanh"),
-    "sigmoid_": ("sigmoid", "Sigmoid"), "relu_": ("relu", None), "sign_": ("sign", "Sign"),
-    "square_": ("square", None), "clamp_": ("clamp", None), "clip_": ("clamp", None),
-    "bitwise_and_": ("bitwise_and", "BitwiseAnd"), "bitwise_or_": ("bitwise_or", "BitwiseOr"),
-    "bitwise_xor_": ("bitwise_xor", "BitwiseXor"), "bitwise_not_": ("bitwise_not", "Invert"),
-    "masked_fill_": None,  # special (see in_place_ops), listed for the operators below
-
-    # ----- surface: pointwise -----
-
-    # ----- surface: reductions/linalg -----
-    "cumsum_": ("cumsum", None), "cumprod_": ("cumprod", None), "tril_": ("tril", None), "triu_": ("triu", None),
-    "addmm_": ("addmm", None), "addbmm_": ("addbmm", None), "baddbmm_": ("baddbmm", None),
-    "addr_": ("addr", None), "renorm_": ("renorm", None),
-
-    # ----- surface: shapes/indexing -----
-    "scatter_": ("scatter", None), "scatter_add_": ("scatter_add", None), "scatter_reduce_": ("scatter_reduce", None),
-    "index_add_": ("index_add", None), "index_copy_": ("index_copy", None), "index_fill_": ("index_fill", None),
-    "index_put_": ("index_put", None), "index_reduce_": ("index_reduce", None),
-    "masked_scatter_": ("masked_scatter", None), "put_": ("put", None),
-
-    # ----- surface: core -----
+# Python's binary operators: `x + y` is add(x, y), `2 + x` its reflected form, add(2, x).
+BINARY_OPERATORS = {
+    "add": arithmetic_ops.add, "sub": arithmetic_ops.sub, "mul": arithmetic_ops.mul, "truediv": arithmetic_ops.div,
+    "floordiv": arithmetic_ops.floor_divide, "mod": arithmetic_ops.remainder, "pow": arithmetic_ops.pow,
+    "matmul": product_ops.matmul, "and": bitwise_ops.bitwise_and, "or": bitwise_ops.bitwise_or,
+    "xor": bitwise_ops.bitwise_xor, "lshift": bitwise_ops.bitwise_left_shift, "rshift": bitwise_ops.bitwise_right_shift,
 }
+
+# PyTorch's other names for methods above: the same functions.
+ALIASES = {
+    "negative": "neg", "absolute": "abs", "subtract": "sub", "multiply": "mul", "divide": "div", "true_divide": "div",
+    "arcsin": "asin", "arccos": "acos", "arctan": "atan", "arctan2": "atan2", "arcsinh": "asinh", "arccosh": "acosh",
+    "arctanh": "atanh", "fix": "trunc", "sgn": "sign", "greater": "gt", "greater_equal": "ge", "less": "lt",
+    "less_equal": "le", "not_equal": "ne", "clip": "clamp", "ger": "outer", "moveaxis": "movedim",
+    "split": "unsafe_split", "unsafe_split_with_sizes": "split_with_sizes", "unsafe_chunk": "chunk",
+    "swapdims_": "transpose_", "ndimension": "dim", "nelement": "numel",
+}
+
+METHODS = {name: getattr(module, name) for module, names in SAME_NAMES.items() for name in names.split()}
+METHODS.update({f"__{name}__": fn for name, fn in BINARY_OPERATORS.items()})
+METHODS.update({f"__r{name}__": _reflected(fn) for name, fn in BINARY_OPERATORS.items()})
+METHODS.update({
+    # the other operators
+    "__neg__": arithmetic_ops.neg, "__pos__": pos, "__abs__": arithmetic_ops.abs, "__invert__": bitwise_ops.bitwise_not,
+    "__eq__": comparison_ops.eq, "__ne__": comparison_ops.ne, "__lt__": comparison_ops.lt, "__le__": comparison_ops.le,
+    "__gt__": comparison_ops.gt, "__ge__": comparison_ops.ge, "__getitem__": array_ops.getitem,
+    "__setitem__": in_place_ops.setitem,
+    # methods whose function has another name or other arguments
+    "type": coercion.type_, **coercion.CONVERSIONS, "where": where, "polygamma": special_ops.polygamma_method,
+    "norm": norm_ops.norm_method, "multinomial": random_ops.multinomial_method,
+    "bernoulli": random_ops.bernoulli_method, "det": linalg.torch_det, "slogdet": linalg.torch_slogdet,
+    "cholesky": linalg.torch_cholesky, "qr": linalg.torch_qr, "svd": linalg.torch_svd, "eig": linalg.legacy_eig,
+    "lstsq": linalg.legacy_lstsq, "solve": linalg.legacy_solve, "storage_offset": shape_ops.offset_in_storage,
+    "detach": array_ops.stop_gradient, "view_as": view_as, "expand_as": expand_as, "as_subclass": as_subclass,
+    # sizes, devices, new tensors like this one (this file's and creation.py's)
+    "dim": dim, "size": size, "numel": numel, "is_floating_point": is_floating_point, "is_contiguous": is_contiguous,
+    "to": to, "cpu": cpu, "cuda": cuda, "get_device": get_device, "device": property(device),
+    "is_cuda": property(is_cuda), "is_cpu": property(is_cpu), "layout": property(layout), "new_tensor": new_tensor,
+    "new_zeros": new_zeros, "new_ones": new_ones, "new_empty": new_empty, "new_full": new_full, "new": new,
+    # autograd
+    "backward": backward, "detach_": detach_, "register_hook": register_hook,
+    "register_post_accumulate_grad_hook": register_post_accumulate_grad_hook, "retain_grad": retain_grad,
+    "retains_grad": property(retains_grad), "grad_dtype": property(grad_dtype), "volatile": property(volatile),
+    "reinforce": reinforce,
+    # Python's protocols
+    "__len__": __len__, "__iter__": __iter__, "__repr__": format_tensor, "__format__": format_,
+    "__complex__": complex_, "__round__": round_, "__deepcopy__": __deepcopy__, "__reduce_ex__": reduce_ex,
+})
+METHODS.update({alias: METHODS[name] for alias, name in ALIASES.items()})
 
 # Python's augmented assignments, in place as in PyTorch (which has no in-place `@=`: it rebinds).
 AUGMENTED = {
     "__iadd__": "add_", "__isub__": "sub_", "__imul__": "mul_", "__itruediv__": "div_", "__ifloordiv__": "floor_divide_",
     "__imod__": "remainder_", "__ipow__": "pow_", "__iand__": "bitwise_and_", "__ior__": "bitwise_or_",
-    "__ixor__": "bitwise_xor_",
+    "__ixor__": "bitwise_xor_", "__ilshift__": "bitwise_left_shift_", "__irshift__": "bitwise_right_shift_",
 }
 
 PROPERTIES = {"T": (_transposed, None), "mT": (shape_ops.matrix_transpose, None), "data": (_detached, _set_data),
@@ -417,10 +614,8 @@ def bind():
     (once, when minitorch is imported)."""
     for name, fn in METHODS.items():
         setattr(Tensor, name, fn)
-    for name, made_from in IN_PLACE.items():
-        if made_from is not None:
-            method, op_name = made_from
-            setattr(Tensor, name, twin(METHODS[method], name, op_name))
+    for name, fn in in_place_twins.IN_PLACE.items():
+        setattr(Tensor, name, fn)
     for operator, name in AUGMENTED.items():
         setattr(Tensor, operator, getattr(Tensor, name))
     for name, (getter, setter) in PROPERTIES.items():

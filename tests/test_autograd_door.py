@@ -218,3 +218,24 @@ def test_the_autograd_tape_leaves_the_tape_set_once_nothing_requires_grad():
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["0"]
+
+
+def test_a_tensor_made_to_require_grad_as_the_collector_frees_the_last_one_is_recorded():
+    """The collector may run inside requires_grad_() (watching allocates) and free the last tensor that required
+    grad: the tape leaves the set, and must be back in it with the new tensor."""
+    script = (
+        "import gc, minitorch as mt\n"
+        "from minitorch.engine import tape\n"
+        "gc.disable()\n"
+        "old = mt.ones(2, requires_grad=True)\n"
+        "cycle = [old]\n"
+        "cycle.append(cycle)\n"  # the only watched tensor, freed by the collector alone
+        "del old, cycle\n"
+        "track = tape.track\n"
+        "tape.track = lambda t: (gc.collect(), track(t))[1]\n"  # the collection falls inside the watch
+        "x = mt.ones(2, requires_grad=True)\n"
+        "print((x * 2).requires_grad)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True"]

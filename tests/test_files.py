@@ -1,5 +1,5 @@
 """minitorch.files: atomic_write is complete or absent, cleans up after killed writes, gives the permissions open()
-gives, and never replaces what is not a regular file; check_writable finds the errors before the work."""
+gives, and never replaces what is not a regular file; check_writable_path finds the errors before the work."""
 import os
 import stat
 import subprocess
@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from minitorch.files import atomic_write, check_writable
+from minitorch.files import atomic_write, check_writable_path
 
 
 @pytest.mark.parametrize("mask, mode", [(0o022, 0o644), (0o077, 0o600)])
@@ -52,7 +52,7 @@ def test_a_target_that_is_not_a_regular_file_is_refused_and_left_as_it_is(tmp_pa
     (tmp_path / "folder").mkdir()
     for name, error, message in (("pipe", FileExistsError, "is a FIFO, not a regular file: writing would replace it"),
                                  ("folder", IsADirectoryError, "is a folder")):
-        for attempt in (check_writable, lambda path: atomic_write(path).__enter__()):
+        for attempt in (check_writable_path, lambda path: atomic_write(path).__enter__()):
             with pytest.raises(error, match=message) as info:
                 attempt(tmp_path / name)
             assert info.value.filename == str(tmp_path / name)
@@ -60,16 +60,16 @@ def test_a_target_that_is_not_a_regular_file_is_refused_and_left_as_it_is(tmp_pa
 
 
 def test_check_writable_tries_the_folder_and_leaves_nothing(tmp_path):
-    check_writable(tmp_path / "model.bin")
+    check_writable_path(tmp_path / "model.bin")
     assert os.listdir(tmp_path) == []
     with pytest.raises(FileNotFoundError, match="the folder .*missing' does not exist"):
-        check_writable(tmp_path / "missing" / "model.bin")
+        check_writable_path(tmp_path / "missing" / "model.bin")
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="a folder that refuses new files: Linux's /proc")
 def test_a_folder_that_refuses_new_files_is_an_error_naming_the_target():
     with pytest.raises(OSError, match="cannot create a file in the folder '/proc'") as info:
-        check_writable("/proc/model.bin")
+        check_writable_path("/proc/model.bin")
     assert info.value.filename == "/proc/model.bin"
 
 

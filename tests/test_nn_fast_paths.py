@@ -2,7 +2,7 @@
 
 MaxPool/AvgPool over non-overlapping tiles, the plain-scatter MaxPoolGrad,
 the two im2col layouts and the batch blocks of the convolution kernels, the
-fused FusedBatchNormGrad and the big arrays' loops of Relu and ReluGrad are shortcuts (minitorch/ops/pool_ops.py, conv_ops.py, batch_norm_ops.py, math_ops.py); each
+fused FusedBatchNormGrad and the big arrays' loops of Relu and ReluGrad are shortcuts (minitorch/ops/pool_ops.py, conv_ops.py, batch_norm_ops.py, activation_ops.py); each
 test runs the shortcut and the general code on the same data, including the
 awkward values (ties, NaN) where a shortcut could pick a different answer.
 """
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import minitorch as mt
-from minitorch.ops import batch_norm_ops, conv_ops, math_ops, pool_ops
+from minitorch.ops import activation_ops, batch_norm_ops, conv_ops, pool_ops
 
 TILE_CASES = [((2, 3, 8, 8), (2, 2)), ((2, 3, 7, 9), (2, 2)), ((1, 2, 6, 6), (3, 2)), ((1, 2, 5, 4), (1, 2))]
 
@@ -241,7 +241,7 @@ def test_fused_batch_norm_keeps_float32():
     assert all(g.dtype == np.float32 for g in grads)
 
 
-@pytest.mark.parametrize("size", [math_ops._FAST_LOOP_MIN_SIZE - 1, math_ops._FAST_LOOP_MIN_SIZE], ids=["small", "big"])
+@pytest.mark.parametrize("size", [activation_ops._FAST_LOOP_MIN_SIZE - 1, activation_ops._FAST_LOOP_MIN_SIZE], ids=["small", "big"])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_relu_and_its_gradient_match_the_plain_ufuncs_on_either_side_of_the_fast_loops(size, dtype):
     """Relu against np.maximum(x, 0), ReluGrad against g * (y > 0), bit for bit: NaN, infinities, zeros of
@@ -249,27 +249,27 @@ def test_relu_and_its_gradient_match_the_plain_ufuncs_on_either_side_of_the_fast
     rng = np.random.default_rng(14)
     x = rng.standard_normal(size).astype(dtype)
     x[:6] = [np.nan, np.inf, -np.inf, 0.0, -0.0, 1e-30]
-    y = math_ops._relu(x)
+    y = activation_ops._relu(x)
     np.testing.assert_array_equal(y, np.maximum(x, 0))
     np.testing.assert_array_equal(np.signbit(y), np.signbit(np.maximum(x, 0)))
     g = rng.standard_normal(size).astype(dtype)
     g[6:9] = [np.nan, np.inf, -np.inf]
     y[6:9] = [1.0, 0.0, 2.0]
     with np.errstate(invalid="ignore"):  # inf * 0 is NaN, on both sides
-        dg, expected = math_ops._relu_grad_kernel(g, y), np.multiply(g, y > 0)
+        dg, expected = activation_ops._relu_grad_kernel(g, y), np.multiply(g, y > 0)
     np.testing.assert_array_equal(dg, expected)
     assert dg.dtype == dtype
     images = rng.standard_normal((1, 3, 1, size // 3)).astype(dtype)
     channels_last = np.ascontiguousarray(images.transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2)
-    dx = math_ops._relu_grad_kernel(channels_last, math_ops._relu(channels_last))
+    dx = activation_ops._relu_grad_kernel(channels_last, activation_ops._relu(channels_last))
     assert conv_ops.is_channels_last(dx)
     np.testing.assert_array_equal(dx, np.multiply(channels_last, channels_last > 0))
 
 
 @pytest.mark.parametrize("dtype", [np.bool_, np.int32, np.int64, np.float16])
 def test_relu_keeps_the_plain_ufuncs_dtype_at_every_size(dtype):
-    for size in (math_ops._FAST_LOOP_MIN_SIZE - 1, math_ops._FAST_LOOP_MIN_SIZE):
+    for size in (activation_ops._FAST_LOOP_MIN_SIZE - 1, activation_ops._FAST_LOOP_MIN_SIZE):
         x = (np.arange(size) % 5 - 2).astype(dtype)
-        assert math_ops._relu(x).dtype == np.maximum(x, 0).dtype
-        np.testing.assert_array_equal(math_ops._relu(x), np.maximum(x, 0))
-        assert math_ops._relu_grad_kernel(x, x).dtype == np.multiply(x, x > 0).dtype
+        assert activation_ops._relu(x).dtype == np.maximum(x, 0).dtype
+        np.testing.assert_array_equal(activation_ops._relu(x), np.maximum(x, 0))
+        assert activation_ops._relu_grad_kernel(x, x).dtype == np.multiply(x, x > 0).dtype

@@ -167,7 +167,7 @@ def test_a_boolean_mask_of_the_right_shape_selects_what_pytorch_selects(mask):
 # ----- NaN and inf without numpy's warnings -----
 #
 # minitorch silences numpy's floating-point warnings with a warnings filter installed when
-# it is imported (engine/registry.py). pytest imports this file inside a catch_warnings
+# it is imported (engine/execute.py). pytest imports this file inside a catch_warnings
 # block, which drops filters added meanwhile, so the warnings are looked for in a fresh
 # interpreter, as a user's script would see them.
 

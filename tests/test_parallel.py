@@ -13,7 +13,7 @@ import pytest
 
 import minitorch as mt
 from minitorch import parallel, threads
-from minitorch.ops import conv_ops, math_ops, pool_ops
+from minitorch.ops import activation_ops, conv_ops, pool_ops
 
 
 @pytest.fixture
@@ -122,8 +122,8 @@ def test_split_relu_and_its_gradient_give_the_serial_results_exactly(monkeypatch
     results = {}
     for enabled in (False, True):
         monkeypatch.setattr(parallel, "ENABLED", enabled)
-        y = math_ops._relu(x)
-        results[enabled] = y, math_ops._relu_grad_kernel(g, y)
+        y = activation_ops._relu(x)
+        results[enabled] = y, activation_ops._relu_grad_kernel(g, y)
     assert [name for name, _ in splits] == ["Relu", "ReluGrad"]
     for mine, reference in zip(results[True], results[False]):
         np.testing.assert_array_equal(mine, reference)
@@ -131,10 +131,10 @@ def test_split_relu_and_its_gradient_give_the_serial_results_exactly(monkeypatch
 
 
 def test_relu_of_integers_is_not_split_and_a_broadcast_gradient_splits_correctly(splits):
-    assert math_ops._relu(np.arange(-3, 3)).tolist() == [0, 0, 0, 0, 1, 2]
+    assert activation_ops._relu(np.arange(-3, 3)).tolist() == [0, 0, 0, 0, 1, 2]
     assert splits == []
     g = np.broadcast_to(np.float32(2), (4, 3))  # a stride-0 gradient, as a sum's backward hands it
-    dx = math_ops._relu_grad_kernel(g, np.array([[1, -1, 0]] * 4, np.float32))
+    dx = activation_ops._relu_grad_kernel(g, np.array([[1, -1, 0]] * 4, np.float32))
     np.testing.assert_array_equal(dx, [[2, 0, 0]] * 4)
     assert dx.dtype == np.float32 and dx.flags.writeable and splits == [("ReluGrad", 2)]
 

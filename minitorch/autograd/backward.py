@@ -10,15 +10,17 @@ entries it ran, so a second backward through them raises.
 """
 import warnings
 
-from ..creation import as_operand, zeros_like
-from ..engine.autograd_tape import AUTOGRAD_TAPE
+from ..creation import zeros_like
 from ..engine import hooks
+from ..engine.autograd_tape import AUTOGRAD_TAPE
 from ..engine.backprop import compute_gradient
 from ..engine.state import enable_grad, no_grad
+from ..ops.coercion import as_operand
 from ..tensor import Tensor
 
 
-def _as_list(tensors):
+def as_tensor_list(tensors):
+    """A tensor, or any iterable of them, as a list (None stays None)."""
     if tensors is None:
         return None
     if isinstance(tensors, Tensor):
@@ -59,15 +61,15 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
                                "Please only use 'grad_tensors'.")
         warnings.warn("'grad_variables' is deprecated. Use 'grad_tensors' instead.", FutureWarning, stacklevel=2)
         grad_tensors = grad_variables
-    targets = _as_list(tensors)
-    grads = _output_gradients(targets, _as_list(grad_tensors), implicit_ok=True)
+    targets = as_tensor_list(tensors)
+    grads = _output_gradients(targets, as_tensor_list(grad_tensors), implicit_ok=True)
     if retain_graph is None:
         retain_graph = create_graph
     recording = enable_grad() if create_graph else no_grad()
     assigned = set()  # ids of the gradient objects already given to a leaf in this pass
     with recording, hooks.backward_pass():
         if inputs is not None:
-            inputs = _as_list(inputs)
+            inputs = as_tensor_list(inputs)
             results = compute_gradient(AUTOGRAD_TAPE, targets, inputs, grads, release=not retain_graph)
             for leaf, grad in zip(inputs, results):
                 if grad is not None:
@@ -123,12 +125,12 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     if is_grads_batched:
         raise NotImplementedError("autograd.grad: is_grads_batched=True (vmap over grad_outputs) is not supported by "
                                   "minitorch; loop over the batch of grad_outputs instead")
-    targets = _as_list(outputs)
-    sources = _as_list(inputs)
+    targets = as_tensor_list(outputs)
+    sources = as_tensor_list(inputs)
     for i, source in enumerate(sources):
         if not source._requires_grad:
             raise RuntimeError(f"One of the differentiated Tensors (input {i}) does not require grad")
-    grads = _output_gradients(targets, _as_list(grad_outputs), implicit_ok=True)
+    grads = _output_gradients(targets, as_tensor_list(grad_outputs), implicit_ok=True)
     if retain_graph is None:
         retain_graph = create_graph
     recording = enable_grad() if create_graph else no_grad()

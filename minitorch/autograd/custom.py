@@ -28,24 +28,25 @@ import functools
 
 import numpy as np
 
-from ..creation import as_operand
 from ..engine.backprop import broadcast_axes
 from ..engine.execute import execute
-from ..engine.registry import TRANSPOSE, gradient, kernel
 from ..engine.state import active_accumulators, active_tapes, stop_recording, tape_lock, thread_state
+from ..ops.coercion import as_operand
+from ..ops.rows import TRANSPOSE, op
 from ..tensor import Tensor
 
 
-@kernel("CustomGradient")
 def _custom_gradient_kernel(*inputs, values, gradient, name):
     """The values the user's function computed; the inputs only link the op to them."""
     return values[0] if len(values) == 1 else tuple(values)
 
 
-@gradient("CustomGradient", needs="both", jvp=TRANSPOSE)
 def _custom_gradient_grad(op, *output_grads):
     """d f(x) = what the user's gradient function says (grad_fn, or Function.backward)."""
     return op.attrs["gradient"](op, *output_grads)
+
+
+op("CustomGradient", _custom_gradient_kernel, _custom_gradient_grad, needs="both", jvp=TRANSPOSE)
 
 
 def _run(inputs, values, gradient_of_op, name):

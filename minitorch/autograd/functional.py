@@ -101,7 +101,7 @@ def _fill_in_zeros(results, refs, strict, what):
     return tuple(filled)
 
 
-def _reverse(tape, targets, sources, output_gradients=None):
+def _gradients_through(tape, targets, sources, output_gradients=None):
     """The reverse pass of a private tape, seen by every other active tape (the
     autograd tape included, unlike GradientTape.gradient): that is create_graph."""
     grads = compute_gradient(tape._tape, list(targets), list(sources), output_gradients, release=True)
@@ -137,7 +137,7 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
     else:
         v = _validate_v(v, outputs, "outputs", "vjp")
     with _recording(create_graph):
-        grads = _reverse(tape, outputs, inputs, list(v))
+        grads = _gradients_through(tape, outputs, inputs, list(v))
     grads = _fill_in_zeros(grads, inputs, strict, "output")
     return (
         _tuple_postprocess(_grad_postprocess(outputs, create_graph), is_outputs_tuple),
@@ -153,10 +153,7 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
     tensor([2., 4.], dtype=minitorch.float64)
     """
     is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jvp")
-    v = _v_over_inputs(v, inputs, "jvp")
-    inputs = _grad_preprocess(inputs, create_graph)
-    if not create_graph:
-        v = tuple(stop_gradient(t) for t in v)
+    inputs, v = _tangents(inputs, v, create_graph, "jvp")
     with ForwardAccumulator(list(inputs), list(v)) as acc:
         outputs = func(*inputs)
     is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function", "jvp")
@@ -184,6 +181,13 @@ def _v_over_inputs(v, inputs, fn_name):
     return _validate_v(v, inputs, "inputs", fn_name)
 
 
+def _tangents(inputs, v, create_graph, fn_name):
+    """The inputs and the tangents v of a forward-mode product (jvp, hvp): v detached unless create_graph."""
+    v = _v_over_inputs(v, inputs, fn_name)
+    inputs = _grad_preprocess(inputs, create_graph)
+    return inputs, v if create_graph else tuple(stop_gradient(t) for t in v)
+
+
 def _scalar_output(outputs, is_outputs_tuple, fn_name):
     if is_outputs_tuple or len(outputs) != 1:
         raise RuntimeError(f"The function given to {fn_name} should return a single Tensor")
@@ -204,14 +208,11 @@ def hvp(func, inputs, v=None, create_graph=False, strict=False):
     (tensor(9., dtype=minitorch.float64), tensor([ 6., 12.], dtype=minitorch.float64))
     """
     is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "hvp")
-    v = _v_over_inputs(v, inputs, "hvp")
-    inputs = _grad_preprocess(inputs, create_graph)
-    if not create_graph:
-        v = tuple(stop_gradient(t) for t in v)
+    inputs, v = _tangents(inputs, v, create_graph, "hvp")
     with ForwardAccumulator(list(inputs), list(v)) as acc:
         tape, is_outputs_tuple, outputs = _run_on_tape(func, inputs, "hvp")
         output = _scalar_output(outputs, is_outputs_tuple, "hvp")
-        grads = _reverse(tape, [output], inputs)
+        grads = _gradients_through(tape, [output], inputs)
     grads = _fill_in_zeros(grads, inputs, strict, "output")
     hv = _fill_in_zeros([acc.jvp(g) for g in grads], inputs, strict, "gradient")
     return _grad_postprocess([output], create_graph)[0], _tuple_postprocess(_grad_postprocess(hv, create_graph), is_inputs_tuple)
@@ -233,9 +234,9 @@ def vhp(func, inputs, v=None, create_graph=False, strict=False):
         outer.watch(list(inputs))
         tape, is_outputs_tuple, outputs = _run_on_tape(func, inputs, "vhp")
         output = _scalar_output(outputs, is_outputs_tuple, "vhp")
-        grads = _fill_in_zeros(_reverse(tape, [output], inputs), inputs, strict, "output")
+        grads = _fill_in_zeros(_gradients_through(tape, [output], inputs), inputs, strict, "output")
     with _recording(create_graph):
-        vh = _reverse(outer, grads, inputs, list(v))
+        vh = _gradients_through(outer, grads, inputs, list(v))
     vh = _fill_in_zeros(vh, inputs, strict, "gradient")
     return _grad_postprocess([output], create_graph)[0], _tuple_postprocess(_grad_postprocess(vh, create_graph), is_inputs_tuple)
 

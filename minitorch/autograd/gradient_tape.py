@@ -15,12 +15,13 @@ import math
 
 import numpy as np
 
-from ..creation import as_operand, zeros, zeros_like
+from ..creation import zeros, zeros_like
 from ..engine import state
 from ..engine.backprop import compute_gradient
 from ..engine.tape import Tape
 from ..nest import flatten, pack_like
 from ..ops.array_ops import stack
+from ..ops.coercion import as_operand
 from ..tensor import Tensor
 from .graph import from_tape, listing
 

@@ -16,7 +16,7 @@ output. To see every value and gradient of a pass, capture it: capture()
 listens to the tracing hook points (engine/trace.py), so the engine pays
 nothing when no capture is open. Tensor names come from the trace's naming
 (trace.name), so the trace, the listing and the picture agree. Drawings (DOT
-text, PNG) are in minitorch/viz.py.
+text, PNG) are in minitorch/viz/.
 """
 import contextlib
 
@@ -25,7 +25,6 @@ import numpy as np
 from ..engine import trace
 from ..engine.autograd_tape import AUTOGRAD_TAPE
 from ..engine.backprop import broadcast_axes
-from ..engine.registry import OPS
 from ..engine.state import active_tapes
 from ..engine.tape import Tape
 from ..tensor import Tensor
@@ -100,7 +99,7 @@ class TensorNode:
     def set_grad(self, array):
         array = np.asarray(array)
         self.grad = Summary(array)
-        self.grad_norm = _norm(array)
+        self.grad_norm = trace.l2_norm(array)
         if self.keep:
             self.grad_array = np.array(array, copy=True)
 
@@ -335,7 +334,7 @@ def from_tensor(tensor, names=None, keep_values=False):
     return graph
 
 
-def as_graph(obj, names=None):
+def from_recorded(obj, names=None):
     """A Graph of `obj`: a Graph itself, a Tensor (the ops upstream of it) or an engine Tape."""
     if isinstance(obj, Graph):
         return obj
@@ -586,14 +585,6 @@ def _sum_to_shape(array, shape):
     return array.sum(axis=broadcast_axes(array.shape, shape)).reshape(shape)
 
 
-def _norm(array):
-    return float(np.sqrt(np.sum(np.square(array, dtype=np.float64))))
-
-
-def _shape(shape):
-    return str(tuple(shape))
-
-
 def _table(rows):
     widths = [max(len(row[i]) for row in rows if i < len(row)) for i in range(max(map(len, rows)))]
     return ["  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip() for row in rows]
@@ -621,15 +612,15 @@ def listing(obj, names=None):
     w   (2,)  float32  leaf      value [3, -4]
     t4  ()    float32  computed  value -2
     """
-    graph = as_graph(obj, names)
+    graph = from_recorded(obj, names)
     label = graph.names(names)
     ran_backward = bool(graph.backward_order)
     lines = [f"{graph.title}: {len(graph.ops)} ops"]
     header = ["op", "type", "inputs", "-> outputs", "keeps"] + (["backward"] if ran_backward else [])
     rows = [header]
     for op in graph.ops:
-        ins = " ".join(f"{label[t]}{_shape(graph.tensors[t].shape)}" for t in op.input_ids)
-        outs = " ".join(f"{label[t]}{_shape(graph.tensors[t].shape)}" for t in op.output_ids)
+        ins = " ".join(f"{label[t]}{trace.shape_text(graph.tensors[t].shape)}" for t in op.input_ids)
+        outs = " ".join(f"{label[t]}{trace.shape_text(graph.tensors[t].shape)}" for t in op.output_ids)
         row = [str(op.index if op.op_id is None else op.op_id), op.op_type, ins, "-> " + outs, op.keeps]
         if ran_backward:
             row.append(" ".join(f"#{s}" for s in op.backward_steps) or "-")
@@ -639,7 +630,7 @@ def listing(obj, names=None):
     known = [(tid, node) for tid, node in graph.tensors.items() if node.value is not None or node.grad is not None]
     if known:
         lines.append("tensors:")
-        lines += _table([[label[tid], _shape(node.shape), str(node.dtype), node.kind,
+        lines += _table([[label[tid], trace.shape_text(node.shape), str(node.dtype), node.kind,
                           f"value {node.value.text()}" if node.value is not None else "",
                           f"grad {node.grad.text()}" if node.grad is not None else ""]
                          for tid, node in known])

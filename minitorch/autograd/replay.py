@@ -23,7 +23,7 @@ from ..engine.tape import history
 from ..tensor import Tensor
 from .graph import _Recorder, _tape_holding, from_tensor, group_by_module
 
-FREED = ("backward() already freed the graph of this tensor: call explore before backward(), or "
+FREED_GRAPH = ("backward() already freed the graph of this tensor: call explore before backward(), or "
          "backward(retain_graph=True)")
 
 
@@ -71,7 +71,7 @@ def replay(target, names=None, sources=None, group_by=None):
     try:
         history(tape, [target], refuse_released=True)
     except RuntimeError:
-        raise RuntimeError(f"explore: {FREED}") from None
+        raise RuntimeError(f"explore: {FREED_GRAPH}") from None
     if group_by is not None:
         group_by_module(graph, group_by)
     recorder = _Recorder(graph)

@@ -21,18 +21,11 @@ import scipy.ndimage
 
 from .. import random
 from ..creation import from_numpy, tensor
+from ..ops.dims import int_tuple
 from ..tensor import Tensor
 
 __all__ = ["Compose", "ToTensor", "Normalize", "Lambda", "RandomCrop", "CenterCrop", "RandomHorizontalFlip",
            "RandomVerticalFlip", "RandomRotation"]
-
-
-def _pair(size, name):
-    if isinstance(size, numbers.Integral):
-        return int(size), int(size)
-    if isinstance(size, (tuple, list)) and len(size) in (1, 2):
-        return (int(size[0]), int(size[-1]))
-    raise ValueError(f"{name}: size must be an int or a sequence of one or two ints, got {size!r}")
 
 
 def _planes(image):
@@ -174,7 +167,7 @@ class RandomCrop:
     """
 
     def __init__(self, size, padding=None, pad_if_needed=False, fill=0, padding_mode="constant"):
-        self.size = _pair(size, "RandomCrop")
+        self.size = int_tuple(size, 2, "size", "RandomCrop")
         if padding_mode not in _PADDING_MODES:
             raise ValueError(f"padding_mode should be one of {sorted(_PADDING_MODES)}, got {padding_mode!r}")
         self.padding, self.pad_if_needed, self.fill, self.padding_mode = padding, pad_if_needed, fill, padding_mode
@@ -211,7 +204,7 @@ class CenterCrop:
     """
 
     def __init__(self, size):
-        self.size = _pair(size, "CenterCrop")
+        self.size = int_tuple(size, 2, "size", "CenterCrop")
 
     def __call__(self, image):
         array, h_axis, w_axis = _planes(image)

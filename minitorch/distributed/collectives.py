@@ -214,7 +214,7 @@ def agree(group, name, array=None, root=-1, op=-1, local_error=None):
 
 # ----- tensors as MPI buffers -----
 
-def _array(name, tensor, what="tensor"):
+def _checked_array(name, tensor, what="tensor"):
     if not isinstance(tensor, Tensor):
         raise TypeError(f"{name}: {what} must be a minitorch Tensor, got {type(tensor).__name__}")
     return np.asarray(tensor)  # the tensor's own memory, no copy
@@ -266,7 +266,7 @@ def _check_list(name, tensors, like, size, what):
     if not isinstance(tensors, (list, tuple)) or len(tensors) != size:
         got = f"{len(tensors)} tensors" if isinstance(tensors, (list, tuple)) else type(tensors).__name__
         raise ValueError(f"{name}: {what} must be a list of {size} tensors (the world size), got {got}")
-    arrays = [_array(name, t, f"{what}[{i}]") for i, t in enumerate(tensors)]
+    arrays = [_checked_array(name, t, f"{what}[{i}]") for i, t in enumerate(tensors)]
     for i, a in enumerate(arrays):
         if a.shape != like.shape or a.dtype != like.dtype:
             raise ValueError(f"{name}: {what}[{i}] is a {a.dtype} tensor of shape {a.shape}, "
@@ -278,7 +278,7 @@ def _given(tensors):
     return tensors is not None and not (isinstance(tensors, (list, tuple)) and len(tensors) == 0)
 
 
-def _start(group, name, requests, finish, async_op, buffers=(), written=()):
+def _launch(group, name, requests, finish, async_op, buffers=(), written=()):
     work = Work(group, requests, name, finish, buffers, written)
     if async_op:
         return work
@@ -308,7 +308,7 @@ def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False):
     tensor([3., 6.])
     """
     def check():
-        array = _array("all_reduce", tensor)
+        array = _checked_array("all_reduce", tensor)
         _writable("all_reduce", array)
         return array, _mpi_op(default_group().mpi, "all_reduce", op, array.dtype)
 
@@ -324,7 +324,7 @@ def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False):
             staged.buffer /= group.size
         staged.write_back()
 
-    return _start(group, "all_reduce", [request], finish, async_op, (staged.buffer,), (tensor,))
+    return _launch(group, "all_reduce", [request], finish, async_op, (staged.buffer,), (tensor,))
 
 
 def broadcast(tensor, src=0, group=None, async_op=False):
@@ -336,7 +336,7 @@ def broadcast(tensor, src=0, group=None, async_op=False):
     tensor([7., 8.])
     """
     def check():
-        array = _array("broadcast", tensor)
+        array = _checked_array("broadcast", tensor)
         _check_root("broadcast", src, default_group(), "src")
         _writable("broadcast", array)
         return array
@@ -346,7 +346,7 @@ def broadcast(tensor, src=0, group=None, async_op=False):
     staged = _Staged(array)
     request = group.comm.Ibcast(staged.buffer, root=src)
     written = (tensor,) if group.rank != src else ()
-    return _start(group, "broadcast", [request], staged.write_back, async_op, (staged.buffer,), written)
+    return _launch(group, "broadcast", [request], staged.write_back, async_op, (staged.buffer,), written)
 
 
 def all_gather(tensor_list, tensor, group=None, async_op=False):
@@ -359,7 +359,7 @@ def all_gather(tensor_list, tensor, group=None, async_op=False):
     [tensor([0]), tensor([10])]
     """
     def check():
-        array = _array("all_gather", tensor)
+        array = _checked_array("all_gather", tensor)
         outputs = _check_list("all_gather", tensor_list, array, default_group().size, "tensor_list")
         for i, output in enumerate(outputs):
             _writable("all_gather", output, f"tensor_list[{i}]")
@@ -376,7 +376,7 @@ def all_gather(tensor_list, tensor, group=None, async_op=False):
         for output, part in zip(outputs, received):
             output[...] = part
 
-    return _start(group, "all_gather", [request], finish, async_op, (send, received), tuple(tensor_list))
+    return _launch(group, "all_gather", [request], finish, async_op, (send, received), tuple(tensor_list))
 
 
 def reduce(tensor, dst=0, op=ReduceOp.SUM, group=None, async_op=False):
@@ -389,7 +389,7 @@ def reduce(tensor, dst=0, op=ReduceOp.SUM, group=None, async_op=False):
     True
     """
     def check():
-        array = _array("reduce", tensor)
+        array = _checked_array("reduce", tensor)
         _check_root("reduce", dst, default_group(), "dst")
         _writable("reduce", array)
         return array, _mpi_op(default_group().mpi, "reduce", op, array.dtype)
@@ -412,7 +412,7 @@ def reduce(tensor, dst=0, op=ReduceOp.SUM, group=None, async_op=False):
             staged.write_back()
 
     written = (tensor,) if group.rank == dst else ()
-    return _start(group, "reduce", [request], finish, async_op, (staged.buffer,), written)
+    return _launch(group, "reduce", [request], finish, async_op, (staged.buffer,), written)
 
 
 def gather(tensor, gather_list=None, dst=0, group=None, async_op=False):
@@ -426,7 +426,7 @@ def gather(tensor, gather_list=None, dst=0, group=None, async_op=False):
     """
     def check():
         current = default_group()
-        array = _array("gather", tensor)
+        array = _checked_array("gather", tensor)
         _check_root("gather", dst, current, "dst")
         if current.rank != dst:
             if _given(gather_list):
@@ -450,7 +450,7 @@ def gather(tensor, gather_list=None, dst=0, group=None, async_op=False):
                 output[...] = part
 
     written = tuple(gather_list) if outputs is not None else ()
-    return _start(group, "gather", [request], finish, async_op, (send, received), written)
+    return _launch(group, "gather", [request], finish, async_op, (send, received), written)
 
 
 def scatter(tensor, scatter_list=None, src=0, group=None, async_op=False):
@@ -465,7 +465,7 @@ def scatter(tensor, scatter_list=None, src=0, group=None, async_op=False):
     """
     def check():
         current = default_group()
-        array = _array("scatter", tensor)
+        array = _checked_array("scatter", tensor)
         _check_root("scatter", src, current, "src")
         _writable("scatter", array)
         if current.rank != src:
@@ -481,7 +481,7 @@ def scatter(tensor, scatter_list=None, src=0, group=None, async_op=False):
     send = np.stack(inputs).reshape(-1) if inputs is not None else None
     staged = _Staged(array)
     request = group.comm.Iscatter(send, staged.buffer, root=src)
-    return _start(group, "scatter", [request], staged.write_back, async_op, (send, staged.buffer), (tensor,))
+    return _launch(group, "scatter", [request], staged.write_back, async_op, (send, staged.buffer), (tensor,))
 
 
 def start_sum_unchecked(group, buffer, name):
@@ -520,4 +520,4 @@ def barrier(group=None, async_op=False):
     """
     group, _, error = _validated("barrier", group, lambda: None)
     agree(group, "barrier", local_error=error)
-    return _start(group, "barrier", [group.comm.Ibarrier()], None, async_op)
+    return _launch(group, "barrier", [group.comm.Ibarrier()], None, async_op)

@@ -56,8 +56,11 @@ AUTOGRAD_TAPE = AutogradTape()
 def watch(tensor):
     """A tensor now requires grad: the autograd tape watches it from here on."""
     with tape_lock:  # not between another thread's last tensor_died and leave()
-        AUTOGRAD_TAPE.activate()
+        # Watched first, then active: watching allocates, so the collector may run inside it and free the
+        # last tensor watched before, whose death makes the tape leave the set (on this thread, the lock is
+        # re-entrant). Activated after, the tape is in the set with the new tensor on it, whatever ran.
         AUTOGRAD_TAPE.watch(tensor)
+        AUTOGRAD_TAPE.activate()
 
 
 def unwatch(tensor):

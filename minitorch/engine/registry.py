@@ -18,23 +18,10 @@ A row holds what the engine needs to know about an op:
                    the output shares the input's storage and version, and remembers the op;
                    STORAGE: it shares the storage and version only (detach; .data then takes a counter of its own)
 
-The op files (minitorch/ops/) fill the rows with the decorators below, each
-kernel followed by its gradient and its forward rule, so the table is filled
-where the math is written. Like PyTorch's derivatives.yaml, but in Python.
+The op files (minitorch/ops/) write each row with one call, `op(...)` (ops/rows.py, which
+comes to `define` here), under the kernel, gradient and forward rule it names, so the table
+is filled where the math is written. Like PyTorch's derivatives.yaml, but in Python.
 """
-import warnings
-
-# Kernels are numpy, and numpy prints a RuntimeWarning for 1/0, 0/0, exp(1000),
-# inf - inf, ... where PyTorch prints nothing (the values, inf and nan, are the
-# same). Ignored here for warnings raised from minitorch's own frames only, so
-# that user code's numpy keeps its warnings. Not np.errstate around every
-# kernel: on numpy 2.4 it costs about 1.4 us a call, more than a small
-# np.multiply itself.
-warnings.filterwarnings(
-    "ignore", message=r"(divide by zero|invalid value|overflow|underflow) encountered", category=RuntimeWarning,
-    module=r"minitorch\.",
-)
-
 TRANSPOSE = "transpose the gradient"  # the jvp of ops whose tangent is computed from their gradient
 VIEW = "view"  # a view op with a history: an in-place write through it rewrites its base's history
 STORAGE = "storage"  # shares storage and version counter only (StopGradient)
@@ -49,17 +36,16 @@ class OpDef:
     __slots__ = ("name", "kernel", "grad", "needs_inputs", "needs_outputs", "cross_inputs", "accepts_none",
                  "differentiable", "jvp", "view")
 
-    def __init__(self, name):
+    def __init__(self, name, kernel, grad, needs, accepts_none, jvp, view):
         self.name = name
-        self.kernel = None
-        self.grad = None
-        self.needs_inputs = True
-        self.needs_outputs = True
-        self.cross_inputs = False
-        self.accepts_none = frozenset()
-        self.differentiable = True
-        self.jvp = None
-        self.view = None
+        self.kernel = kernel
+        self.grad = grad
+        self.needs_inputs, self.needs_outputs = _NEEDS[needs]
+        self.cross_inputs = needs == "other inputs"
+        self.accepts_none = frozenset(accepts_none)
+        self.differentiable = grad is not None
+        self.jvp = jvp
+        self.view = view
 
     def __repr__(self):
         needs = {(True, True): "both", (True, False): "inputs", (False, True): "outputs", (False, False): "nothing"}
@@ -70,64 +56,19 @@ class OpDef:
 OPS = {}  # op name -> OpDef
 
 
-def op_def(op_name):
-    """The row of `op_name`, made empty the first time it is named."""
-    row = OPS.get(op_name)
-    if row is None:
-        row = OPS[op_name] = OpDef(op_name)
+def define(name, kernel, grad=None, *, needs=None, accepts_none=(), jvp=None, view=None):
+    """Writes the row of op `name`: its numpy `kernel`, its gradient `grad` (None: not differentiable,
+    like comparisons and argmax, and nothing is recorded), what the gradient reads (`needs`: "inputs",
+    "other inputs" -- the gradient of each input reads only the others --, "outputs", "both" or
+    "nothing"; only that is kept alive on the tape, and reading anything else from the `op` argument
+    raises), the output indices whose gradient may stay None, the forward rule (a function, or
+    TRANSPOSE: forward mode transposes the gradient), and whether the kernel may return a view (VIEW,
+    STORAGE). A name is defined once: a second row of the same name raises."""
+    if name in OPS:
+        raise ValueError(f"op {name!r} is defined twice")
+    if (grad is None) != (needs is None) or (grad is None and (jvp is not None or accepts_none)):
+        raise ValueError(f"op {name!r}: a gradient comes with its needs= (and a forward rule only with a gradient)")
+    if needs is not None and needs not in _NEEDS:
+        raise ValueError(f"op {name!r}: needs={needs!r} is none of {', '.join(map(repr, _NEEDS))}")
+    row = OPS[name] = OpDef(name, kernel, grad, "nothing" if needs is None else needs, accepts_none, jvp, view)
     return row
-
-
-def kernel(op_name, view=None):
-    """Registers the numpy forward kernel of `op_name` (`view`: VIEW or STORAGE for ops that may return a view)."""
-
-    def register(fn):
-        row = op_def(op_name)
-        row.kernel = fn
-        row.view = view
-        return fn
-
-    return register
-
-
-def gradient(op_name, needs, accepts_none=(), jvp=None):
-    """Registers the gradient of `op_name`.
-
-    `needs` says what the gradient reads: "inputs", "other inputs" (the
-    gradient of each input reads only the others), "outputs", "both" or
-    "nothing". Only that is kept alive on the tape; reading anything else
-    from the `op` argument raises. `jvp=TRANSPOSE` says that forward mode
-    transposes this gradient instead of having a rule of its own.
-    """
-    needs_inputs, needs_outputs = _NEEDS[needs]
-
-    def register(fn):
-        row = op_def(op_name)
-        row.grad = fn
-        row.needs_inputs, row.needs_outputs = needs_inputs, needs_outputs
-        row.cross_inputs = needs == "other inputs"
-        row.accepts_none = frozenset(accepts_none)
-        if jvp is not None:
-            row.jvp = jvp
-        return fn
-
-    return register
-
-
-def jvp(*op_names):
-    """Registers a forward-mode rule for each of `op_names`."""
-
-    def register(fn):
-        for name in op_names:
-            op_def(name).jvp = fn
-        return fn
-
-    return register
-
-
-def not_differentiable(*op_names):
-    """Marks ops that have no gradient at all (comparisons, argmax, ...): record_gradient skips them."""
-    for name in op_names:
-        row = op_def(name)
-        row.differentiable = False
-        row.needs_inputs = row.needs_outputs = False

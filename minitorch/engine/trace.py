@@ -161,20 +161,26 @@ def _emit(line):
     print(line, file=_stream or sys.stdout)
 
 
-def _shape(shape):
+def shape_text(shape):
+    """A shape as listings print it: (2, 3)."""
     return str(tuple(shape))
 
 
-def _describe(tensors):
-    return " ".join(f"{name(t._id)}{_shape(t._data.shape)}" for t in tensors)
+def l2_norm(array):
+    """The 2-norm of all of an array, in float64 (what a listing shows of a gradient too big to print)."""
+    return float(np.sqrt(np.sum(np.square(array, dtype=np.float64))))
 
 
-def _gradient(grad):
+def _tensors_text(tensors):
+    return " ".join(f"{name(t._id)}{shape_text(t._data.shape)}" for t in tensors)
+
+
+def _gradient_text(grad):
     """'= values' for a small gradient, '|norm|' for a larger one."""
     data = grad._data
     if data.size <= SMALL:
         return f"= {format_values(data)}"
-    return f"|{float(np.sqrt(np.sum(np.square(data, dtype=np.float64)))):.4g}|"
+    return f"|{l2_norm(data):.4g}|"
 
 
 def recorded(op_name, inputs, results, tapes, keeps):
@@ -183,7 +189,7 @@ def recorded(op_name, inputs, results, tapes, keeps):
     if not _printing:
         return
     tape_names = ",".join(str(tape.serial) for tape in tapes)
-    _emit(f"record   {op_name:<12} {_describe(inputs)} -> {_describe(results)}  tape {tape_names}  keeps {keeps}")
+    _emit(f"record   {op_name:<12} {_tensors_text(inputs)} -> {_tensors_text(results)}  tape {tape_names}  keeps {keeps}")
 
 
 def backward_call(entry, out_grads, in_grads, needs):
@@ -192,10 +198,10 @@ def backward_call(entry, out_grads, in_grads, needs):
     if not _printing:
         return
     incoming = ", ".join(
-        f"{name(tid)} {_gradient(g)}" if g is not None else f"{name(tid)} None" for tid, g in zip(entry.output_ids, out_grads)
+        f"{name(tid)} {_gradient_text(g)}" if g is not None else f"{name(tid)} None" for tid, g in zip(entry.output_ids, out_grads)
     )
     outgoing = ", ".join(
-        f"{name(tid)}{_shape(g._data.shape)} {_gradient(g)}"
+        f"{name(tid)}{shape_text(g._data.shape)} {_gradient_text(g)}"
         for tid, g, needed in zip(entry.input_ids, in_grads, needs)
         if g is not None and needed
     )

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from matplotlib.backend_bases import FigureCanvasBase
 
-from minitorch.files import check_writable
+from minitorch.files import check_writable_path
 
 DATASETS = ("embedded", "fashion-mnist", "mnist", "kmnist")
 
@@ -178,6 +178,6 @@ def check_output(flag: str, path: str, shown: str | None = None) -> None:
     minitorch.examples.cli.UsageError: --save /proc/model.safetensors: cannot create a file in the folder '/proc': ...
     """
     try:
-        check_writable(path)
+        check_writable_path(path)
     except OSError as error:
         raise UsageError(f"{flag} {shown or path}: {error.strerror}") from None

@@ -1,20 +1,15 @@
 """Train a small convolutional network with BatchNorm on Fashion-MNIST.
 
     python -m minitorch.examples.cnn
-    python -m minitorch.examples.cnn --dataset fashion-mnist
-    python -m minitorch.examples.cnn --plot cnn.png --save cnn.safetensors
     python -m minitorch.examples.cnn --resume cnn.safetensors --epochs 8
-    python -m minitorch.examples.cnn --help
 
-The first trains on the Fashion-MNIST subset shipped with minitorch (no
-files, no network), the second on the full 60,000 / 10,000 images, the
-fourth extends the 5-epoch run saved by the third to 8 epochs.
+The options are mlp.py's: the embedded subset by default, the full data
+set with --dataset fashion-mnist, --plot, --save and --resume; the second
+line extends a 5-epoch run saved with --save cnn.safetensors to 8 epochs.
 
 Two conv-BatchNorm-ReLU-maxpool blocks (28x28 -> 14x14 -> 7x7), then a
-two-layer classifier. The model, the optimizer and the schedule are written
-as in PyTorch; the loop, the plot and the command line are in
-training.py (checkpoints in checkpoint.py, the progress display in
-progress.py).
+two-layer classifier, written as in PyTorch with its optimizer and schedule
+(the loop, the plot and the command line: training.py).
 """
 from minitorch import nn
 

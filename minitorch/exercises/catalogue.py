@@ -10,10 +10,9 @@ import dataclasses
 import math
 
 import minitorch as mt
+from minitorch.nn import functional as F
 from minitorch.ops.batch_norm_ops import fused_batch_norm
 from minitorch.ops.loss_ops import sparse_softmax_cross_entropy_with_logits
-
-F = mt.nn.functional
 
 
 @dataclasses.dataclass(frozen=True)
@@ -26,10 +25,10 @@ class Case:
 
     def arrays(self, rng):
         """Fresh float64 inputs (int64 for labels) for this case."""
-        return [_make(kind, shape, rng) for kind, shape in self.inputs]
+        return [_sample(kind, shape, rng) for kind, shape in self.inputs]
 
 
-def _make(kind, shape, rng):
+def _sample(kind, shape, rng):
     if kind == "any":
         return rng.standard_normal(shape)
     if kind == "positive":

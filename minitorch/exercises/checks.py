@@ -101,12 +101,12 @@ def raised(error, path, function):
 
 def check_op(exercise, function, path=None):
     """The Verdict on `function` as the gradient of `exercise.op`."""
-    record = _Recorder(function)
+    record = _SideGradientRecorder(function)
     try:
         for number, case in enumerate(exercise.cases):
             _first_order(exercise, case, record, np.random.default_rng(number))
         for number, case in enumerate(exercise.cases):
-            _second_order(exercise, case, record, np.random.default_rng(100 + number))
+            _check_second_order(exercise, case, record, np.random.default_rng(100 + number))
     except CheckFailed as failure:
         return failure.verdict
     except KeyboardInterrupt:
@@ -118,7 +118,7 @@ def check_op(exercise, function, path=None):
                          f"({cases} case{'s' if cases > 1 else ''})")
 
 
-class _Recorder:
+class _SideGradientRecorder:
     """The student's function, noting whether a side output's gradient ever arrived (second order)."""
 
     def __init__(self, function):
@@ -226,7 +226,7 @@ def explain_difference(mine, expected, where, reference="finite differences give
                 f"{mine[worst]:.6g}, {reference} {expected[worst]:.6g}")
 
 
-def _second_order(exercise, case, record, rng):
+def _check_second_order(exercise, case, record, rng):
     arrays = case.arrays(rng)
     float_inputs = [i for i, a in enumerate(arrays) if a.dtype.kind == "f"]
     with mt.no_grad():

@@ -5,6 +5,7 @@ import sys
 import time
 from pathlib import Path
 
+from ..examples.cli import UsageError
 from .catalogue import BY_NAME, EXERCISES, GROUPS
 from .checks import PASS
 from .isolation import Ended, StudentCode, TimedOut
@@ -15,10 +16,6 @@ PROG = "python -m minitorch.exercises"
 COMMANDS = "start DIR, check DIR [NAME ...], list"
 TIMEOUT = 30.0  # seconds per exercise: the slowest right one (conv2d) takes under a second
 TRAINING_ALLOWANCE = 10  # the student's epoch may take --timeout plus this many times minitorch's
-
-
-class UsageError(Exception):
-    """A mistake on the command line or in the files it names: one line, exit status 2."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -86,7 +83,7 @@ def main(argv=None, out=None):
         if args.command is None:
             raise UsageError(f"give a command: {COMMANDS} (--help says more)")
         if args.command == "start":
-            return _start(Path(args.directory), args.force, out)
+            return _write_exercises(Path(args.directory), args.force, out)
         if args.command == "list":
             return _list(out)
         return _check(Path(args.directory), args.names, not args.no_train, args.timeout, out, args.html)
@@ -98,7 +95,7 @@ def main(argv=None, out=None):
         return 130
 
 
-def _start(directory, force, out):
+def _write_exercises(directory, force, out):
     path = directory / FILE_NAME
     if path.exists() and not path.is_file():  # a folder, or a FIFO, which writing would wait on forever
         raise UsageError(f"{path} is not a regular file")
@@ -147,7 +144,7 @@ def _check(directory, names, train, limit, out, html=None):
         print(f"{passed} of {len(verdicts)} pass", file=out, flush=True)
         if html:
             _write_page(code, verdicts, html, out)
-        trained = _train(code, verdicts, out) if train else True
+        trained = _train_with_your_gradients(code, verdicts, out) if train else True
     return 0 if passed == len(verdicts) and trained else 1
 
 
@@ -166,7 +163,7 @@ def _write_page(code, verdicts, path, out):
     print(f"wrote {path}: a small network's reverse pass on your gradients, step by step{where}", file=out)
 
 
-def _train(code, verdicts, out):
+def _train_with_your_gradients(code, verdicts, out):
     """Trains on minitorch's gradients, then on the student's that passed; False if the student's run did not end."""
     used = [name for name in MLP_EXERCISES if verdicts.get(name) is not None and verdicts[name].status == PASS]
     print("training the MLP example (784-256-128-10) for one epoch on 6,000 images:", file=out)

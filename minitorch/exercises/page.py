@@ -18,14 +18,13 @@ import numpy as np
 import minitorch as mt
 from minitorch.autograd.replay import replay
 from minitorch.engine.registry import OPS
+from minitorch.nn import functional as F
 from minitorch.ops.batch_norm_ops import fused_batch_norm
 from minitorch.ops.loss_ops import sparse_softmax_cross_entropy_with_logits
 from minitorch.viz.page import marked_step, page
 
 from .catalogue import BY_NAME
 from .checks import TODO, gradients_in_table
-
-F = mt.nn.functional
 
 
 def network(seed=0):

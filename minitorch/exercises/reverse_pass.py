@@ -31,7 +31,7 @@ def _leaf(values):
     return mt.tensor(np.asarray(values, dtype=np.float64), requires_grad=True)
 
 
-def _chain():
+def _chain_case():
     a, b, c, f = _leaf(2.0), _leaf(-3.0), _leaf(10.0), _leaf(-2.0)
     ((a * b + c) * f).backward()
     return [a.grad, b.grad, c.grad, f.grad]
@@ -78,7 +78,7 @@ def _several_targets():
     return [x.grad]
 
 
-def _second_order():
+def _second_order_pass():
     x = _leaf([0.5, -1.5, 2.0])
     (first,) = mt.autograd.grad((x ** 3 + x * x).sum(), x, create_graph=True)
     if not first.requires_grad:
@@ -90,7 +90,7 @@ def _second_order():
 
 
 CASES = (
-    PassCase("a chain: L = (a*b + c) * f", _chain,
+    PassCase("a chain: L = (a*b + c) * f", _chain_case,
              "walk from the target to the leaves: each op after every op that reads its outputs"),
     PassCase("x used twice: (x*x + x).sum()", _used_twice,
              "x reaches the output along several paths (x*x reads it twice, + x once): add up every gradient "
@@ -105,7 +105,7 @@ CASES = (
              "return one gradient per source, in order; None for a source the targets do not depend on"),
     PassCase("several targets with given gradients", _several_targets,
              "start each target with its output gradient; two targets can share a leaf"),
-    PassCase("second derivative of (x ** 3 + x * x).sum()", _second_order,
+    PassCase("second derivative of (x ** 3 + x * x).sum()", _second_order_pass,
              "with create_graph=True the pass itself is recorded: minitorch ops only"),
 )
 

@@ -223,7 +223,7 @@ class ModuleDict(Module):
         raise NotImplementedError("ModuleDict has no forward(); index it and call its modules")
 
 
-def _describe(value):
+def _entry_repr(value):
     """One entry of a parameter container's repr, as PyTorch prints it."""
     if isinstance(value, Tensor):
         kind = "Parameter" if isinstance(value, Parameter) else "Tensor"
@@ -243,7 +243,7 @@ class _ParameterContainer(Module):
         raise RuntimeError(f"{type(self).__name__} should not be called.")
 
     def extra_repr(self):
-        return "\n".join(f"  ({key}): {_describe(value)}" for key, value in self._entries())
+        return "\n".join(f"  ({key}): {_entry_repr(value)}" for key, value in self._entries())
 
     def __repr__(self):
         lines = self.extra_repr().split("\n") if len(self) else []

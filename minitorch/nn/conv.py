@@ -7,19 +7,12 @@ PyTorch twins. padding_mode 'reflect', 'replicate' or 'circular' pads the
 input with F.pad first and convolves without padding, as PyTorch does.
 """
 
-from .. import creation
+from ..ops.dims import int_tuple
 from . import functional as F, init
-from .module import Module
-from .parameter import Parameter
+from .module import Module, options_repr
+from .parameter import register_weight_and_bias
 
 PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
-
-
-def _ntuple(value, n):
-    if isinstance(value, (tuple, list)):
-        value = tuple(value)
-        return value * n if len(value) == 1 else value
-    return (value,) * n
 
 
 class _ConvNd(Module):
@@ -38,7 +31,9 @@ class _ConvNd(Module):
             raise ValueError("in_channels must be divisible by groups")
         if out_channels % groups != 0:
             raise ValueError("out_channels must be divisible by groups")
-        self.kernel_size, self.stride, self.dilation = _ntuple(kernel_size, n), _ntuple(stride, n), _ntuple(dilation, n)
+        name = type(self).__name__
+        self.kernel_size, self.stride = int_tuple(kernel_size, n, "kernel_size", name), int_tuple(stride, n, "stride", name)
+        self.dilation = int_tuple(dilation, n, "dilation", name)
         if isinstance(padding, str):
             if padding not in ("same", "valid"):
                 raise ValueError(f"Invalid padding string {padding!r}, should be one of {{'valid', 'same'}}")
@@ -49,16 +44,12 @@ class _ConvNd(Module):
         if any(k < 0 for k in self.kernel_size):
             raise RuntimeError(f"{type(self).__name__}: trying to create tensor with negative dimension: kernel_size={kernel_size}")
         self.in_channels, self.out_channels = in_channels, out_channels
-        self.padding = padding if isinstance(padding, str) else _ntuple(padding, n)
-        self.output_padding = _ntuple(output_padding, n)
+        self.padding = padding if isinstance(padding, str) else int_tuple(padding, n, "padding", name)
+        self.output_padding = int_tuple(output_padding, n, "output_padding", name)
         self.groups, self.padding_mode = groups, padding_mode
         self._reversed_padding_repeated_twice = self._reversed_padding()
         shape = (in_channels, out_channels // groups) if self.transposed else (out_channels, in_channels // groups)
-        self.weight = Parameter(creation.empty(*shape, *self.kernel_size, dtype=dtype))
-        if bias:
-            self.bias = Parameter(creation.empty(out_channels, dtype=dtype))
-        else:
-            self.register_parameter("bias", None)
+        register_weight_and_bias(self, (*shape, *self.kernel_size), (out_channels,), bias=bias, dtype=dtype)
         self.reset_parameters()
 
     def _reversed_padding(self):
@@ -84,20 +75,11 @@ class _ConvNd(Module):
         return F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode), 0
 
     def extra_repr(self):
-        s = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"
-        if self.padding != (0,) * self.spatial_dims:
-            s += f", padding={self.padding}"
-        if self.dilation != (1,) * self.spatial_dims:
-            s += f", dilation={self.dilation}"
-        if self.output_padding != (0,) * self.spatial_dims:
-            s += f", output_padding={self.output_padding}"
-        if self.groups != 1:
-            s += f", groups={self.groups}"
-        if self.bias is None:
-            s += ", bias=False"
-        if self.padding_mode != "zeros":
-            s += f", padding_mode={self.padding_mode}"
-        return s
+        zeros, ones = (0,) * self.spatial_dims, (1,) * self.spatial_dims
+        return options_repr(f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}",
+                            padding=(self.padding, zeros), dilation=(self.dilation, ones),
+                            output_padding=(self.output_padding, zeros), groups=(self.groups, 1),
+                            bias=(self.bias is not None, True), padding_mode=(self.padding_mode, "zeros"))
 
 
 class _Conv(_ConvNd):

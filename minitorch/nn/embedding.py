@@ -2,16 +2,9 @@
 from .. import creation
 from ..engine.state import no_grad
 from . import functional as F, init
-from .module import Module
+from .functional.embedding import padding_index
+from .module import ALWAYS, Module, options_repr
 from .parameter import Parameter
-
-
-def _padding_index(padding_idx, num_embeddings, message):
-    if padding_idx is None:
-        return None
-    if not -num_embeddings <= padding_idx < num_embeddings:
-        raise AssertionError(message)
-    return padding_idx % num_embeddings
 
 
 class _Table(Module):
@@ -51,7 +44,7 @@ class Embedding(_Table):
             raise NotImplementedError("Embedding: sparse=True (sparse gradients) is not supported: minitorch is dense-only")
         self.num_embeddings = num_embeddings
         self.embedding_dim = embedding_dim
-        self.padding_idx = _padding_index(padding_idx, num_embeddings, "Padding_idx must be within num_embeddings")
+        self.padding_idx = padding_index(padding_idx, num_embeddings, "Padding_idx must be within num_embeddings")
         self.max_norm = max_norm
         self.norm_type = norm_type
         self.scale_grad_by_freq = scale_grad_by_freq
@@ -77,18 +70,9 @@ class Embedding(_Table):
                    scale_grad_by_freq=scale_grad_by_freq, sparse=sparse, _weight=embeddings, _freeze=freeze)
 
     def extra_repr(self):
-        s = f"{self.num_embeddings}, {self.embedding_dim}"
-        if self.padding_idx is not None:
-            s += f", padding_idx={self.padding_idx}"
-        if self.max_norm is not None:
-            s += f", max_norm={self.max_norm}"
-        if self.norm_type != 2:
-            s += f", norm_type={self.norm_type}"
-        if self.scale_grad_by_freq is not False:
-            s += f", scale_grad_by_freq={self.scale_grad_by_freq}"
-        if self.sparse is not False:
-            s += ", sparse=True"
-        return s
+        return options_repr(f"{self.num_embeddings}, {self.embedding_dim}", padding_idx=(self.padding_idx, None),
+                            max_norm=(self.max_norm, None), norm_type=(self.norm_type, 2),
+                            scale_grad_by_freq=(self.scale_grad_by_freq, False), sparse=(self.sparse, False))
 
 
 class EmbeddingBag(_Table):
@@ -112,7 +96,7 @@ class EmbeddingBag(_Table):
         self.max_norm = max_norm
         self.norm_type = norm_type
         self.scale_grad_by_freq = scale_grad_by_freq
-        self.padding_idx = _padding_index(padding_idx, num_embeddings, "padding_idx must be within num_embeddings")
+        self.padding_idx = padding_index(padding_idx, num_embeddings, "padding_idx must be within num_embeddings")
         self._make_weight(_weight, False, dtype)
         self.mode = mode
         self.sparse = sparse
@@ -139,14 +123,6 @@ class EmbeddingBag(_Table):
         return bag
 
     def extra_repr(self):
-        s = f"{self.num_embeddings}, {self.embedding_dim}"
-        if self.max_norm is not None:
-            s += f", max_norm={self.max_norm!r}"
-        if self.norm_type != 2:
-            s += f", norm_type={self.norm_type!r}"
-        if self.scale_grad_by_freq is not False:
-            s += f", scale_grad_by_freq={self.scale_grad_by_freq!r}"
-        s += f", mode={self.mode!r}"
-        if self.padding_idx is not None:
-            s += f", padding_idx={self.padding_idx!r}"
-        return s
+        return options_repr(f"{self.num_embeddings}, {self.embedding_dim}", repr, max_norm=(self.max_norm, None),
+                            norm_type=(self.norm_type, 2), scale_grad_by_freq=(self.scale_grad_by_freq, False),
+                            mode=(self.mode, ALWAYS), padding_idx=(self.padding_idx, None))

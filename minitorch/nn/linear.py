@@ -5,10 +5,9 @@ default initialisation, so state_dicts map one to one onto a PyTorch twin.
 """
 import math
 
-from .. import creation
 from . import functional as F, init
 from .module import Module
-from .parameter import Parameter
+from .parameter import register_weight_and_bias
 
 
 class Identity(Module):
@@ -39,11 +38,7 @@ class Linear(Module):
         super().__init__()
         self.in_features = in_features
         self.out_features = out_features
-        self.weight = Parameter(creation.empty(out_features, in_features, dtype=dtype))
-        if bias:
-            self.bias = Parameter(creation.empty(out_features, dtype=dtype))
-        else:
-            self.register_parameter("bias", None)
+        register_weight_and_bias(self, (out_features, in_features), (out_features,), bias=bias, dtype=dtype)
         self.reset_parameters()
 
     def reset_parameters(self):
@@ -70,11 +65,8 @@ class Bilinear(Module):
     def __init__(self, in1_features, in2_features, out_features, bias=True, device=None, dtype=None):
         super().__init__()
         self.in1_features, self.in2_features, self.out_features = in1_features, in2_features, out_features
-        self.weight = Parameter(creation.empty(out_features, in1_features, in2_features, dtype=dtype))
-        if bias:
-            self.bias = Parameter(creation.empty(out_features, dtype=dtype))
-        else:
-            self.register_parameter("bias", None)
+        register_weight_and_bias(self, (out_features, in1_features, in2_features), (out_features,), bias=bias,
+                                 dtype=dtype)
         self.reset_parameters()
 
     def reset_parameters(self):

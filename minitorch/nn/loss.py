@@ -4,7 +4,8 @@ import math
 import warnings
 
 from .. import dtypes
-from . import functional as F, loss_functions as L
+from . import functional as F
+from ._reduction import checked_reduction, legacy_reduction
 from .distance import PairwiseDistance
 from .linear import Linear
 from .module import Module
@@ -13,8 +14,7 @@ from .module import Module
 class _Loss(Module):
     def __init__(self, size_average=None, reduce=None, reduction="mean"):
         super().__init__()
-        self.reduction = L._legacy_reduction(size_average, reduce, reduction)
-        L._check_reduction(self.reduction, type(self).__name__)
+        self.reduction = checked_reduction(size_average, reduce, reduction, type(self).__name__)
 
 
 class _WeightedLoss(_Loss):
@@ -37,7 +37,7 @@ class CrossEntropyLoss(_WeightedLoss):
         self.label_smoothing = label_smoothing
 
     def forward(self, input, target):
-        return L.cross_entropy(input, target, weight=self.weight, ignore_index=self.ignore_index,
+        return F.cross_entropy(input, target, weight=self.weight, ignore_index=self.ignore_index,
                                reduction=self.reduction, label_smoothing=self.label_smoothing)
 
 
@@ -52,7 +52,7 @@ class NLLLoss(_WeightedLoss):
         self.ignore_index = ignore_index
 
     def forward(self, input, target):
-        return L.nll_loss(input, target, weight=self.weight, ignore_index=self.ignore_index, reduction=self.reduction)
+        return F.nll_loss(input, target, weight=self.weight, ignore_index=self.ignore_index, reduction=self.reduction)
 
 
 class MSELoss(_Loss):
@@ -62,7 +62,7 @@ class MSELoss(_Loss):
     2.0
     """
     def forward(self, input, target):
-        return L.mse_loss(input, target, reduction=self.reduction)
+        return F.mse_loss(input, target, reduction=self.reduction)
 
 
 class L1Loss(_Loss):
@@ -72,7 +72,7 @@ class L1Loss(_Loss):
     tensor(1.5000)
     """
     def forward(self, input, target):
-        return L.l1_loss(input, target, reduction=self.reduction)
+        return F.l1_loss(input, target, reduction=self.reduction)
 
 
 class SmoothL1Loss(_Loss):
@@ -86,7 +86,7 @@ class SmoothL1Loss(_Loss):
         self.beta = beta
 
     def forward(self, input, target):
-        return L.smooth_l1_loss(input, target, reduction=self.reduction, beta=self.beta)
+        return F.smooth_l1_loss(input, target, reduction=self.reduction, beta=self.beta)
 
 
 class HuberLoss(_Loss):
@@ -100,7 +100,7 @@ class HuberLoss(_Loss):
         self.delta = delta
 
     def forward(self, input, target):
-        return L.huber_loss(input, target, reduction=self.reduction, delta=self.delta)
+        return F.huber_loss(input, target, reduction=self.reduction, delta=self.delta)
 
 
 class BCELoss(_WeightedLoss):
@@ -110,7 +110,7 @@ class BCELoss(_WeightedLoss):
     tensor(0.3670)
     """
     def forward(self, input, target):
-        return L.binary_cross_entropy(input, target, weight=self.weight, reduction=self.reduction)
+        return F.binary_cross_entropy(input, target, weight=self.weight, reduction=self.reduction)
 
 
 class BCEWithLogitsLoss(_Loss):
@@ -125,7 +125,7 @@ class BCEWithLogitsLoss(_Loss):
         self.register_buffer("pos_weight", pos_weight)
 
     def forward(self, input, target):
-        return L.binary_cross_entropy_with_logits(input, target, self.weight, pos_weight=self.pos_weight,
+        return F.binary_cross_entropy_with_logits(input, target, self.weight, pos_weight=self.pos_weight,
                                                   reduction=self.reduction)
 
 
@@ -161,7 +161,7 @@ class KLDivLoss(_Loss):
 
     def __init__(self, size_average=None, reduce=None, reduction="mean", log_target=False):
         Module.__init__(self)  # 'batchmean' is checked by F.kl_div, as in PyTorch
-        self.reduction = L._legacy_reduction(size_average, reduce, reduction)
+        self.reduction = legacy_reduction(size_average, reduce, reduction)
         self.log_target = log_target
 
     def forward(self, input, target):

@@ -11,22 +11,19 @@ Module hooks follow PyTorch: forward pre-hooks, forward hooks and full
 backward (pre-)hooks, with removable handles. The backward ones are tensor
 gradients seen through an identity op (BackwardHookFunction, as PyTorch's
 torch.utils.hooks.BackwardHook) wrapped around the forward's inputs and
-outputs. A module without hooks pays one flag test per call.
+outputs (nn/module_hooks.py). A module without hooks pays one flag test per call.
 """
-import itertools
-import weakref
 from collections import OrderedDict, namedtuple
 
 import numpy as np
 
 from .. import dtypes
-from ..core_methods import to_arguments
-from ..devices import cpu_device
 from ..creation import zeros_like
-from ..autograd.custom import Function
-from ..engine.hooks import RemovableHandle
+from ..devices import cpu_device
 from ..engine.state import no_grad, thread_state
-from ..tensor import Tensor
+from ..tensor import Size, Tensor
+from ..tensor_methods import to_arguments
+from .module_hooks import BackwardHook, ModuleHookHandle
 from .parameter import Buffer, Parameter
 
 _IncompatibleKeys = namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])
@@ -88,7 +85,7 @@ class Module:
                     args = result if isinstance(result, tuple) else (result,)
         backward_hook = None
         if (self._backward_hooks or self._backward_pre_hooks) and thread_state.recording:
-            backward_hook = _BackwardHook(self)
+            backward_hook = BackwardHook(self)
             args = backward_hook.setup_input_hook(args)
         try:
             result = self.forward(*args, **kwargs)
@@ -110,7 +107,7 @@ class Module:
     def _add_hook(self, registry, hook, prepend, with_kwargs=False, always_call=False):
         if not callable(hook):
             raise TypeError(f"hook must be callable, got {type(hook).__name__}")
-        handle = _ModuleHookHandle(self, registry)
+        handle = ModuleHookHandle(self, registry)
         registry[handle.id] = hook
         if prepend:
             registry.move_to_end(handle.id, last=False)
@@ -589,8 +586,8 @@ class Module:
             array = np.asarray(value)
             if array.shape != target.shape:
                 error_msgs.append(
-                    f"size mismatch for {key}: copying a param with shape {_size(array.shape)} from checkpoint, "
-                    f"the shape in current model is {_size(target.shape)}."
+                    f"size mismatch for {key}: copying a param with shape {Size(array.shape)!r} from checkpoint, "
+                    f"the shape in current model is {Size(target.shape)!r}."
                 )
                 continue
             if assign:
@@ -673,135 +670,22 @@ class Module:
         return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
 
 
-class _ModuleHookHandle(RemovableHandle):
-    """A RemovableHandle that also tells the module when its last hook is gone."""
-
-    def __init__(self, module, hooks):
-        super().__init__(hooks, next(_hook_ids))
-        self._module = weakref.ref(module)
-
-    def remove(self):
-        super().remove()
-        module = self._module()
-        if module is not None:
-            module._hooks_with_kwargs.discard(self.id)
-            module._hooks_always_called.discard(self.id)
-            module._hooks_changed()
-
-
-class BackwardHookFunction(Function):
-    """The identity, as one op over several tensors: its backward sees all their gradients at once."""
-
-    @staticmethod
-    def forward(ctx, on_backward, *tensors):
-        ctx.on_backward = on_backward
-        return tensors
-
-    @staticmethod
-    def backward(ctx, *grads):
-        return (None,) + tuple(ctx.on_backward(grads))
-
-
-class _BackwardHook:
-    """One forward call's backward hooks, as torch.utils.hooks.BackwardHook.
-
-    The outputs pass through BackwardHookFunction: its backward has the
-    gradients of the outputs (grad_output), runs the backward pre-hooks and
-    keeps them. The inputs that require grad pass through another one: its
-    backward has the gradients of the inputs (grad_input) and runs the full
-    backward hooks. When no input requires grad, those run on the output side
-    with grad_input all None.
-    """
-
-    def __init__(self, module):
-        self.module = module
-        self.grad_outputs = None
-        self.n_inputs = 0
-        self.input_index = None  # positions of the wrapped inputs, None when none requires grad
-
-    def setup_input_hook(self, args):
-        self.n_inputs = len(args)
-        index = [i for i, a in enumerate(args) if isinstance(a, Tensor) and a._requires_grad]
-        if not index:
-            return args
-        self.input_index = index
-        wrapped = BackwardHookFunction.apply(self._on_input_grads, *[args[i] for i in index])
-        args = list(args)
-        for i, tensor in zip(index, wrapped):
-            args[i] = tensor
-        return tuple(args)
-
-    def setup_output_hook(self, result):
-        single = isinstance(result, Tensor)
-        outputs = [result] if single else list(result) if isinstance(result, (tuple, list)) else None
-        if outputs is None:
-            return result  # PyTorch also sees only tensors and tuples of them
-        index = [i for i, o in enumerate(outputs) if isinstance(o, Tensor) and o._requires_grad]
-        if not index:
-            return result
-        self.n_outputs, self.output_index = len(outputs), index
-        wrapped = BackwardHookFunction.apply(self._on_output_grads, *[outputs[i] for i in index])
-        for i, tensor in zip(index, wrapped):
-            outputs[i] = tensor
-        if single:
-            return outputs[0]
-        return type(result)(outputs)
-
-    @staticmethod
-    def _pack(index, grads, size):
-        packed = [None] * size
-        for i, g in zip(index, grads):
-            packed[i] = g
-        return tuple(packed)
-
-    def _on_output_grads(self, grads):
-        module = self.module
-        grad_outputs = self._pack(self.output_index, grads, self.n_outputs)
-        for hook in list(module._backward_pre_hooks.values()):
-            result = hook(module, grad_outputs)
-            if result is not None:
-                result = result if isinstance(result, tuple) else (result,)
-                if len(result) != len(grad_outputs):
-                    raise RuntimeError(f"Backward pre hook returned an invalid number of grad_output, got {len(result)}, "
-                                       f"but expected {len(grad_outputs)}")
-                grad_outputs = result
-        self.grad_outputs = grad_outputs
-        if self.input_index is None:
-            grad_inputs = (None,) * self.n_inputs
-            for hook in list(module._backward_hooks.values()):
-                result = hook(module, grad_inputs, grad_outputs)
-                if result is not None and not all(g is None for g in result):
-                    raise RuntimeError("Backward hook for Modules where no input requires gradient should always return None "
-                                       "or None for all gradients.")
-            self.grad_outputs = None
-        return [grad_outputs[i] for i in self.output_index]
-
-    def _on_input_grads(self, grads):
-        module = self.module
-        grad_inputs = self._pack(self.input_index, grads, self.n_inputs)
-        grad_outputs = self.grad_outputs
-        if grad_outputs is None:  # the gradient reached the inputs without passing through the outputs
-            grad_outputs = (None,) * getattr(self, "n_outputs", 1)
-        for hook in list(module._backward_hooks.values()):
-            result = hook(module, grad_inputs, grad_outputs)
-            if result is not None:
-                result = result if isinstance(result, tuple) else (result,)
-                if len(result) != len(grad_inputs):
-                    raise RuntimeError(f"Backward hook returned an invalid number of grad_input, got {len(result)}, "
-                                       f"but expected {len(grad_inputs)}")
-                grad_inputs = result
-        self.grad_outputs = None
-        return [grad_inputs[i] for i in self.input_index]
-
-
-_hook_ids = itertools.count()
-
-
-def _size(shape):
-    return f"minitorch.Size({list(shape)})"
-
-
 def _indent(text, spaces):
     """Indents every line of a child's repr but the first, as PyTorch's _addindent."""
     lines = text.split("\n")
     return "\n".join(lines[:1] + [" " * spaces + line for line in lines[1:]])
+
+
+ALWAYS = object()  # an option options_repr shows whatever its value
+
+
+def options_repr(head, show=str, **options):
+    """A layer's extra_repr as PyTorch writes it: `head`, then `name=value` for each option, in the order
+    given, whose value differs from its default (`options`: name=(value, default); a default of ALWAYS
+    shows the option always), each value written by `show` (str, or repr as EmbeddingBag's).
+
+    >>> options_repr("3, 4", padding_idx=(None, None), norm_type=(1.0, 2), sparse=(True, False))
+    '3, 4, norm_type=1.0, sparse=True'
+    """
+    return ", ".join([head] + [f"{name}={show(value)}" for name, (value, default) in options.items()
+                               if default is ALWAYS or value != default])

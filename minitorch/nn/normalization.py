@@ -12,22 +12,7 @@ from ..errors import ShapeError
 from ..engine.state import no_grad
 from . import functional as F, init
 from .module import Module
-from .parameter import Parameter
-
-
-def register_affine(module, shape, weight, bias, dtype):
-    """Registers `weight` and `bias` Parameters of `shape` (uninitialised) on a normalization layer, or None
-    for those it has not, under PyTorch's names.
-
-    >>> norm = mt.nn.Module(); register_affine(norm, (3,), True, False, None)
-    >>> norm.weight.shape, norm.bias
-    (minitorch.Size([3]), None)
-    """
-    for name, wanted in (("weight", weight), ("bias", bias)):
-        if wanted:
-            setattr(module, name, Parameter(creation.empty(*shape, dtype=dtype)))
-        else:
-            module.register_parameter(name, None)
+from .parameter import register_weight_and_bias
 
 
 def reset_affine(module):
@@ -53,7 +38,7 @@ class _BatchNorm(Module):
         self.momentum = momentum
         self.affine = affine
         self.track_running_stats = track_running_stats
-        register_affine(self, (num_features,), affine, affine and bias, dtype)  # PyTorch 2.x's keyword-only `bias`
+        register_weight_and_bias(self, (num_features,), (num_features,), affine, affine and bias, dtype)  # PyTorch 2.x's keyword-only `bias`
         if track_running_stats:
             self.register_buffer("running_mean", creation.zeros(num_features, dtype=dtype))
             self.register_buffer("running_var", creation.ones(num_features, dtype=dtype))
@@ -158,7 +143,8 @@ class LayerNorm(Module):
         self.normalized_shape = tuple(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
-        register_affine(self, self.normalized_shape, elementwise_affine, elementwise_affine and bias, dtype)
+        register_weight_and_bias(self, self.normalized_shape, self.normalized_shape, elementwise_affine,
+                                 elementwise_affine and bias, dtype)
         self.reset_parameters()
 
     reset_parameters = reset_affine
@@ -185,7 +171,7 @@ class GroupNorm(Module):
         if num_channels % num_groups != 0:
             raise ValueError("num_channels must be divisible by num_groups")
         self.num_groups, self.num_channels, self.eps, self.affine = num_groups, num_channels, eps, affine
-        register_affine(self, (num_channels,), affine, affine and bias, dtype)
+        register_weight_and_bias(self, (num_channels,), (num_channels,), affine, affine and bias, dtype)
         self.reset_parameters()
 
     reset_parameters = reset_affine
@@ -232,7 +218,7 @@ class RMSNorm(Module):
         self.normalized_shape = tuple(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
-        register_affine(self, self.normalized_shape, elementwise_affine, False, dtype)
+        register_weight_and_bias(self, self.normalized_shape, self.normalized_shape, elementwise_affine, False, dtype)
         self.reset_parameters()
 
     def reset_parameters(self):

@@ -138,3 +138,18 @@ def is_lazy(tensor):
     (True, False)
     """
     return isinstance(tensor, UninitializedTensorMixin)
+
+
+def register_weight_and_bias(module, weight_shape, bias_shape, weight=True, bias=True, dtype=None):
+    """Registers a layer's `weight` and `bias` Parameters, uninitialised (its reset_parameters fills them),
+    or None for those it has not, under PyTorch's names.
+
+    >>> norm = mt.nn.Module(); register_weight_and_bias(norm, (3,), (3,), bias=False)
+    >>> norm.weight.shape, norm.bias
+    (minitorch.Size([3]), None)
+    """
+    for name, shape, wanted in (("weight", weight_shape, weight), ("bias", bias_shape, bias)):
+        if wanted:
+            setattr(module, name, Parameter(creation.empty(*shape, dtype=dtype)))
+        else:
+            module.register_parameter(name, None)

@@ -1,17 +1,26 @@
 """Pooling layers, as in torch.nn: max, average, adaptive, LP and fractional pooling in 1-D and 2-D, and max unpooling."""
+from ..ops.dims import pair, single
 from . import functional as F
 from .module import Module
 
 
-class _MaxPoolNd(Module):
+class _WindowPool(Module):
+    """What a sliding-window pooling layer keeps: its window (kernel_size, and stride: by default the kernel's),
+    padding and ceil_mode, each size as given or, for the 1-D average pool, as a 1-tuple (PyTorch's)."""
+
+    def _window(self, kernel_size, stride, padding, ceil_mode, sizes=lambda value: value):
+        self.kernel_size = sizes(kernel_size)
+        self.stride = sizes(stride if stride is not None else kernel_size)
+        self.padding = sizes(padding)
+        self.ceil_mode = ceil_mode
+
+
+class _MaxPoolNd(_WindowPool):
     def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False):
         super().__init__()
-        self.kernel_size = kernel_size
-        self.stride = stride if stride is not None else kernel_size
-        self.padding = padding
+        self._window(kernel_size, stride, padding, ceil_mode)
         self.dilation = dilation
         self.return_indices = return_indices
-        self.ceil_mode = ceil_mode
 
     def extra_repr(self):
         return (f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
@@ -29,7 +38,7 @@ class MaxPool2d(_MaxPoolNd):
                             self.return_indices)
 
 
-class AvgPool2d(Module):
+class AvgPool2d(_WindowPool):
     """The mean over each kernel_size window of (N, C, H, W) inputs, as a module.
 
     >>> mt.nn.AvgPool2d(2)(mt.arange(16.0).reshape(1, 1, 4, 4)).tolist()
@@ -37,10 +46,7 @@ class AvgPool2d(Module):
     """
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None):
         super().__init__()
-        self.kernel_size = kernel_size
-        self.stride = stride if stride is not None else kernel_size
-        self.padding = padding
-        self.ceil_mode = ceil_mode
+        self._window(kernel_size, stride, padding, ceil_mode)
         self.count_include_pad = count_include_pad
         self.divisor_override = divisor_override
 
@@ -71,14 +77,6 @@ class AdaptiveAvgPool2d(_AdaptiveAvgPoolNd):
         return F.adaptive_avg_pool2d(input, self.output_size)
 
 
-def _single(value):
-    return tuple(value) if isinstance(value, (tuple, list)) else (value,)
-
-
-def _pair(value):
-    return tuple(value) if isinstance(value, (tuple, list)) else (value, value)
-
-
 class MaxPool1d(_MaxPoolNd):
     """Max pooling over (N, C, L) inputs, as torch.nn.MaxPool1d (see F.max_pool1d).
 
@@ -92,7 +90,7 @@ class MaxPool1d(_MaxPoolNd):
                             self.return_indices)
 
 
-class AvgPool1d(Module):
+class AvgPool1d(_WindowPool):
     """The mean of each window of (N, C, L) inputs, as torch.nn.AvgPool1d.
 
     >>> mt.nn.AvgPool1d(2)
@@ -102,10 +100,7 @@ class AvgPool1d(Module):
     """
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
         super().__init__()
-        self.kernel_size = _single(kernel_size)
-        self.stride = _single(stride if stride is not None else kernel_size)
-        self.padding = _single(padding)
-        self.ceil_mode = ceil_mode
+        self._window(kernel_size, stride, padding, ceil_mode, single)
         self.count_include_pad = count_include_pad
 
     def forward(self, input):
@@ -205,7 +200,7 @@ class MaxUnpool1d(_MaxUnpoolNd):
     >>> unpool(*pool(mt.tensor([[[1.0, 3.0, 4.0, 2.0]]])))
     tensor([[[0., 3., 4., 0.]]])
     """
-    _sizes = staticmethod(_single)
+    _sizes = staticmethod(single)
 
     def forward(self, input, indices, output_size=None):
         return F.max_unpool1d(input, indices, self.kernel_size, self.stride, self.padding, output_size)
@@ -219,7 +214,7 @@ class MaxUnpool2d(_MaxUnpoolNd):
     tensor([[[[0., 0.],
               [4., 0.]]]])
     """
-    _sizes = staticmethod(_pair)
+    _sizes = staticmethod(pair)
 
     def forward(self, input, indices, output_size=None):
         return F.max_unpool2d(input, indices, self.kernel_size, self.stride, self.padding, output_size)
@@ -234,11 +229,11 @@ class FractionalMaxPool2d(Module):
     """
     def __init__(self, kernel_size, output_size=None, output_ratio=None, return_indices=False, _random_samples=None):
         super().__init__()
-        self.kernel_size = _pair(kernel_size)
+        self.kernel_size = pair(kernel_size)
         self.return_indices = return_indices
         self.register_buffer("_random_samples", _random_samples)
-        self.output_size = _pair(output_size) if output_size is not None else None
-        self.output_ratio = _pair(output_ratio) if output_ratio is not None else None
+        self.output_size = pair(output_size) if output_size is not None else None
+        self.output_ratio = pair(output_ratio) if output_ratio is not None else None
         if output_size is None and output_ratio is None:
             raise ValueError("FractionalMaxPool2d requires specifying either an output size, or a pooling ratio")
         if output_size is not None and output_ratio is not None:

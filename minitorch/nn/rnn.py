@@ -27,10 +27,10 @@ import numpy as np
 
 from .. import creation
 from ..creation import from_numpy
-from ..ops import array_ops, math_ops
+from ..ops import activation_ops, array_ops, comparison_ops, product_ops, trigonometric_ops
 from ..ops.sequence_ops import unpack
 from . import functional as F, init
-from .module import Module
+from .module import Module, options_repr
 from .parameter import Parameter
 from .utils.rnn import PackedSequence, pack_padded_sequence, pad_packed_sequence
 
@@ -44,31 +44,31 @@ def _chunks(gates, count):
 
 def _rnn_step(mode, projected_input, h, c, w_hh, b_hh, w_hr):
     """One step of a cell from the input's projection x W_ih^T + b_ih: (h', c') (c' None but for LSTM)."""
-    hidden = math_ops.matmul(h, w_hh, transpose_b=True)
+    hidden = product_ops.matmul(h, w_hh, transpose_b=True)
     if b_hh is not None:
         hidden = hidden + b_hh
     if mode == "GRU":
         x_r, x_z, x_n = _chunks(projected_input, 3)
         h_r, h_z, h_n = _chunks(hidden, 3)
-        reset = math_ops.sigmoid(h_r + x_r)
-        update = math_ops.sigmoid(h_z + x_z)
-        new = math_ops.tanh(x_n + h_n * reset)
+        reset = activation_ops.sigmoid(h_r + x_r)
+        update = activation_ops.sigmoid(h_z + x_z)
+        new = trigonometric_ops.tanh(x_n + h_n * reset)
         return (h - new) * update + new, None
     gates = hidden + projected_input
     if mode == "RNN_TANH":
-        return math_ops.tanh(gates), None
+        return trigonometric_ops.tanh(gates), None
     if mode == "RNN_RELU":
-        return math_ops.relu(gates), None
+        return activation_ops.relu(gates), None
     in_gate, forget_gate, cell_gate, out_gate = _chunks(gates, 4)
-    c = math_ops.sigmoid(forget_gate) * c + math_ops.sigmoid(in_gate) * math_ops.tanh(cell_gate)
-    h = math_ops.sigmoid(out_gate) * math_ops.tanh(c)
+    c = activation_ops.sigmoid(forget_gate) * c + activation_ops.sigmoid(in_gate) * trigonometric_ops.tanh(cell_gate)
+    h = activation_ops.sigmoid(out_gate) * trigonometric_ops.tanh(c)
     if w_hr is not None:
-        h = math_ops.matmul(h, w_hr, transpose_b=True)
+        h = product_ops.matmul(h, w_hr, transpose_b=True)
     return h, c
 
 
 def _project(x, w_ih, b_ih):
-    projected = math_ops.matmul(x, w_ih, transpose_b=True)
+    projected = product_ops.matmul(x, w_ih, transpose_b=True)
     return projected if b_ih is None else projected + b_ih
 
 
@@ -96,10 +96,10 @@ def _run_direction(mode, x, h, c, weights, lengths, reverse):
             outputs.append(h)
             continue
         running = from_numpy((t < lengths)[:, None])
-        h = math_ops.where(running, new_h, h)
+        h = comparison_ops.where(running, new_h, h)
         if c is not None:
-            c = math_ops.where(running, new_c, c)
-        outputs.append(math_ops.where(running, new_h, 0.0))
+            c = comparison_ops.where(running, new_c, c)
+        outputs.append(comparison_ops.where(running, new_h, 0.0))
     output = array_ops.stack(outputs)
     if reverse:
         output = output[order, columns]
@@ -180,20 +180,9 @@ class RNNBase(Module):
         return tuple(getattr(self, kind + suffix, None) for kind in ("weight_ih", "weight_hh", "bias_ih", "bias_hh", "weight_hr"))
 
     def extra_repr(self):
-        s = f"{self.input_size}, {self.hidden_size}"
-        if self.proj_size != 0:
-            s += f", proj_size={self.proj_size}"
-        if self.num_layers != 1:
-            s += f", num_layers={self.num_layers}"
-        if self.bias is not True:
-            s += f", bias={self.bias}"
-        if self.batch_first is not False:
-            s += f", batch_first={self.batch_first}"
-        if self.dropout != 0:
-            s += f", dropout={self.dropout}"
-        if self.bidirectional is not False:
-            s += f", bidirectional={self.bidirectional}"
-        return s
+        return options_repr(f"{self.input_size}, {self.hidden_size}", proj_size=(self.proj_size, 0),
+                            num_layers=(self.num_layers, 1), bias=(self.bias, True), batch_first=(self.batch_first, False),
+                            dropout=(self.dropout, 0), bidirectional=(self.bidirectional, False))
 
     # ----- forward -----
 
@@ -360,12 +349,8 @@ class RNNCellBase(Module):
             init.uniform_(weight, -bound, bound)
 
     def extra_repr(self):
-        s = f"{self.input_size}, {self.hidden_size}"
-        if self.bias is not True:
-            s += f", bias={self.bias}"
-        if getattr(self, "nonlinearity", "tanh") != "tanh":
-            s += f", nonlinearity={self.nonlinearity}"
-        return s
+        return options_repr(f"{self.input_size}, {self.hidden_size}", bias=(self.bias, True),
+                            nonlinearity=(getattr(self, "nonlinearity", "tanh"), "tanh"))
 
     def _batched(self, input, states):
         """input as (N, H_in) and the states as (N, H) (zeros when None); whether the input had a batch."""

@@ -14,141 +14,101 @@ import math
 import numpy as np
 
 from .. import dtypes
-from ..creation import as_operand
 from ..engine.execute import execute
-from ..engine.registry import STORAGE, VIEW, gradient, jvp, kernel, not_differentiable
+from ..engine.registry import STORAGE, VIEW
 from ..engine.versions import share_storage
 from ..errors import ShapeError
 from ..tensor import Size, Tensor
-from .jvp import linear, linear_in_all
-from .math_ops import cast
+from .coercion import as_operand, cast
 from .reduction_ops import normalize_dims
+from .rows import linear, linear_in_all, op, read_back_by, written_into_zeros
 
 
-@kernel("Reshape", view=VIEW)
 def _reshape(x, shape):
     return np.reshape(x, shape)
 
 
-@gradient("Reshape", needs="nothing")
 def _reshape_grad(op, grad):
     """d reshape(x) = reshape(dx): the gradient takes the input's shape back."""
     return grad.reshape(op.input_shapes[0])
 
 
-jvp("Reshape")(linear("Reshape"))
+op("Reshape", _reshape, _reshape_grad, needs="nothing", jvp=linear, view=VIEW)
 
 
-@kernel("Transpose", view=VIEW)
 def _transpose(x, perm):
     return np.transpose(x, perm)
 
 
-@gradient("Transpose", needs="nothing")
 def _transpose_grad(op, grad):
     """d transpose(x, perm) = transpose(dx, perm): the gradient goes through the inverse permutation."""
     return grad.permute(*np.argsort(op.attrs["perm"]))
 
 
-jvp("Transpose")(linear("Transpose"))
+op("Transpose", _transpose, _transpose_grad, needs="nothing", jvp=linear, view=VIEW)
 
 
-@kernel("BroadcastTo", view=VIEW)
 def _broadcast_to(x, shape):
     return np.broadcast_to(x, shape)
 
 
-@gradient("BroadcastTo", needs="nothing")
 def _broadcast_to_grad(op, grad):
     """d broadcast(x) = broadcast(dx): the tape sums the gradient back to the input's shape."""
     return grad
 
 
-jvp("BroadcastTo")(linear("BroadcastTo"))
+op("BroadcastTo", _broadcast_to, _broadcast_to_grad, needs="nothing", jvp=linear, view=VIEW)
 
 
-@kernel("Identity")
 def _identity(x, copy=False):
     return np.array(x, copy=True) if copy else np.ascontiguousarray(x)
 
 
-@gradient("Identity", needs="nothing")
 def _identity_grad(op, grad):
     """d x = dx."""
     return grad
 
 
-jvp("Identity")(linear("Identity"))
+op("Identity", _identity, _identity_grad, needs="nothing", jvp=linear)
 
 
-kernel("StopGradient", view=STORAGE)(lambda x: x.view())
-not_differentiable("StopGradient")
+op("StopGradient", lambda x: x.view(), view=STORAGE)
 
 
-@kernel("StridedSlice", view=VIEW)
 def _strided_slice(x, index):
     return x[index]
 
 
-@gradient("StridedSlice", needs="nothing")
-def _strided_slice_grad(op, grad):
-    """d x[index] = dx[index]: the gradient is written into zeros of the input's shape."""
-    return execute("StridedSliceGrad", (grad,), {"shape": op.input_shapes[0], "index": op.attrs["index"]})
-
-
-@kernel("StridedSliceGrad")
 def _strided_slice_grad_kernel(grad, shape, index):
     out = np.zeros(shape, grad.dtype)
     out[index] = grad
     return out
 
 
-@gradient("StridedSliceGrad", needs="nothing")
-def _strided_slice_grad_grad(op, grad):
-    """StridedSliceGrad is linear and its transpose is StridedSlice."""
-    return execute("StridedSlice", (grad,), {"index": op.attrs["index"]})
+op("StridedSlice", _strided_slice, written_into_zeros("StridedSliceGrad"), needs="nothing", jvp=linear, view=VIEW)
+op("StridedSliceGrad", _strided_slice_grad_kernel, read_back_by("StridedSlice"), needs="nothing", jvp=linear)
 
 
-jvp("StridedSlice")(linear("StridedSlice"))
-jvp("StridedSliceGrad")(linear("StridedSliceGrad"))
-
-
-@kernel("GatherNd")
 def _gather(x, index):
     return x[index]
 
 
-@gradient("GatherNd", needs="nothing")
-def _gather_grad(op, grad):
-    """d x[indices] = dx[indices]: the gradient is added into zeros (repeated indices add up)."""
-    return execute("ScatterNd", (grad,), {"shape": op.input_shapes[0], "index": op.attrs["index"]})
-
-
-@kernel("ScatterNd")
 def _scatter(grad, shape, index):
     out = np.zeros(shape, grad.dtype)
     np.add.at(out, index, grad)
     return out
 
 
-@gradient("ScatterNd", needs="nothing")
-def _scatter_grad(op, grad):
-    """ScatterNd is linear and its transpose is GatherNd."""
-    return execute("GatherNd", (grad,), {"index": op.attrs["index"]})
+op("GatherNd", _gather, written_into_zeros("ScatterNd"), needs="nothing", jvp=linear)  # repeated indices add up
+op("ScatterNd", _scatter, read_back_by("GatherNd"), needs="nothing", jvp=linear)
 
 
-jvp("GatherNd")(linear("GatherNd"))
-jvp("ScatterNd")(linear("ScatterNd"))
-
-
-@kernel("TensorScatterUpdate")
 def _tensor_scatter_update(x, updates, index):
     out = x.copy()
     out[index] = updates
     return out
 
 
-@gradient("TensorScatterUpdate", needs="nothing")
 def _tensor_scatter_update_grad(op, grad):
     """y = x with y[index] = u: dy/dx is the gradient with the written region zeroed, dy/du = grad[index]."""
     index = op.attrs["index"]
@@ -158,15 +118,13 @@ def _tensor_scatter_update_grad(op, grad):
     return grad_x, (execute("GatherNd", (grad,), {"index": index}) if need_updates else None)
 
 
-jvp("TensorScatterUpdate")(linear_in_all("TensorScatterUpdate"))
+op("TensorScatterUpdate", _tensor_scatter_update, _tensor_scatter_update_grad, needs="nothing", jvp=linear_in_all)
 
 
-@kernel("ConcatV2")
 def _concat(*xs, axis):
     return np.concatenate(xs, axis=axis)
 
 
-@gradient("ConcatV2", needs="nothing")
 def _concat_grad(op, grad):
     """d cat(x1, ..., xn) = cat(dx1, ..., dxn): each input gets its slice of the gradient."""
     axis = op.attrs["axis"]
@@ -178,22 +136,20 @@ def _concat_grad(op, grad):
     return tuple(grads)
 
 
-jvp("ConcatV2")(linear_in_all("ConcatV2"))
+op("ConcatV2", _concat, _concat_grad, needs="nothing", jvp=linear_in_all)
 
 
-@kernel("Pack")
 def _pack(*xs, axis):
     return np.stack(xs, axis=axis)
 
 
-@gradient("Pack", needs="nothing")
 def _pack_grad(op, grad):
     """d stack(x1, ..., xn) = stack(dx1, ..., dxn): each input gets its slice of the gradient."""
     axis = op.attrs["axis"]
     return tuple(grad[(slice(None),) * axis + (i,)] for i in range(len(op.input_shapes)))
 
 
-jvp("Pack")(linear_in_all("Pack"))
+op("Pack", _pack, _pack_grad, needs="nothing", jvp=linear_in_all)
 
 
 # ----- the functional API -----

@@ -20,12 +20,12 @@ import numpy as np
 from ..creation import full
 from ..engine.backprop import vjp_of
 from ..engine.execute import execute
-from ..engine.registry import TRANSPOSE, gradient, kernel
 from ..engine.state import is_recording
 from ..errors import ShapeError
 from ..tensor import Tensor
-from .math_ops import cast
+from .coercion import cast
 from .conv_ops import is_channels_last
+from .rows import TRANSPOSE, op
 
 
 def _channel_axes(ndim):
@@ -84,7 +84,6 @@ class _ChannelLayout:
         return np.einsum("ncl,ncl->nc", a, b).sum(axis=0)
 
 
-@kernel("FusedBatchNorm")
 def _fused_batch_norm(x, scale, offset, eps, statistics=None):
     layout = _ChannelLayout(x)
     count = layout.count
@@ -98,7 +97,6 @@ def _fused_batch_norm(x, scale, offset, eps, statistics=None):
     return layout.restore(y), mean, var * (count / (count - 1)), mean.copy(), inv_std
 
 
-@gradient("FusedBatchNorm", needs="inputs", accepts_none=(1, 2, 3, 4), jvp=TRANSPOSE)
 def _fused_batch_norm_grad(op, grad_y, grad_mean, grad_var, grad_saved_mean, grad_inv_std):
     """With x_hat = (x - mean) inv_std and m values per channel:
     doffset = sum(dy), dscale = sum(dy x_hat),
@@ -137,6 +135,9 @@ def _fused_batch_norm_grad(op, grad_y, grad_mean, grad_var, grad_saved_mean, gra
     return (d_x if need_x else None), (d_scale if need_scale else None), (d_offset if need_offset else None)
 
 
+op("FusedBatchNorm", _fused_batch_norm, _fused_batch_norm_grad, needs="inputs", accepts_none=(1, 2, 3, 4), jvp=TRANSPOSE)
+
+
 def _statistics(x, eps):
     """(mean, inv_std) per channel of x, with minitorch ops (differentiable), as the kernel computes them."""
     axes = _channel_axes(x.ndim)
@@ -162,7 +163,6 @@ def _batch_norm_backward(grad_y, x, scale, mean, inv_std):
 # ----- FusedBatchNormGrad: the fused first-order backward -----
 
 
-@kernel("FusedBatchNormGrad")
 def _fused_batch_norm_grad_kernel(grad_y, x, scale, mean, inv_std):
     """dx = k (dy - doffset / m - x_hat dscale / m), k = scale inv_std, in a few in-place passes."""
     layout = _ChannelLayout(x)
@@ -179,7 +179,6 @@ def _fused_batch_norm_grad_kernel(grad_y, x, scale, mean, inv_std):
     return layout.restore(d_x), d_scale.astype(x.dtype, copy=False), d_offset.astype(x.dtype, copy=False)
 
 
-@gradient("FusedBatchNormGrad", needs="inputs", jvp=TRANSPOSE)
 def _fused_batch_norm_grad_grad(op, grad_d_x, grad_d_scale, grad_d_offset):
     """The vector-Jacobian product of the composed formula (_batch_norm_backward),
     recorded for the tapes outside when they record this backward pass."""
@@ -188,6 +187,9 @@ def _fused_batch_norm_grad_grad(op, grad_d_x, grad_d_scale, grad_d_offset):
         for g, shape in zip((grad_d_x, grad_d_scale, grad_d_offset), (op.inputs[1].shape, op.inputs[2].shape, op.inputs[2].shape))
     ]
     return tuple(vjp_of(_batch_norm_backward, op.inputs, output_grads))
+
+
+op("FusedBatchNormGrad", _fused_batch_norm_grad_kernel, _fused_batch_norm_grad_grad, needs="inputs", jvp=TRANSPOSE)
 
 
 def fused_batch_norm(x, scale, offset, eps=1e-5):

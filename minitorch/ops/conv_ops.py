@@ -40,8 +40,9 @@ from numpy.lib.stride_tricks import as_strided
 
 from .. import parallel
 from ..engine.execute import execute
-from ..engine.registry import TRANSPOSE, gradient, kernel
 from ..errors import ShapeError
+from .dims import int_tuple
+from .rows import TRANSPOSE, op
 
 
 def _blas_threads_at_start():
@@ -188,7 +189,6 @@ class _Geometry:
 # ----- Conv2D -----
 
 
-@kernel("Conv2D")
 def _conv2d(x, w, *bias, stride, padding, dilation, groups):
     geometry = _Geometry(x.shape, w.shape[2:], stride, padding, dilation, groups, x.itemsize)
     padded, fill = _padded_channels_last(x, padding)
@@ -211,7 +211,6 @@ def _conv2d(x, w, *bias, stride, padding, dilation, groups):
     return _from_rows(out, geometry.n, geometry.out_size)
 
 
-@gradient("Conv2D", needs="other inputs", jvp=TRANSPOSE)
 def _conv2d_grad(op, grad):
     """dx = Conv2DBackpropInput(w, dy), dw = Conv2DBackpropFilter(x, dy), db = BiasAddGrad(dy)."""
     x, w = op.inputs[:2]
@@ -224,25 +223,28 @@ def _conv2d_grad(op, grad):
     return dx, dw, execute("BiasAddGrad", (grad,)) if op.needs_input_grad[2] else None
 
 
+op("Conv2D", _conv2d, _conv2d_grad, needs="other inputs", jvp=TRANSPOSE)
+
+
 # ----- BiasAddGrad: the bias gradient, dy summed over everything but the channels -----
 
 
-@kernel("BiasAddGrad")
 def _bias_add_grad(dy):
     rows = channel_rows(dy)
     return np.ones(rows.shape[0], dtype=rows.dtype) @ rows  # a GEMV: one pass, in BLAS
 
 
-@gradient("BiasAddGrad", needs="nothing", jvp=TRANSPOSE)
 def _bias_add_grad_grad(op, grad):
     """BiasAddGrad(dy) = dy summed per channel: its adjoint spreads the channel's gradient over every position."""
     return grad.reshape(1, -1, 1, 1).expand(*op.input_shapes[0])
 
 
+op("BiasAddGrad", _bias_add_grad, _bias_add_grad_grad, needs="nothing", jvp=TRANSPOSE)
+
+
 # ----- Conv2DBackpropInput: the adjoint of Conv2D in x -----
 
 
-@kernel("Conv2DBackpropInput")
 def _conv2d_backprop_input(w, dy, input_shape, stride, padding, dilation, groups):
     if _is_full_convolution(w.shape[2:], stride, padding, dilation):
         return _backprop_input_as_convolution(w, dy, padding, dilation, groups)
@@ -281,26 +283,33 @@ def _backprop_input_col2im(w, dy, input_shape, stride, padding, dilation, groups
                 columns = np.matmul(dy_rows[:, rows], weights)  # (G, rows, K)
             else:
                 columns = np.matmul(weights.transpose(0, 2, 1), dy_rows[:, rows].transpose(0, 2, 1)).transpose(0, 2, 1)
-            _col2im(columns, padded[start:stop], geometry)
+            _add_columns_back(columns, padded[start:stop], geometry)
 
     geometry.split("Conv2DBackpropInput", samples)
     return padded[:, top:top + h, left:left + width].transpose(0, 3, 1, 2)
 
 
-def _col2im(columns, padded, geometry):
-    """Adds each window's column (G, n Ho Wo, kH kW Cg) back onto the padded channels-last input
-    (n, Hp, Wp, C) it came from: one strided add per kernel offset."""
-    (k_h, k_w), (s_h, s_w), (d_h, d_w), (out_h, out_w) = geometry.kernel_size, geometry.stride, geometry.dilation, geometry.out_size
+def kernel_offsets(kernel_size, stride, dilation, out_size):
+    """Each kernel offset (i, j) with the strided slices of rows and columns of the padded image that its
+    element covers in every window: what col2im adds each window's element back onto (Conv2D's input
+    gradient, Col2Im)."""
+    (k_h, k_w), (s_h, s_w), (d_h, d_w), (out_h, out_w) = kernel_size, stride, dilation, out_size
+    for i in range(k_h):
+        for j in range(k_w):
+            yield i, j, slice(i * d_h, i * d_h + s_h * (out_h - 1) + 1, s_h), slice(j * d_w, j * d_w + s_w * (out_w - 1) + 1, s_w)
+
+
+def _add_columns_back(columns, padded, geometry):
+    """col2im, channels last: adds each window's column (G, n Ho Wo, kH kW Cg) back onto the padded input
+    (n, Hp, Wp, C) it came from, one strided add per kernel offset."""
+    (k_h, k_w), (out_h, out_w) = geometry.kernel_size, geometry.out_size
     n = padded.shape[0]
     per_offset = columns.reshape(geometry.groups, n, out_h, out_w, k_h, k_w, geometry.group_channels)
     grouped = padded.reshape(*padded.shape[:3], geometry.groups, geometry.group_channels)
-    for i in range(k_h):
-        for j in range(k_w):
-            target = grouped[:, i * d_h:i * d_h + s_h * (out_h - 1) + 1:s_h, j * d_w:j * d_w + s_w * (out_w - 1) + 1:s_w]
-            target += per_offset[:, :, :, :, i, j].transpose(1, 2, 3, 0, 4)
+    for i, j, rows, cols in kernel_offsets(geometry.kernel_size, geometry.stride, geometry.dilation, geometry.out_size):
+        grouped[:, rows, cols] += per_offset[:, :, :, :, i, j].transpose(1, 2, 3, 0, 4)
 
 
-@gradient("Conv2DBackpropInput", needs="inputs", jvp=TRANSPOSE)
 def _conv2d_backprop_input_grad(op, grad):
     """dx = B(w, dy) is bilinear; <B(w, dy), g> = <dy, Conv2D(g, w)>:
     d/dw = Conv2DBackpropFilter(g, dy), d/ddy = Conv2D(g, w)."""
@@ -312,10 +321,12 @@ def _conv2d_backprop_input_grad(op, grad):
     return dw, ddy
 
 
+op("Conv2DBackpropInput", _conv2d_backprop_input, _conv2d_backprop_input_grad, needs="inputs", jvp=TRANSPOSE)
+
+
 # ----- Conv2DBackpropFilter: the adjoint of Conv2D in w -----
 
 
-@kernel("Conv2DBackpropFilter")
 def _conv2d_backprop_filter(x, dy, filter_shape, stride, padding, dilation, groups):
     geometry = _Geometry(x.shape, filter_shape[2:], stride, padding, dilation, groups, x.itemsize)
     padded, fill = _padded_channels_last(x, padding)
@@ -338,7 +349,6 @@ def _conv2d_backprop_filter(x, dy, filter_shape, stride, padding, dilation, grou
     return np.ascontiguousarray(total.transpose(0, 2, 1).reshape(o, k_h, k_w, group_channels).transpose(0, 3, 1, 2))
 
 
-@gradient("Conv2DBackpropFilter", needs="inputs", jvp=TRANSPOSE)
 def _conv2d_backprop_filter_grad(op, grad):
     """dw = F(x, dy) is bilinear; <F(x, dy), g> = <dy, Conv2D(x, g)>:
     d/dx = Conv2DBackpropInput(g, dy), d/ddy = Conv2D(x, g)."""
@@ -350,22 +360,14 @@ def _conv2d_backprop_filter_grad(op, grad):
     return dx, ddy
 
 
+op("Conv2DBackpropFilter", _conv2d_backprop_filter, _conv2d_backprop_filter_grad, needs="inputs", jvp=TRANSPOSE)
+
+
 def _conv_attrs(attrs):
     return {key: attrs[key] for key in ("stride", "padding", "dilation", "groups")}
 
 
 # ----- the functional API -----
-
-
-def _pair(value, name):
-    if isinstance(value, int) and not isinstance(value, bool):
-        return (value, value)
-    value = tuple(value)
-    if len(value) == 1:
-        value = value * 2
-    if len(value) != 2 or not all(isinstance(v, (int, np.integer)) for v in value):
-        raise ValueError(f"Conv2D: {name} must be an int or a pair of ints, got {value!r}")
-    return tuple(int(v) for v in value)
 
 
 def _conv_padding(padding, kernel_size, stride, dilation):
@@ -379,16 +381,18 @@ def _conv_padding(padding, kernel_size, stride, dilation):
             raise ValueError("Conv2D: padding='same' is not supported for strided convolutions")
         totals = [d * (k - 1) for k, d in zip(kernel_size, dilation)]
         return tuple((total // 2, total - total // 2) for total in totals)
-    ph, pw = _pair(padding, "padding")
+    ph, pw = int_tuple(padding, 2, "padding", "Conv2D")
     if ph < 0 or pw < 0:
         raise ValueError(f"Conv2D: negative padding {(ph, pw)} is not supported")
     return ((ph, ph), (pw, pw))
 
 
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
-    """2-D convolution (cross-correlation) like torch.nn.functional.conv2d.
+    """2-D convolution (cross-correlation) of (N, C_in, H, W) with (C_out, C_in/groups, kH, kW), as
+    torch.nn.functional.conv2d (which is this function, as torch.conv2d is). Runs the "Conv2D" op.
 
-    input (N, C, H, W) or (C, H, W); weight (O, C / groups, kH, kW); bias (O,).
+    input (N, C, H, W) or (C, H, W); weight (O, C / groups, kH, kW); bias (O,); padding: an int, a pair,
+    'valid' or 'same' (stride 1).
 
     >>> x = mt.randn(2, 3, 8, 8); w = mt.randn(4, 3, 3, 3)
     >>> conv2d(x, w, padding=1).shape
@@ -401,6 +405,11 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
         raise ShapeError(f"Conv2D: expected a 3-D (unbatched) or 4-D (batched) input, got shape {tuple(input.shape)}")
     if weight.ndim != 4:
         raise ShapeError(f"Conv2D: expected a 4-D weight (out_channels, in_channels/groups, kH, kW), got shape {tuple(weight.shape)}")
+    if weight.shape[0] == 0:  # PyTorch's checks of an empty weight
+        raise ShapeError(f"conv2d: expected weight to be at least 1 at dimension 0, but got weight of size {list(weight.shape)}")
+    if 0 in weight.shape[2:]:
+        raise ShapeError(f"conv2d: kernel size should be greater than zero, but got kernel_height: {weight.shape[2]} "
+                         f"kernel_width: {weight.shape[3]} (weight of size {list(weight.shape)})")
     if not isinstance(groups, int) or groups < 1:
         raise ValueError(f"Conv2D: groups must be a positive integer, got {groups!r}")
     if input._data.dtype != weight._data.dtype:
@@ -415,7 +424,7 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
             f"Conv2D: given groups={groups}, weight of shape {tuple(weight.shape)}, expected input {tuple(input.shape)} "
             f"to have {group_channels * groups} channels, but got {input.shape[1]} channels instead"
         )
-    stride, dilation = _pair(stride, "stride"), _pair(dilation, "dilation")
+    stride, dilation = int_tuple(stride, 2, "stride", "Conv2D"), int_tuple(dilation, 2, "dilation", "Conv2D")
     if min(stride) < 1 or min(dilation) < 1:
         raise ValueError(f"Conv2D: stride {stride} and dilation {dilation} must be positive")
     kernel_size = tuple(weight.shape[2:])

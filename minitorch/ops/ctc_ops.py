@@ -21,7 +21,7 @@ gradients. The second derivative and forward mode raise, as in PyTorch.
 import numpy as np
 
 from ..engine.execute import execute
-from ..engine.registry import gradient, jvp, kernel
+from .rows import op
 
 
 def _extended_targets(targets, target_lengths, blank):
@@ -84,7 +84,7 @@ def _forward_backward(log_probs, targets, input_lengths, target_lengths, blank):
     return alpha, beta, extended, nll.astype(log_probs.dtype)
 
 
-def _gradient(log_probs, alpha, beta, extended, nll, input_lengths, zero_infinity):
+def _ctc_gradient(log_probs, alpha, beta, extended, nll, input_lengths, zero_infinity):
     """PyTorch's ctc_loss_backward: exp(lp) - exp(lcab + nll - lp), zero past each input length."""
     steps, n, classes = log_probs.shape
     both = alpha + beta
@@ -102,16 +102,14 @@ def _gradient(log_probs, alpha, beta, extended, nll, input_lengths, zero_infinit
     return grad.astype(log_probs.dtype)
 
 
-@kernel("CTCLoss")
 def _ctc_loss(log_probs, targets, input_lengths, target_lengths, blank, zero_infinity):
     alpha, beta, extended, nll = _forward_backward(log_probs, targets, input_lengths, target_lengths, blank)
-    grad = _gradient(log_probs, alpha, beta, extended, nll, input_lengths, zero_infinity)
+    grad = _ctc_gradient(log_probs, alpha, beta, extended, nll, input_lengths, zero_infinity)
     if zero_infinity:
         nll = np.where(np.isinf(nll), 0.0, nll).astype(log_probs.dtype)
     return nll, grad
 
 
-@gradient("CTCLoss", needs="outputs", accepts_none=(1,))
 def _ctc_loss_grad(op, grad_loss, grad_of_gradient):
     """d nll_n = sum_{t,c} G[t, n, c] d lp[t, n, c], G the gradient the forward pass saved (PyTorch's formula)."""
     if grad_of_gradient is not None:
@@ -119,11 +117,13 @@ def _ctc_loss_grad(op, grad_loss, grad_of_gradient):
     return grad_loss.reshape(1, -1, 1) * op.outputs[1], None, None, None
 
 
-@jvp("CTCLoss")
 def _ctc_loss_jvp(inputs, outputs, attrs, tangents):
     """None: the tangent of the saved gradient would need the second derivative, so forward mode raises."""
     raise RuntimeError("ctc_loss: forward-mode derivatives are not implemented (PyTorch does not have them either); "
                        "use reverse mode (backward, autograd.grad, GradientTape)")
+
+
+op("CTCLoss", _ctc_loss, _ctc_loss_grad, needs="outputs", accepts_none=(1,), jvp=_ctc_loss_jvp)
 
 
 def ctc_loss_per_sample(log_probs, targets, input_lengths, target_lengths, blank=0, zero_infinity=False):

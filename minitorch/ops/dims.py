@@ -1,12 +1,17 @@
-"""Dimension arguments as PyTorch takes them, and picking values along one dimension.
+"""Dimension and size arguments as PyTorch takes them, and picking values along one dimension.
 
 Shared by the reductions, scans, sorts and linear algebra: `normalize_dims`
 reads PyTorch's `dim` (an int, a tuple, None; negatives allowed),
 `numpy_names` its numpy-style aliases, and `take_along` reads values at
 chosen indices (a sort's order, a cummax's positions) so that the gradient
-scatters back to exactly those indices.
+scatters back to exactly those indices. Shared by the convolutions,
+poolings and their layers: `int_tuple` reads a kernel size, a stride, a
+padding (an int, or one per spatial dimension), and `single`, `pair`
+are PyTorch's own looser readers (torch.nn.modules.utils).
 """
 import builtins
+import collections.abc
+import itertools
 
 import numpy as np
 
@@ -101,3 +106,37 @@ def take_along(x, indices, axis, kept=True):
     if x.ndim == 0:
         return execute("Identity", (x,), {"copy": True})
     return execute("GatherNd", (x,), {"index": along_index(np.asarray(indices), axis, kept)})
+
+
+def int_tuple(value, n, name, op_name):
+    """An int, or a sequence of 1 or n ints, as a tuple of n ints (a kernel size, a stride, ...); anything
+    else raises a ValueError naming the op and the argument.
+
+    >>> from minitorch.ops.dims import int_tuple
+    >>> int_tuple(3, 2, "stride", "Conv2D"), int_tuple((1, 2), 2, "stride", "Conv2D"), int_tuple([5], 2, "stride", "Conv2D")
+    ((3, 3), (1, 2), (5, 5))
+    """
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return (int(value),) * n
+    values = tuple(value) if isinstance(value, collections.abc.Iterable) else (value,) * (n + 1)
+    if len(values) == 1:
+        values = values * n
+    if len(values) != n or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in values):
+        raise ValueError(f"{op_name}: {name} must be an int or a tuple of {n} ints, got {value!r}")
+    return tuple(int(v) for v in values)
+
+
+def ntuple(n, name="parse"):
+    """PyTorch's reader (`torch.nn.modules.utils._ntuple`): an iterable as a tuple, anything else repeated n times."""
+
+    def parse(x):
+        if isinstance(x, collections.abc.Iterable):
+            return tuple(x)
+        return tuple(itertools.repeat(x, n))
+
+    parse.__name__ = parse.__qualname__ = name
+    return parse
+
+
+single = ntuple(1, "_single")
+pair = ntuple(2, "_pair")

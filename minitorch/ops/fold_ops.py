@@ -12,8 +12,9 @@ Attrs: kernel_size, dilation, padding, stride (pairs); Col2Im also output_size (
 import numpy as np
 
 from ..engine.execute import execute
-from ..engine.registry import TRANSPOSE, gradient, kernel
-from .conv_ops import conv_output_size, windows
+from .conv_ops import conv_output_size, kernel_offsets, windows
+from .dims import int_tuple
+from .rows import TRANSPOSE, op
 
 
 def blocks_per_dim(size, kernel_size, dilation, padding, stride):
@@ -21,7 +22,6 @@ def blocks_per_dim(size, kernel_size, dilation, padding, stride):
     return conv_output_size(size, kernel_size, stride, tuple((p, p) for p in padding), dilation)
 
 
-@kernel("Im2Col")
 def _im2col(x, kernel_size, dilation, padding, stride):
     n, c = x.shape[:2]
     (p_h, p_w), (k_h, k_w) = padding, kernel_size
@@ -31,46 +31,44 @@ def _im2col(x, kernel_size, dilation, padding, stride):
     return view.transpose(0, 1, 4, 5, 2, 3).reshape(n, c * k_h * k_w, out_size[0] * out_size[1])
 
 
-@gradient("Im2Col", needs="nothing", jvp=TRANSPOSE)
 def _im2col_grad(op, grad):
     """Im2Col is linear; its adjoint adds each column back where its block was: dx = Col2Im(dy)."""
     return execute("Col2Im", (grad,), {**op.attrs, "output_size": tuple(op.input_shapes[0][2:])})
 
 
-@kernel("Col2Im")
+op("Im2Col", _im2col, _im2col_grad, needs="nothing", jvp=TRANSPOSE)
+
+
 def _col2im(columns, output_size, kernel_size, dilation, padding, stride):
+    """col2im, channels first: each column (C kH kW, L) added back onto the block it came from."""
     n, depth = columns.shape[:2]
-    (k_h, k_w), (d_h, d_w), (p_h, p_w), (s_h, s_w) = kernel_size, dilation, padding, stride
+    (k_h, k_w), (p_h, p_w) = kernel_size, padding
     c = depth // (k_h * k_w)
-    out_h, out_w = blocks_per_dim(output_size, kernel_size, dilation, padding, stride)
-    per_offset = columns.reshape(n, c, k_h, k_w, out_h, out_w)
+    out_size = blocks_per_dim(output_size, kernel_size, dilation, padding, stride)
+    per_offset = columns.reshape(n, c, k_h, k_w, *out_size)
     height, width = output_size
     padded = np.zeros((n, c, height + 2 * p_h, width + 2 * p_w), dtype=columns.dtype)
-    for i in range(k_h):
-        for j in range(k_w):
-            padded[:, :, i * d_h:i * d_h + s_h * (out_h - 1) + 1:s_h, j * d_w:j * d_w + s_w * (out_w - 1) + 1:s_w] += per_offset[:, :, i, j]
+    for i, j, rows, cols in kernel_offsets(kernel_size, stride, dilation, out_size):
+        padded[:, :, rows, cols] += per_offset[:, :, i, j]
     return padded[:, :, p_h:p_h + height, p_w:p_w + width]
 
 
-@gradient("Col2Im", needs="nothing", jvp=TRANSPOSE)
 def _col2im_grad(op, grad):
     """Col2Im is linear and the adjoint of Im2Col, so its gradient is Im2Col: d columns = Im2Col(dy)."""
     attrs = {key: value for key, value in op.attrs.items() if key != "output_size"}
     return execute("Im2Col", (grad,), attrs)
 
 
+op("Col2Im", _col2im, _col2im_grad, needs="nothing", jvp=TRANSPOSE)
+
+
 # ----- the functional API -----
 
 
-def _pairs(op_name, **values):
-    """Each named int or pair as a pair of ints, as PyTorch's unfold/fold check them."""
-    pairs = []
-    for name, value in values.items():
-        value = (value, value) if isinstance(value, (int, np.integer)) else tuple(value)
-        if len(value) != 2 or not all(isinstance(v, (int, np.integer)) for v in value):
-            raise ValueError(f"{op_name}: {name} must be an int or a pair of ints, got {value!r}")
-        pairs.append(tuple(int(v) for v in value))
-    kernel_size, dilation, padding, stride = pairs
+def _window_args(op_name, **values):
+    """The sliding window's kernel_size, dilation, padding and stride, each an int or a pair, as PyTorch's
+    unfold and fold check them."""
+    kernel_size, dilation, padding, stride = (int_tuple(value, 2, name, op_name) for name, value in values.items())
     if min(kernel_size) < 1 or min(dilation) < 1 or min(stride) < 1 or min(padding) < 0:
         raise ValueError(
             f"{op_name}: kernel_size {kernel_size}, dilation {dilation} and stride {stride} must be positive "
@@ -103,7 +101,7 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
         raise ValueError(f"Im2Col: expected a 3-D (unbatched) or 4-D (batched) input, got shape {tuple(input.shape)}")
     if not input.is_floating_point():
         raise TypeError(f"Im2Col: expected a floating-point input, got {input.dtype}")
-    attrs = _pairs("Im2Col", kernel_size=kernel_size, dilation=dilation, padding=padding, stride=stride)
+    attrs = _window_args("Im2Col", kernel_size=kernel_size, dilation=dilation, padding=padding, stride=stride)
     batched = input if input.ndim == 4 else input.unsqueeze(0)
     _blocks("Im2Col", batched.shape[2:], attrs)
     out = execute("Im2Col", (batched,), attrs)
@@ -124,7 +122,7 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
         raise ValueError(f"Col2Im: expected a 2-D (unbatched) or 3-D (batched) input, got shape {tuple(input.shape)}")
     if not input.is_floating_point():
         raise TypeError(f"Col2Im: expected a floating-point input, got {input.dtype}")
-    attrs = _pairs("Col2Im", kernel_size=kernel_size, dilation=dilation, padding=padding, stride=stride)
+    attrs = _window_args("Col2Im", kernel_size=kernel_size, dilation=dilation, padding=padding, stride=stride)
     output_size = (output_size, output_size) if isinstance(output_size, (int, np.integer)) else tuple(output_size)
     if len(output_size) != 2:
         raise ValueError(f"Col2Im: output_size must be an int or a pair of ints, got {output_size!r}")

@@ -23,18 +23,18 @@ import inspect
 
 import numpy as np
 
-from .. import dtypes, random
-from ..creation import as_operand
+from .. import random
 from ..engine.backprop import broadcast_axes
 from ..engine.execute import execute
 from ..engine.registry import OPS
 from ..engine.state import active_accumulators, active_tapes, thread_state, track, untrack
 from ..engine.versions import bump, view_depth
 from ..errors import ShapeError
-from .writes import cast_error as _cast_error, check_writable
 from ..tensor import Tensor
 from .array_ops import broadcast_to, normalize_index
-from .math_ops import cast, masked_fill
+from .coercion import as_operand, cast
+from .comparison_ops import masked_fill
+from .writes import cast_error, check_writable
 
 
 # ----- the rules -----
@@ -58,7 +58,7 @@ def _ufunc_write(t, ufunc, operands, name):
     try:
         ufunc(t._data, *arrays, out=t._data, casting="same_kind")
     except TypeError:
-        raise _cast_error(name, np.result_type(t._data, *arrays), t) from None
+        raise cast_error(name, np.result_type(t._data, *arrays), t) from None
     except ValueError:
         shape = np.broadcast_shapes(t.shape, *(np.shape(a) for a in arrays))
         raise ShapeError(f"{name}: output with shape {list(t.shape)} doesn't match the broadcast shape {list(shape)}") from None
@@ -69,7 +69,7 @@ def _write(t, result, name, casting="same_kind"):
     if result.shape != t.shape:
         raise ShapeError(f"{name}: output with shape {list(t.shape)} doesn't match the broadcast shape {list(result.shape)}")
     if not np.can_cast(result._data.dtype, t._data.dtype, casting):
-        raise _cast_error(name, result._data.dtype, t)
+        raise cast_error(name, result._data.dtype, t)
     np.copyto(t._data, result._data, casting="unsafe")
 
 
@@ -109,7 +109,7 @@ def _recorded(t, name, compute):
         result = compute(old)
         if result._data.dtype != t._data.dtype:
             if not np.can_cast(result._data.dtype, t._data.dtype, "same_kind"):
-                raise _cast_error(name, result._data.dtype, t)
+                raise cast_error(name, result._data.dtype, t)
             result = cast(result, t._data.dtype)
         _write(t, result, name)
     except BaseException:

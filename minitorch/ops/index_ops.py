@@ -14,14 +14,12 @@ import math
 import numpy as np
 
 from ..engine.execute import execute
-from ..engine.registry import kernel, not_differentiable
 from ..tensor import Tensor
 from .array_ops import broadcast_to, clone, getitem, reshape, wrap_dim
+from .rows import op
 
 
 # ----- the non-differentiable ops -----
-
-kernel("Where")(np.argwhere)
 
 
 def _search(side):
@@ -36,16 +34,14 @@ def _search(side):
     return search
 
 
-kernel("LowerBound")(_search("left"))
-kernel("UpperBound")(_search("right"))
-
-
-@kernel("IsIn")
 def _isin(elements, test_elements, assume_unique, invert):
     return np.isin(elements, test_elements, assume_unique=assume_unique, invert=invert)
 
 
-not_differentiable("Where", "LowerBound", "UpperBound", "IsIn")
+op("Where", np.argwhere)
+op("LowerBound", _search("left"))
+op("UpperBound", _search("right"))
+op("IsIn", _isin)
 
 
 # ----- checking indices -----

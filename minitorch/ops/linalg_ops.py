@@ -8,13 +8,13 @@ names, det, inverse, svd, ..., at the end of this file).
 import numpy as np
 import scipy.linalg
 
-from ..creation import as_operand
 from ..engine.execute import execute
-from ..engine.registry import TRANSPOSE, gradient, jvp, kernel, not_differentiable
 from ..errors import ShapeError
-from .math_ops import matmul
+from .coercion import as_operand
 from .matrix_ops import diag_embed, tril, triu
+from .product_ops import matmul
 from .reduction_ops import products_of_others
+from .rows import TRANSPOSE, op
 
 
 class LinAlgError(RuntimeError):
@@ -45,10 +45,7 @@ def _linalg_kernel(message, fn):
 
 # ----- determinants -----
 
-kernel("MatrixDeterminant")(lambda a: np.asarray(np.linalg.det(a)))
 
-
-@gradient("MatrixDeterminant", needs="both", jvp=TRANSPOSE)
 def _det_grad(op, grad):
     """d det(A) = det(A) tr(A^-1 dA) (Jacobi): gA = g det(A) A^-T. Where a matrix is singular, the
     same cofactor matrix from the SVD A = U S V^T: det(U) det(V) U diag(prod_{j != i} s_j) V^T
@@ -64,13 +61,14 @@ def _det_grad(op, grad):
     return grad.unsqueeze(-1).unsqueeze(-1) * cofactors
 
 
-@kernel("LogMatrixDeterminant")
+op("MatrixDeterminant", lambda a: np.asarray(np.linalg.det(a)), _det_grad, needs="both", jvp=TRANSPOSE)
+
+
 def _slogdet(a):
     sign, logabsdet = np.linalg.slogdet(a)
     return np.asarray(sign), np.asarray(logabsdet)
 
 
-@gradient("LogMatrixDeterminant", needs="inputs", accepts_none=(0, 1), jvp=TRANSPOSE)
 def _slogdet_grad(op, grad_sign, grad_logabsdet):
     """d log|det(A)| = tr(A^-1 dA): gA = g A^-T (the sign is piecewise constant: no gradient)."""
     a = op.inputs[0]
@@ -79,31 +77,28 @@ def _slogdet_grad(op, grad_sign, grad_logabsdet):
     return grad_logabsdet.unsqueeze(-1).unsqueeze(-1) * execute("MatrixInverse", (a,)).mT
 
 
+op("LogMatrixDeterminant", _slogdet, _slogdet_grad, needs="inputs", accepts_none=(0, 1), jvp=TRANSPOSE)
+
+
 # ----- inverse and solve -----
 
-kernel("MatrixInverse")(_linalg_kernel(
-    "linalg.inv: the inversion could not be completed because the input matrix is singular.", np.linalg.inv))
 
-
-@gradient("MatrixInverse", needs="outputs")
 def _inverse_grad(op, grad):
     """Y = A^-1: dY = -Y dA Y, so gA = -Y^T g Y^T."""
     y = op.outputs[0]
     return -matmul(matmul(y.mT, grad), y.mT)
 
 
-@jvp("MatrixInverse")
 def _inverse_jvp(inputs, outputs, attrs, tangents):
     """dY = -Y dA Y."""
     y = outputs[0]
     return -matmul(matmul(y, tangents[0]), y)
 
 
-kernel("MatrixSolve")(_linalg_kernel(
-    "linalg.solve: The solver failed because the input matrix is singular.", np.linalg.solve))
+op("MatrixInverse", _linalg_kernel(
+    "linalg.inv: the inversion could not be completed because the input matrix is singular.", np.linalg.inv), _inverse_grad, needs="outputs", jvp=_inverse_jvp)
 
 
-@gradient("MatrixSolve", needs="both", jvp=TRANSPOSE)
 def _solve_grad(op, grad):
     """X = A^-1 B: gB = A^-T g (a solve with A^T), gA = -gB X^T."""
     a, x = op.inputs[0], op.outputs[0]
@@ -112,11 +107,11 @@ def _solve_grad(op, grad):
     return (-matmul(grad_b, x.mT) if need_a else None), (grad_b if need_b else None)
 
 
-# ----- Cholesky -----
+op("MatrixSolve", _linalg_kernel(
+    "linalg.solve: The solver failed because the input matrix is singular.", np.linalg.solve), _solve_grad, needs="both", jvp=TRANSPOSE)
 
-kernel("Cholesky")(_linalg_kernel(
-    "linalg.cholesky: The factorization could not be completed because the input is not positive-definite.",
-    np.linalg.cholesky))
+
+# ----- Cholesky -----
 
 
 def _halve_diagonal(x):
@@ -124,7 +119,6 @@ def _halve_diagonal(x):
     return x * as_operand((1 - 0.5 * np.eye(n)).astype(x._data.dtype))
 
 
-@gradient("Cholesky", needs="outputs", jvp=TRANSPOSE)
 def _cholesky_grad(op, grad):
     """A = L L^T: gA = sym(L^-T Phi(L^T gL) L^-1), Phi = the lower triangle with the diagonal halved,
     sym(X) = (X + X^T) / 2 (Murray 2016, arXiv:1602.07527; PyTorch's cholesky_backward)."""
@@ -135,9 +129,13 @@ def _cholesky_grad(op, grad):
     return (grad_a + grad_a.mT) * 0.5
 
 
+op("Cholesky", _linalg_kernel(
+    "linalg.cholesky: The factorization could not be completed because the input is not positive-definite.",
+    np.linalg.cholesky), _cholesky_grad, needs="outputs", jvp=TRANSPOSE)
+
+
 # ----- QR -----
 
-@kernel("Qr")
 def _qr(a, mode):
     q, r = np.linalg.qr(a, mode=mode)
     return q, r
@@ -149,7 +147,6 @@ def _copyltu_adjoint(x):
     return upper + triu(x, 1).mT
 
 
-@gradient("Qr", needs="both", accepts_none=(0, 1), jvp=TRANSPOSE)
 def _qr_grad(op, grad_q, grad_r):
     """A = QR (m >= n, reduced): gA = (gQ + Q copyltu(M)) R^-T with M = gR R^T - Q^T gQ and copyltu
     reflecting the upper triangle (PyTorch's linalg_qr_backward). m < n: A = [X | Y] with X square,
@@ -169,6 +166,9 @@ def _qr_grad(op, grad_q, grad_r):
     return execute("ConcatV2", (grad_x, matmul(q, grad_v)), {"axis": a.ndim - 1})
 
 
+op("Qr", _qr, _qr_grad, needs="both", accepts_none=(0, 1), jvp=TRANSPOSE)
+
+
 def _qr_square_grad(q, r, grad_q, grad_r):
     inner = matmul(grad_r, r.mT) - matmul(q.mT, grad_q)
     return _solve_right_transpose(r, grad_q + matmul(q, _copyltu_adjoint(inner)))
@@ -181,7 +181,6 @@ def _solve_right_transpose(r, b):
 
 # ----- SVD -----
 
-@kernel("Svd")
 def _svd(a, full_matrices):
     try:
         u, s, vh = np.linalg.svd(a, full_matrices=full_matrices)
@@ -195,7 +194,6 @@ def _skew(x):
     return x - x.mT
 
 
-@gradient("Svd", needs="both", accepts_none=(0, 1, 2), jvp=TRANSPOSE)
 def _svd_grad(op, grad_u, grad_s, grad_vh):
     """A = U diag(S) V^T: gA = U [(skew(U^T gU) S + S skew(V^T gV)) / E + diag(gS)] V^T, with
     E_ij = s_j^2 - s_i^2 (1 on the diagonal), plus the parts of gU (gV) outside U's (V's) span
@@ -233,9 +231,11 @@ def _svd_grad(op, grad_u, grad_s, grad_vh):
     return matmul(matmul(u, inner), vh)
 
 
+op("Svd", _svd, _svd_grad, needs="both", accepts_none=(0, 1, 2), jvp=TRANSPOSE)
+
+
 # ----- symmetric eigendecomposition -----
 
-@kernel("SelfAdjointEigV2")
 def _eigh(a, lower):
     try:
         values, vectors = np.linalg.eigh(a, UPLO="L" if lower else "U")
@@ -245,7 +245,6 @@ def _eigh(a, lower):
     return values, vectors
 
 
-@gradient("SelfAdjointEigV2", needs="outputs", accepts_none=(0, 1), jvp=TRANSPOSE)
 def _eigh_grad(op, grad_values, grad_vectors):
     """A = V diag(L) V^T: gA = V [diag(gL) + skew(V^T gV) / (2 E)] V^T with E_ij = L_j - L_i (the
     projection onto symmetric matrices; PyTorch's linalg_eig_backward, hermitian case). Needs
@@ -260,12 +259,12 @@ def _eigh_grad(op, grad_values, grad_vectors):
     return matmul(matmul(vectors, inner), vectors.mT)
 
 
+op("SelfAdjointEigV2", _eigh, _eigh_grad, needs="outputs", accepts_none=(0, 1), jvp=TRANSPOSE)
+
+
 # ----- the matrix exponential -----
 
-kernel("MatrixExponential")(lambda a: np.asarray(scipy.linalg.expm(a)))
 
-
-@gradient("MatrixExponential", needs="inputs", jvp=TRANSPOSE)
 def _matrix_exp_grad(op, grad):
     """The adjoint of the Frechet derivative, read off a block matrix:
     expm([[A^T, g], [0, A^T]]) = [[., gA], [0, .]] (PyTorch's linalg_matrix_exp_differential)."""
@@ -277,9 +276,11 @@ def _matrix_exp_grad(op, grad):
     return block[..., :n, n:]
 
 
+op("MatrixExponential", lambda a: np.asarray(scipy.linalg.expm(a)), _matrix_exp_grad, needs="inputs", jvp=TRANSPOSE)
+
+
 # ----- the pseudo-inverse -----
 
-@kernel("PseudoInverse")
 def _pinv(a, atol, rtol, hermitian):
     if hermitian:
         values, vectors = np.linalg.eigh(a)
@@ -294,7 +295,6 @@ def _pinv(a, atol, rtol, hermitian):
     return np.matmul(np.swapaxes(vh, -1, -2) * inverse[..., None, :], np.swapaxes(u, -1, -2))
 
 
-@gradient("PseudoInverse", needs="both", jvp=TRANSPOSE)
 def _pinv_grad(op, grad):
     """X = A^+: dX = -X dA X + X X^T dA^T (I - A X) + (I - X A) dA^T X^T X (Golub and Pereyra 1973),
     so gA = -X^T g X^T + (I - A X) g^T X X^T + X^T X g^T (I - X A). Valid where the rank is constant."""
@@ -306,14 +306,16 @@ def _pinv_grad(op, grad):
     return first + second + third
 
 
-@kernel("MatrixRank")
+op("PseudoInverse", _pinv, _pinv_grad, needs="both", jvp=TRANSPOSE)
+
+
 def _matrix_rank(a, atol, rtol, hermitian):
     values = np.abs(np.linalg.eigvalsh(a)) if hermitian else np.linalg.svd(a, compute_uv=False)
     largest = values.max(axis=-1, keepdims=True, initial=0.0)
     return np.asarray((values > np.maximum(atol, rtol * largest)).sum(axis=-1), dtype=np.int64)
 
 
-not_differentiable("MatrixRank")
+op("MatrixRank", _matrix_rank)
 
 
 def check_square(a, name):

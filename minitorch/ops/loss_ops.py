@@ -15,13 +15,13 @@ pass, even after the user drops it (tape.py), so second derivatives see it.
 """
 import numpy as np
 
-from ..creation import as_operand
 from ..engine.execute import execute
-from ..engine.registry import TRANSPOSE, gradient, kernel
 from ..errors import ShapeError
-from .math_ops import cast, clamp, maximum
-from .pointwise_ops import logit
+from .activation_ops import logit
+from .coercion import as_operand, cast
+from .comparison_ops import clamp, maximum
 from .reduction_ops import log_softmax, softmax
+from .rows import TRANSPOSE, op
 
 
 def _shifted_and_normalizer(logits):
@@ -35,7 +35,6 @@ def _shifted_and_normalizer(logits):
     return shifted, exp, exp.sum(axis=1, keepdims=True)
 
 
-@kernel("SoftmaxCrossEntropyWithLogits")
 def _softmax_cross_entropy(logits, labels):
     shifted, exp, total = _shifted_and_normalizer(logits)
     log_probs = shifted - np.log(total)
@@ -45,7 +44,6 @@ def _softmax_cross_entropy(logits, labels):
     return loss, exp
 
 
-@gradient("SoftmaxCrossEntropyWithLogits", needs="both", accepts_none=(1,), jvp=TRANSPOSE)
 def _softmax_cross_entropy_grad(op, grad_loss, grad_backprop):
     """dlogits = g_loss * backprop [+ (g_bp - sum(g_bp p)) p];  dlabels = -g_loss log_softmax(logits) [- g_bp]."""
     logits = op.inputs[0]
@@ -63,6 +61,9 @@ def _softmax_cross_entropy_grad(op, grad_loss, grad_backprop):
     return d_logits, d_labels
 
 
+op("SoftmaxCrossEntropyWithLogits", _softmax_cross_entropy, _softmax_cross_entropy_grad, needs="both", accepts_none=(1,), jvp=TRANSPOSE)
+
+
 def _logits_grad(logits, backprop, grad_loss, grad_backprop):
     grad = grad_loss * backprop
     if grad_backprop is not None:
@@ -71,7 +72,6 @@ def _logits_grad(logits, backprop, grad_loss, grad_backprop):
     return grad
 
 
-@kernel("SparseSoftmaxCrossEntropyWithLogits")
 def _sparse_softmax_cross_entropy(logits, labels):
     n, classes = logits.shape
     if labels.size and (labels.min() < 0 or labels.max() >= classes):  # two reductions: the common case is quick
@@ -88,12 +88,14 @@ def _sparse_softmax_cross_entropy(logits, labels):
     return loss, backprop
 
 
-@gradient("SparseSoftmaxCrossEntropyWithLogits", needs="both", accepts_none=(1,), jvp=TRANSPOSE)
 def _sparse_softmax_cross_entropy_grad(op, grad_loss, grad_backprop):
     """As the dense op; integer class indices get no gradient."""
     logits = op.inputs[0]
     backprop = op.outputs[1]  # saved by the forward pass; a recording tape links it to this op
     return _logits_grad(logits, backprop, grad_loss.unsqueeze(1), grad_backprop), None
+
+
+op("SparseSoftmaxCrossEntropyWithLogits", _sparse_softmax_cross_entropy, _sparse_softmax_cross_entropy_grad, needs="both", accepts_none=(1,), jvp=TRANSPOSE)
 
 
 # PyTorch's Loss.cpp: the largest log-loss of one element (log clamped at -100) and the floor of
@@ -103,7 +105,6 @@ _LOG_FLOOR = -100.0
 EPSILON = float(np.float32(1e-12))
 
 
-@kernel("BinaryCrossEntropy")
 def _binary_cross_entropy(probs, labels):
     # scipy's xlogy is no use here: PyTorch clamps each log before the product (0 * -100, not 0 * -inf).
     log_p = np.maximum(np.log(probs), _LOG_FLOOR)
@@ -111,7 +112,6 @@ def _binary_cross_entropy(probs, labels):
     return (labels - 1) * log_1mp - labels * log_p
 
 
-@gradient("BinaryCrossEntropy", needs="inputs", jvp=TRANSPOSE)
 def _binary_cross_entropy_grad(op, grad):
     """dp = g (p - y) / max(p (1 - p), 1e-12);  dy = -g logit(p)  (PyTorch's binary_cross_entropy_backward
     and _target_backward: finite in p at p = 0 and 1, where the clamped loss's own derivative is 0 * inf)."""
@@ -119,6 +119,9 @@ def _binary_cross_entropy_grad(op, grad):
     need_probs, need_labels = op.needs_input_grad
     d_probs = grad * (probs - labels) / maximum(probs * (1 - probs), EPSILON) if need_probs else None
     return d_probs, (-grad * logit(probs) if need_labels else None)
+
+
+op("BinaryCrossEntropy", _binary_cross_entropy, _binary_cross_entropy_grad, needs="inputs", jvp=TRANSPOSE)
 
 
 def binary_cross_entropy(probs, labels):
@@ -138,18 +141,19 @@ def _plus_minus(op, slope):
     return (slope if need_input else None), (-slope if need_target else None)
 
 
-@kernel("HuberLoss")
 def _huber_loss(input, target, delta):
     distance = np.abs(input - target)
     return np.where(distance < delta, 0.5 * distance * distance, delta * (distance - 0.5 * delta))
 
 
-@gradient("HuberLoss", needs="inputs", jvp=TRANSPOSE)
 def _huber_loss_grad(op, grad):
     """d huber = clamp(x - y, -delta, delta) (dx - dy): PyTorch's huber_loss_backward, finite where
     x - y is infinite (a composed where(|d| < delta, d^2 / 2, ...) gives 0 * inf there)."""
     slope = grad * clamp(op.inputs[0] - op.inputs[1], -op.attrs["delta"], op.attrs["delta"])
     return _plus_minus(op, slope)
+
+
+op("HuberLoss", _huber_loss, _huber_loss_grad, needs="inputs", jvp=TRANSPOSE)
 
 
 def huber_loss(input, target, delta):
@@ -161,17 +165,18 @@ def huber_loss(input, target, delta):
     return execute("HuberLoss", (input, target), {"delta": delta})
 
 
-@kernel("SmoothL1Loss")
 def _smooth_l1_loss(input, target, beta):
     distance = np.abs(input - target)
     return np.where(distance < beta, 0.5 * distance * distance / beta, distance - 0.5 * beta)
 
 
-@gradient("SmoothL1Loss", needs="inputs", jvp=TRANSPOSE)
 def _smooth_l1_loss_grad(op, grad):
     """d smooth_l1 = clamp((x - y) / beta, -1, 1) (dx - dy): PyTorch's smooth_l1_loss_backward (beta > 0)."""
     slope = grad * clamp((op.inputs[0] - op.inputs[1]) / op.attrs["beta"], -1.0, 1.0)
     return _plus_minus(op, slope)
+
+
+op("SmoothL1Loss", _smooth_l1_loss, _smooth_l1_loss_grad, needs="inputs", jvp=TRANSPOSE)
 
 
 def smooth_l1_loss(input, target, beta):

@@ -9,16 +9,15 @@ its own gradient. trace, diag, diagflat and fill_diagonal_ are built from them.
 import numpy as np
 
 from .. import dtypes
-from ..creation import as_operand, check_placement
+from ..creation import check_placement
 from ..engine.execute import execute
-from ..engine.registry import VIEW, gradient, jvp, kernel
+from ..engine.registry import VIEW
+from .coercion import as_operand, cast
+from .comparison_ops import where
 from .dims import normalize_dims
-from .in_place_ops import twin
-from .jvp import linear
-from .math_ops import cast, where
+from .rows import linear, op, read_back_by, written_into_zeros
 
 
-@kernel("Diagonal", view=VIEW)
 def _diagonal(x, offset, dim1, dim2):
     """np.diagonal's elements as a writable view (numpy's own is read-only): the stride along the
     diagonal is the sum of the two dimensions' strides, as PyTorch's diagonal view."""
@@ -29,13 +28,6 @@ def _diagonal(x, offset, dim1, dim2):
                                            start.strides[:-2] + (start.strides[-2] + start.strides[-1],))
 
 
-@gradient("Diagonal", needs="nothing")
-def _diagonal_grad(op, grad):
-    """d diagonal(x) = diagonal(dx): the gradient is written on the diagonal of zeros."""
-    return execute("DiagEmbed", (grad,), dict(op.attrs, shape=op.input_shapes[0]))
-
-
-@kernel("DiagEmbed")
 def _diag_embed(values, shape, offset, dim1, dim2):
     out = np.zeros(shape, values.dtype)
     length = values.shape[-1]
@@ -44,29 +36,20 @@ def _diag_embed(values, shape, offset, dim1, dim2):
     return out
 
 
-@gradient("DiagEmbed", needs="nothing")
-def _diag_embed_grad(op, grad):
-    """DiagEmbed is linear and its transpose is Diagonal."""
-    attrs = op.attrs
-    return execute("Diagonal", (grad,), {"offset": attrs["offset"], "dim1": attrs["dim1"], "dim2": attrs["dim2"]})
+op("Diagonal", _diagonal, written_into_zeros("DiagEmbed"), needs="nothing", jvp=linear, view=VIEW)
+op("DiagEmbed", _diag_embed, read_back_by("Diagonal"), needs="nothing", jvp=linear)
 
 
-jvp("Diagonal")(linear("Diagonal"))
-jvp("DiagEmbed")(linear("DiagEmbed"))
-
-
-@kernel("MatrixBandPart")
 def _band_part(x, lower, diagonal):
     return (np.tril if lower else np.triu)(x, diagonal)
 
 
-@gradient("MatrixBandPart", needs="nothing")
 def _band_part_grad(op, grad):
     """Keeping a triangle is a mask: its gradient keeps the same triangle of the gradient."""
     return execute("MatrixBandPart", (grad,), op.attrs)
 
 
-jvp("MatrixBandPart")(linear("MatrixBandPart"))
+op("MatrixBandPart", _band_part, _band_part_grad, needs="nothing", jvp=linear)
 
 
 # ----- the functional API -----
@@ -181,9 +164,9 @@ def triu(input, diagonal=0):
     return _triangle(input, diagonal, False, "triu")
 
 
-def _indices(lower, row, col, offset, dtype):
+def _triangle_indices(lower, row, col, offset, dtype):
     if row < 0 or col < 0:
-        raise RuntimeError(f"{'tril' if lower else 'triu'}_indices: row and col must be non-negative, got {row}, {col}")
+        raise RuntimeError(f"{'tril' if lower else 'triu'}_triangle_indices: row and col must be non-negative, got {row}, {col}")
     rows, cols = (np.tril_indices if lower else np.triu_indices)(row, offset, col)
     return as_operand(np.stack([rows, cols]).astype(dtypes.to_numpy_dtype(dtype)))
 
@@ -196,7 +179,7 @@ def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None, pi
             [0, 0, 1, 0, 1, 2]])
     """
     check_placement(device, layout, pin_memory)
-    return _indices(True, row, col, offset, dtypes.int64 if dtype is None else dtype).requires_grad_(requires_grad)
+    return _triangle_indices(True, row, col, offset, dtypes.int64 if dtype is None else dtype).requires_grad_(requires_grad)
 
 
 def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None, pin_memory=False, requires_grad=False):
@@ -207,11 +190,19 @@ def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None, pi
             [1, 2, 2]])
     """
     check_placement(device, layout, pin_memory)
-    return _indices(False, row, col, offset, dtypes.int64 if dtype is None else dtype).requires_grad_(requires_grad)
+    return _triangle_indices(False, row, col, offset, dtypes.int64 if dtype is None else dtype).requires_grad_(requires_grad)
 
 
-def _filled_diagonal(x, fill_value, wrap=False):
-    """`x` with `fill_value` on its main diagonal (all dimensions of one size beyond 2-D, as numpy's fill_diagonal)."""
+def filled_diagonal(x, fill_value, wrap=False):
+    """`x` with `fill_value` on its main diagonal (all dimensions of one size beyond 2-D, as numpy's fill_diagonal;
+    with `wrap`, a tall matrix's diagonal restarts every n + 1 rows). Runs "SelectV2". Its in-place twin is
+    `x.fill_diagonal_(...)`, recorded like any in-place op.
+
+    >>> mt.zeros(3, 3).fill_diagonal_(5.0)
+    tensor([[5., 0., 0.],
+            [0., 5., 0.],
+            [0., 0., 5.]])
+    """
     if x.ndim < 2:
         raise RuntimeError(f"fill_diagonal_: dimensions must larger than 1, got shape {tuple(x.shape)}")
     if x.ndim > 2 and len(set(x.shape)) != 1:
@@ -219,14 +210,3 @@ def _filled_diagonal(x, fill_value, wrap=False):
     mask = np.zeros(x.shape, bool)
     np.fill_diagonal(mask, True, wrap=wrap)
     return where(as_operand(mask), cast(as_operand(fill_value, like=x), x._data.dtype), x)
-
-
-fill_diagonal_ = twin(_filled_diagonal, "fill_diagonal_")
-fill_diagonal_.__doc__ = """Writes `fill_value` on the main diagonal in place (with `wrap`, a tall matrix's diagonal
-    restarts every n + 1 rows, as numpy's fill_diagonal); recorded like any in-place op. Runs "SelectV2".
-
-    >>> mt.zeros(3, 3).fill_diagonal_(5.0)
-    tensor([[5., 0., 0.],
-            [0., 5., 0.],
-            [0., 0., 5.]])
-    """

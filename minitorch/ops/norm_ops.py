@@ -9,17 +9,18 @@ import math
 
 import numpy as np
 
-from ..creation import as_operand
 from ..engine.execute import execute
-from ..engine.registry import TRANSPOSE, gradient, kernel
 from ..errors import ShapeError
+from .arithmetic_ops import abs
+from .coercion import as_operand, cast
+from .comparison_ops import where
 from .dims import normalize_dims, numpy_names
-from .writes import write_out
-from .math_ops import abs, cast, sign, where
 from .reduction_ops import amax, amin
+from .rounding_ops import sign
+from .rows import TRANSPOSE, op
+from .writes import write_out
 
 
-@kernel("VectorNorm")
 def _vector_norm(x, ord, axis, keepdims):
     magnitude = np.abs(x)
     if ord == math.inf:
@@ -35,7 +36,6 @@ def _vector_norm(x, ord, axis, keepdims):
     return np.power(np.add.reduce(np.power(magnitude, ord), axis=axis, keepdims=keepdims), 1 / ord).astype(x.dtype)
 
 
-@gradient("VectorNorm", needs="both", jvp=TRANSPOSE)
 def _vector_norm_grad(op, grad):
     """PyTorch's norm_backward: p = 0: no gradient; p = 1: sign(x) g; p = inf / -inf: sign(x) g
     shared evenly among the elements of largest / smallest magnitude; otherwise
@@ -66,7 +66,10 @@ def _vector_norm_grad(op, grad):
     return shaped * scale
 
 
-def _floating(x, dtype, name):
+op("VectorNorm", _vector_norm, _vector_norm_grad, needs="both", jvp=TRANSPOSE)
+
+
+def _floating_norm_input(x, dtype, name):
     if dtype is not None:
         x = cast(x, dtype)
     if x._data.dtype.kind != "f":
@@ -85,7 +88,7 @@ def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None, axis=None,
     tensor([7., 1.])
     """
     dim, keepdim = numpy_names("linalg.vector_norm", dim, keepdim, axis, keepdims)
-    input = _floating(input, dtype, "linalg.vector_norm")
+    input = _floating_norm_input(input, dtype, "linalg.vector_norm")
     if isinstance(dim, (tuple, list)) and len(dim) == 0:
         dim = None
     axis = normalize_dims(dim, input.ndim, "linalg.vector_norm")
@@ -103,7 +106,7 @@ def matrix_norm(input, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     >>> mt.linalg.matrix_norm(mt.tensor([[1.0, -2.0], [3.0, 4.0]]), ord=1)
     tensor(6.)
     """
-    input = _floating(input, dtype, "linalg.matrix_norm")
+    input = _floating_norm_input(input, dtype, "linalg.matrix_norm")
     dims = normalize_dims(dim, input.ndim, "linalg.matrix_norm") if input.ndim >= 2 else None
     if dims is None or len(dims) != 2:
         raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple of different dimensions and the input at least "
@@ -209,13 +212,16 @@ def norm_except_dim(v, pow=2, dim=0):
 
 def pdist(input, p=2):
     """The p-norm distances between every pair of rows i < j of the 2-D `x`, in row-major order of the
-    pairs (the upper triangle of cdist(x, x)). Built from "GatherNd", "Sub" and "VectorNorm".
+    pairs (the upper triangle of cdist(x, x)): N (N - 1) / 2 values. Built from "GatherNd", "Sub" and
+    "VectorNorm" (F.pdist is this function, as in PyTorch).
 
     >>> mt.pdist(mt.tensor([[0.0, 0.0], [3.0, 4.0], [6.0, 8.0]])).tolist()
     [5.0, 10.0, 5.0]
     """
     if input.ndim != 2:
         raise RuntimeError(f"pdist only supports 2D tensors, got: {input.ndim}D")
+    if not input.is_floating_point():
+        raise RuntimeError("pdist only supports floating-point dtypes")
     if p < 0:
         raise RuntimeError(f"pdist only supports non-negative p values, got {p}")
     first, second = np.triu_indices(input.shape[0], 1)

@@ -15,13 +15,13 @@ from ..engine.execute import execute
 from ..errors import ShapeError
 from ..tensor import Tensor
 from .array_ops import clone
-from .math_ops import where
+from .comparison_ops import where
 from .resample_ops import resample, selection_matrix
 
 MODES = ("constant", "reflect", "replicate", "circular")
 
 
-def _pairs(pad, ndim, mode):
+def _pad_pairs(pad, ndim, mode):
     """PyTorch's pad tuple (last dimension first) as a list of (before, after), one per dimension."""
     pad = tuple(int(p) for p in pad)
     if len(pad) % 2:
@@ -111,7 +111,7 @@ def pad(input, pad, mode="constant", value=None):
     """
     if mode not in MODES:
         raise NotImplementedError(f"pad: unrecognised padding mode {mode!r} (expected one of {', '.join(MODES)})")
-    pairs = _pairs(pad, input.ndim, mode)
+    pairs = _pad_pairs(pad, input.ndim, mode)
     if mode == "constant":
         out = _constant_pad(input, pairs, value)
         return clone(input) if out is input else out  # a new tensor even for zero padding, as PyTorch

@@ -20,11 +20,12 @@ import numpy as np
 
 from .. import parallel
 from ..engine.execute import execute
-from ..engine.registry import TRANSPOSE, gradient, kernel
 from ..errors import ShapeError
 from ..tensor import Tensor
 from .conv_ops import is_channels_last, windows
-from .math_ops import matmul
+from .dims import int_tuple
+from .product_ops import matmul
+from .rows import TRANSPOSE, op
 
 
 def pool_output_size(size, kernel_size, stride, padding, dilation, ceil_mode):
@@ -134,7 +135,6 @@ def _max_pool_tiles_split(x, kernel_size, out_size):
     return (values, index) if all(parts) else None
 
 
-@kernel("MaxPool")
 def _max_pool(x, kernel_size, stride, padding, dilation, ceil_mode):
     n, c, h, w = x.shape
     out_h, out_w = out_size = _out_size(x.shape, kernel_size, stride, padding, dilation, ceil_mode)
@@ -164,7 +164,6 @@ def _max_pool(x, kernel_size, stride, padding, dilation, ceil_mode):
     return values, shift + (corner_row * w + corner_col)
 
 
-@gradient("MaxPool", needs="outputs", accepts_none=(1,), jvp=TRANSPOSE)
 def _max_pool_grad(op, grad, _grad_argmax):
     """dx: dy scattered to where each window's maximum was (the argmax has no gradient)."""
     attrs = op.attrs
@@ -174,6 +173,9 @@ def _max_pool_grad(op, grad, _grad_argmax):
     channels_last = is_channels_last(values._data)
     return execute("MaxPoolGrad", (argmax, grad),
                    {"input_shape": op.input_shapes[0], "disjoint": disjoint, "channels_last": channels_last})
+
+
+op("MaxPool", _max_pool, _max_pool_grad, needs="outputs", accepts_none=(1,), jvp=TRANSPOSE)
 
 
 def _scatter_positions(argmax, input_shape, channels_last, first=0):
@@ -189,7 +191,6 @@ def _scatter_positions(argmax, input_shape, channels_last, first=0):
     return argmax + (np.arange(first * c, (first + n) * c, dtype=np.int64) * (h * w)).reshape(n, c, 1, 1)
 
 
-@kernel("MaxPoolGrad")
 def _max_pool_grad_kernel(argmax, grad, input_shape, disjoint=False, channels_last=False):
     """Scatter-add of dy at the argmax; a plain scatter when no two windows share an element."""
     n, c, h, w = input_shape
@@ -214,25 +215,28 @@ def _max_pool_grad_kernel(argmax, grad, input_shape, disjoint=False, channels_la
     return dx.reshape(input_shape)
 
 
-@gradient("MaxPoolGrad", needs="inputs", jvp=TRANSPOSE)
 def _max_pool_grad_grad(op, grad):
     """MaxPoolGrad is linear in dy; its adjoint gathers at the argmax."""
     argmax = op.inputs[0]
     return None, execute("MaxPoolGradGrad", (argmax, grad), op.attrs)
 
 
-@kernel("MaxPoolGradGrad")
+op("MaxPoolGrad", _max_pool_grad_kernel, _max_pool_grad_grad, needs="inputs", jvp=TRANSPOSE)
+
+
 def _max_pool_grad_grad_kernel(argmax, grad, input_shape, disjoint=False, channels_last=False):
     n, c = argmax.shape[:2]
     picked = np.take_along_axis(grad.reshape(n, c, -1), argmax.reshape(n, c, -1), axis=2)
     return picked.reshape(argmax.shape)
 
 
-@gradient("MaxPoolGradGrad", needs="inputs", jvp=TRANSPOSE)
 def _max_pool_grad_grad_grad(op, grad):
     """The gather's adjoint is the scatter, MaxPoolGrad."""
     argmax = op.inputs[0]
     return None, execute("MaxPoolGrad", (argmax, grad), op.attrs)
+
+
+op("MaxPoolGradGrad", _max_pool_grad_grad_kernel, _max_pool_grad_grad_grad, needs="inputs", jvp=TRANSPOSE)
 
 
 # ----- AvgPool -----
@@ -266,7 +270,6 @@ def _offset_views(padded, kernel_size, stride, out_size):
     ]
 
 
-@kernel("AvgPool")
 def _avg_pool(x, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
     out_size = _out_size(x.shape, kernel_size, stride, padding, (1, 1), ceil_mode)
     padded, _ = _pad_for_windows(x, out_size, kernel_size, stride, padding, (1, 1), 0)
@@ -278,13 +281,14 @@ def _avg_pool(x, kernel_size, stride, padding, ceil_mode, count_include_pad, div
     return total
 
 
-@gradient("AvgPool", needs="nothing", jvp=TRANSPOSE)
 def _avg_pool_grad(op, grad):
     """d avgpool(x) = each window's gradient spread evenly over its inputs (the AvgPoolGrad op)."""
     return execute("AvgPoolGrad", (grad,), {**op.attrs, "input_shape": op.input_shapes[0]})
 
 
-@kernel("AvgPoolGrad")
+op("AvgPool", _avg_pool, _avg_pool_grad, needs="nothing", jvp=TRANSPOSE)
+
+
 def _avg_pool_grad_kernel(grad, input_shape, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
     n, c, h, w = input_shape
     out_h, out_w = out_size = grad.shape[2:]
@@ -308,25 +312,16 @@ def _avg_pool_grad_kernel(grad, input_shape, kernel_size, stride, padding, ceil_
     return np.ascontiguousarray(padded[:, :, rows[0]:rows[0] + h, cols[0]:cols[0] + w])
 
 
-@gradient("AvgPoolGrad", needs="nothing", jvp=TRANSPOSE)
 def _avg_pool_grad_grad(op, grad):
     """AvgPoolGrad is the adjoint of the linear AvgPool, so its gradient is AvgPool."""
     attrs = {key: value for key, value in op.attrs.items() if key != "input_shape"}
     return execute("AvgPool", (grad,), attrs)
 
 
+op("AvgPoolGrad", _avg_pool_grad_kernel, _avg_pool_grad_grad, needs="nothing", jvp=TRANSPOSE)
+
+
 # ----- the functional API -----
-
-
-def _pair(value, name, op_name):
-    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-        return (int(value), int(value))
-    value = tuple(value)
-    if len(value) == 1:
-        value = value * 2
-    if len(value) != 2 or not all(isinstance(v, (int, np.integer)) for v in value):
-        raise ValueError(f"{op_name}: {name} must be an int or a pair of ints, got {value!r}")
-    return tuple(int(v) for v in value)
 
 
 def _as_batched(input, op_name):
@@ -340,9 +335,9 @@ def _as_batched(input, op_name):
 
 
 def _pool_args(input, op_name, kernel_size, stride, padding, dilation, ceil_mode):
-    kernel_size = _pair(kernel_size, "kernel_size", op_name)
-    stride = kernel_size if stride is None or (not isinstance(stride, int) and len(stride) == 0) else _pair(stride, "stride", op_name)
-    padding, dilation = _pair(padding, "padding", op_name), _pair(dilation, "dilation", op_name)
+    kernel_size = int_tuple(kernel_size, 2, "kernel_size", op_name)
+    stride = kernel_size if stride is None or (not isinstance(stride, int) and len(stride) == 0) else int_tuple(stride, 2, "stride", op_name)
+    padding, dilation = int_tuple(padding, 2, "padding", op_name), int_tuple(dilation, 2, "dilation", op_name)
     if min(kernel_size) < 1 or min(stride) < 1 or min(dilation) < 1 or min(padding) < 0:
         raise ValueError(f"{op_name}: kernel_size {kernel_size}, stride {stride} and dilation {dilation} must be positive, padding {padding} not negative")
     for k, p, d in zip(kernel_size, padding, dilation):

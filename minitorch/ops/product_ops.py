@@ -1,8 +1,11 @@
-"""Products: mm, bmm, mv, dot, inner, outer, kron, tensordot, einsum, the add-and-multiply family
+"""Products: matmul (the "MatMul" op, and the @ operator), mm, bmm, mv, dot, inner, outer, kron, tensordot, einsum, the add-and-multiply family
 (addmm, addbmm, baddbmm, addmv, addr), chains and powers of matrices, cross products, Vandermonde matrices.
 
-Nearly all are compositions of "MatMul", "Mul", "Sum" and the shape ops, so
-their gradients are those ops'. einsum is one op, "Einsum": its gradient with
+"MatMul" is numpy's batched matrix product, which may read either operand
+transposed (a strided view, free for BLAS: nn.Linear's x W^T runs no Transpose);
+its gradient is two more MatMuls (TensorFlow's _MatMulGrad). Nearly all the
+others are compositions of "MatMul", "Mul", "Sum" and the shape ops, so their
+gradients are those ops'. einsum is one op, "Einsum": its gradient with
 respect to each operand is another einsum of the incoming gradient with the
 other operands (a repeated index, a diagonal, is written back through an
 identity matrix; an index summed away is broadcast back with a vector of ones).
@@ -12,26 +15,129 @@ import string
 
 import numpy as np
 
-from ..creation import as_operand
 from ..engine.execute import execute
-from ..engine.registry import gradient, jvp, kernel
 from ..errors import ShapeError
 from ..tensor import Tensor
+from .coercion import as_operand
+from .comparison_ops import where
 from .dims import one_dim
-from .in_place_ops import twin
-from .writes import write_out
-from .jvp import fit
-from .math_ops import matmul, where
+from .rows import fit, op, sum_terms
 from .scan_ops import cumulative
 from .shape_ops import flip
+from .writes import write_out
 
+
+# ----- matmul: the one op every matrix product runs -----
+
+def _matmul(a, b, transpose_a=False, transpose_b=False):
+    """Batched matrix product; the transposes are strided views, free for BLAS."""
+    if transpose_a:
+        a = np.swapaxes(a, -1, -2)
+    if transpose_b:
+        b = np.swapaxes(b, -1, -2)
+    return np.matmul(a, b)
+
+
+def _matmul_grad(op, grad):
+    """C = op(A) op(B), op = optional transpose (TensorFlow's _MatMulGrad):
+    for C = A B, dA = dC B^T and dB = A^T dC; the transposed cases follow.
+    Batch dimensions that were broadcast are summed back by the tape."""
+    a, b = op.inputs
+    ta, tb = op.attrs.get("transpose_a", False), op.attrs.get("transpose_b", False)
+    need_a, need_b = op.needs_input_grad
+    if not ta and not tb:
+        grad_a = _matmul_op(grad, b, False, True) if need_a else None
+        grad_b = _matmul_op(a, grad, True, False) if need_b else None
+    elif not ta and tb:
+        grad_a = _matmul_op(grad, b, False, False) if need_a else None
+        grad_b = _matmul_op(grad, a, True, False) if need_b else None
+    elif ta and not tb:
+        grad_a = _matmul_op(b, grad, False, True) if need_a else None
+        grad_b = _matmul_op(a, grad, False, False) if need_b else None
+    else:
+        grad_a = _matmul_op(b, grad, True, True) if need_a else None
+        grad_b = _matmul_op(grad, a, True, True) if need_b else None
+    return grad_a, grad_b
+
+
+def _matmul_jvp(inputs, outputs, attrs, tangents):
+    """d(AB) = dA B + A dB."""
+    (a, b), (ta, tb) = inputs, tangents
+    terms = [
+        execute("MatMul", (ta, b), attrs) if ta is not None else None,
+        execute("MatMul", (a, tb), attrs) if tb is not None else None,
+    ]
+    return sum_terms(terms, outputs[0])
+
+
+op("MatMul", _matmul, _matmul_grad, needs="other inputs", jvp=_matmul_jvp)
+
+
+_MATMUL_ATTRS = {
+    (False, False): {},
+    (True, False): {"transpose_a": True},
+    (False, True): {"transpose_b": True},
+    (True, True): {"transpose_a": True, "transpose_b": True},
+}
+
+
+def _matmul_op(a, b, transpose_a=False, transpose_b=False):
+    return execute("MatMul", (a, b), _MATMUL_ATTRS[transpose_a, transpose_b])
+
+
+
+
+def matmul(input, other, transpose_b=False):
+    """Matrix product with numpy/PyTorch semantics (1-D operands, batch broadcasting). Runs the "MatMul" op.
+
+    `transpose_b=True` multiplies by b's transpose without a Transpose op (nn.Linear's x W^T).
+
+    >>> (mt.ones(2, 3) @ mt.ones(3, 4)).shape
+    minitorch.Size([2, 4])
+    >>> mt.matmul(mt.tensor([[1.0, 2.0]]), mt.tensor([[3.0], [4.0]]))
+    tensor([[11.]])
+
+    As in PyTorch, the operands are not promoted: their dtypes must be the same.
+    """
+    input, other = as_operand(input), as_operand(other)
+    if input._data.dtype != other._data.dtype:
+        raise RuntimeError(f"MatMul: expected m1 and m2 to have the same dtype, but got: {input.dtype} != {other.dtype}")
+    if input.ndim == 0 or other.ndim == 0:
+        raise RuntimeError(f"MatMul: both arguments need at least 1 dimension, got shapes {input.shape} and {other.shape}")
+    if input.ndim == 1 and other.ndim == 1:
+        if input.shape != other.shape:
+            raise ShapeError(f"MatMul: inconsistent tensor size, shapes {input.shape} and {other.shape}")
+        return execute("Sum", (input * other,), {"axis": None, "keepdims": False})
+    if transpose_b and other.ndim >= 2:
+        if input.ndim >= 2 and input.shape[-1] == other.shape[-1]:
+            return _matmul_op(input, other, False, True)
+        other = other.mT
+    squeeze_a, squeeze_b = input.ndim == 1, other.ndim == 1
+    if squeeze_a:
+        input = input.reshape(1, -1)
+    if squeeze_b:
+        other = other.reshape(-1, 1)
+    if input.shape[-1] != other.shape[-2]:
+        raise ShapeError(
+            f"MatMul: shapes {tuple(input.shape)} and {tuple(other.shape)} cannot be multiplied "
+            f"({input.shape[-1]} columns vs {other.shape[-2]} rows)"
+        )
+    out = execute("MatMul", (input, other))
+    if squeeze_a:
+        out = out.squeeze(-2)
+    if squeeze_b:
+        out = out.squeeze(-1)
+    return out
+
+
+# ----- the named products -----
 
 def _require(condition, message):
     if not condition:
         raise ShapeError(message)
 
 
-def _same_dtype(name, a, b):
+def _check_same_dtype(name, a, b):
     if a._data.dtype != b._data.dtype:
         raise RuntimeError(f"{name}: expected both arguments to have the same dtype, but got {a.dtype} and {b.dtype}")
 
@@ -44,7 +150,7 @@ def mm(input, mat2):
     """
     _require(input.ndim == 2, f"mm: self must be a matrix, got shape {tuple(input.shape)}")
     _require(mat2.ndim == 2, f"mm: mat2 must be a matrix, got shape {tuple(mat2.shape)}")
-    _same_dtype("mm", input, mat2)
+    _check_same_dtype("mm", input, mat2)
     return matmul(input, mat2)
 
 
@@ -57,7 +163,7 @@ def bmm(input, mat2):
     _require(input.ndim == 3 and mat2.ndim == 3, f"bmm: batch1 and batch2 must be 3-D tensors, got shapes {tuple(input.shape)} and {tuple(mat2.shape)}")
     _require(input.shape[0] == mat2.shape[0] and input.shape[2] == mat2.shape[1],
              f"bmm: expected batch2 of size [{input.shape[0]}, {input.shape[2]}, *], got {tuple(mat2.shape)}")
-    _same_dtype("bmm", input, mat2)
+    _check_same_dtype("bmm", input, mat2)
     return matmul(input, mat2)
 
 
@@ -69,7 +175,7 @@ def mv(input, vec):
     """
     _require(input.ndim == 2 and vec.ndim == 1 and input.shape[1] == vec.shape[0],
              f"mv: size mismatch, got mat {tuple(input.shape)} and vec {tuple(vec.shape)}")
-    _same_dtype("mv", input, vec)
+    _check_same_dtype("mv", input, vec)
     return matmul(input, vec)
 
 
@@ -81,7 +187,7 @@ def dot(input, tensor):
     """
     _require(input.ndim == 1 and tensor.ndim == 1, f"dot: 1D tensors expected, but got {input.ndim}D and {tensor.ndim}D tensors")
     _require(input.shape == tensor.shape, f"dot: inconsistent tensor size, expected tensors of the same size, got {input.shape[0]} and {tensor.shape[0]}")
-    _same_dtype("dot", input, tensor)
+    _check_same_dtype("dot", input, tensor)
     return (input * tensor).sum()
 
 
@@ -164,12 +270,10 @@ def tensordot(a, b, dims=2, out=None):
 
 # ----- einsum -----
 
-@kernel("Einsum")
 def _einsum(*operands, equation):
     return np.asarray(np.einsum(equation, *operands, optimize=len(operands) > 1))
 
 
-@gradient("Einsum", needs="inputs")
 def _einsum_grad(op, grad):
     """d einsum(x_1, ..., x_n) / dx_k = einsum(grad, the other operands -> subscripts of x_k); a
     repeated index of x_k is written back through an identity matrix, an index that only x_k has
@@ -201,7 +305,6 @@ def _einsum_grad(op, grad):
     return tuple(grads)
 
 
-@jvp("Einsum")
 def _einsum_jvp(inputs, outputs, attrs, tangents):
     """einsum is linear in each operand: d einsum = sum_k einsum(x_1, ..., dx_k, ..., x_n)."""
     total = None
@@ -210,6 +313,9 @@ def _einsum_jvp(inputs, outputs, attrs, tangents):
             term = execute("Einsum", inputs[:k] + (tangent,) + inputs[k + 1:], attrs)
             total = term if total is None else total + term
     return fit(total, outputs[0])
+
+
+op("Einsum", _einsum, _einsum_grad, needs="inputs", jvp=_einsum_jvp)
 
 
 def _parse(equation):
@@ -326,8 +432,6 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
     return _scaled_sum("addmv", input, mv(mat, vec), beta, alpha)
 
 
-addmv_ = twin(addmv, "addmv_")
-
 
 def addr(input, vec1, vec2, *, beta=1, alpha=1):
     """beta x + alpha outer(vec1, vec2). Built from "Mul" and "Add".
@@ -361,7 +465,7 @@ def multi_dot(tensors):
         _require(tensors[i].shape[1] == tensors[i + 1].shape[0],
                  f"multi_dot(): tensors {i} and {i + 1} with shapes {tuple(tensors[i].shape)} and "
                  f"{tuple(tensors[i + 1].shape)} cannot be multiplied")
-    result = _chain(tensors, _cheapest_order([t.shape[0] for t in tensors] + [tensors[-1].shape[1]]), 0, len(tensors) - 1)
+    result = _chain_product(tensors, _cheapest_order([t.shape[0] for t in tensors] + [tensors[-1].shape[1]]), 0, len(tensors) - 1)
     if first_vector:
         result = result.squeeze(0)
     if last_vector:
@@ -385,11 +489,11 @@ def _cheapest_order(sizes):
     return split
 
 
-def _chain(tensors, split, i, j):
+def _chain_product(tensors, split, i, j):
     if i == j:
         return tensors[i]
     k = split[i][j]
-    return matmul(_chain(tensors, split, i, k), _chain(tensors, split, k + 1, j))
+    return matmul(_chain_product(tensors, split, i, k), _chain_product(tensors, split, k + 1, j))
 
 
 def chain_matmul(*matrices):

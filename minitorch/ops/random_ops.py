@@ -8,8 +8,9 @@ reproducible under a seed but are not PyTorch's streams.
 import numpy as np
 
 from .. import dtypes, random
-from ..creation import as_operand, check_placement
+from ..creation import check_placement
 from ..tensor import Tensor
+from .coercion import as_operand
 from .in_place_ops import random_fill
 
 

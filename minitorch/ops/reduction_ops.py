@@ -14,12 +14,13 @@ from scipy.special import logsumexp as _scipy_logsumexp
 from .. import dtypes
 from ..engine.backprop import broadcast_axes, sum_to_shape
 from ..engine.execute import execute
-from ..engine.registry import TRANSPOSE, gradient, jvp, kernel, not_differentiable
 from ..tensor import Tensor
-from .jvp import linear
 from . import return_types
+from .coercion import cast
+from .comparison_ops import isnan, maximum, minimum
 from .dims import normalize_dims, numpy_names, one_dim, take_along
-from .math_ops import cast, exp, isnan, maximum, minimum
+from .exponential_ops import exp
+from .rows import TRANSPOSE, linear, op
 from .scan_ops import cumulative
 
 
@@ -46,21 +47,18 @@ def _broadcast_back(grad, op):
 # the op table's warning filter silences them as PyTorch is silent (engine/registry.py).
 
 
-@kernel("Sum")
 def _sum(x, axis, keepdims):
     return np.add.reduce(x, axis=axis, keepdims=keepdims)
 
 
-@gradient("Sum", needs="nothing")
 def _sum_grad(op, grad):
     """d sum(x) = sum(dx): the gradient is broadcast back over the summed axes."""
     return _broadcast_back(grad, op)
 
 
-jvp("Sum")(linear("Sum"))
+op("Sum", _sum, _sum_grad, needs="nothing", jvp=linear)
 
 
-@kernel("Mean")
 def _mean(x, axis, keepdims):
     """np.mean's arithmetic (float16 summed in float32, integers in float64); the mean of
     nothing is nan, without np.mean's "Mean of empty slice" warning."""
@@ -70,7 +68,6 @@ def _mean(x, axis, keepdims):
     return mean.astype(np.float16) if x.dtype == np.float16 else mean
 
 
-@gradient("Mean", needs="nothing")
 def _mean_grad(op, grad):
     """d mean(x) = mean(dx): the gradient is broadcast back and divided by the count."""
     shape, axis = op.input_shapes[0], op.attrs["axis"]
@@ -78,15 +75,13 @@ def _mean_grad(op, grad):
     return _broadcast_back(grad, op) / builtins.max(count, 1)
 
 
-jvp("Mean")(linear("Mean"))
+op("Mean", _mean, _mean_grad, needs="nothing", jvp=linear)
 
 
-@kernel("Prod")
 def _prod(x, axis, keepdims):
     return np.multiply.reduce(x, axis=axis, keepdims=keepdims)
 
 
-@gradient("Prod", needs="inputs", jvp=TRANSPOSE)
 def _prod_grad(op, grad):
     """d prod(x) / dx_k = prod_{i != k} x_i: the product of the elements before k times that of
     those after k, two exclusive cumprods (exact with zeros; TensorFlow's _ProdGrad)."""
@@ -100,6 +95,9 @@ def _prod_grad(op, grad):
     count = int(math.prod([x.shape[d] for d in reduced]))
     rows = moved.reshape(moved.shape[: x.ndim - len(reduced)] + (count,))
     return _unreduce(grad, op) * products_of_others(rows).reshape(moved.shape).permute(*np.argsort(perm))
+
+
+op("Prod", _prod, _prod_grad, needs="inputs", jvp=TRANSPOSE)
 
 
 def products_of_others(rows):
@@ -127,12 +125,10 @@ def _exclusive_cumprod(rows, reverse):
     return shifted + Tensor._make(one_first)
 
 
-@kernel("Max")
 def _max(x, axis, keepdims):
     return np.max(x, axis=axis, keepdims=keepdims)
 
 
-@kernel("Min")
 def _min(x, axis, keepdims):
     return np.min(x, axis=axis, keepdims=keepdims)
 
@@ -156,23 +152,20 @@ def extremum_grad(op, grad):
     return _unreduce(grad, op) * chosen / count
 
 
-gradient("Max", needs="both", jvp=TRANSPOSE)(extremum_grad)
-gradient("Min", needs="both", jvp=TRANSPOSE)(extremum_grad)
+op("Max", _max, extremum_grad, needs="both", jvp=TRANSPOSE)
+op("Min", _min, extremum_grad, needs="both", jvp=TRANSPOSE)
 
 
-@kernel("LogSumExp")
 def _logsumexp(x, axis, keepdims):
     return _scipy_logsumexp(x, axis=axis, keepdims=keepdims).astype(x.dtype, copy=False)
 
 
-@gradient("LogSumExp", needs="both")
 def _logsumexp_grad(op, grad):
     """d logsumexp(x) / dx = softmax(x) = exp(x - logsumexp(x))."""
     x = op.inputs[0]
     return _unreduce(grad, op) * (x - _unreduce(op.outputs[0], op)).exp()
 
 
-@jvp("LogSumExp")
 def _logsumexp_jvp(inputs, outputs, attrs, tangents):
     """d logsumexp(x) = sum(softmax(x) dx)."""
     x, t = inputs[0], tangents[0]
@@ -181,52 +174,54 @@ def _logsumexp_jvp(inputs, outputs, attrs, tangents):
     return execute("Sum", (exp(x - kept) * t,), {"axis": attrs["axis"], "keepdims": attrs["keepdims"]})
 
 
-@kernel("Softmax")
+op("LogSumExp", _logsumexp, _logsumexp_grad, needs="both", jvp=_logsumexp_jvp)
+
+
 def _softmax(x, axis):
     shifted = x - np.max(x, axis=axis, keepdims=True)
     e = np.exp(shifted)
     return e / np.sum(e, axis=axis, keepdims=True)
 
 
-@gradient("Softmax", needs="outputs")
 def _softmax_grad(op, grad):
     """dx = y (g - sum(g y))."""
     y = op.outputs[0]
     return y * (grad - (grad * y).sum(dim=op.attrs["axis"], keepdim=True))
 
 
-@jvp("Softmax")
 def _softmax_jvp(inputs, outputs, attrs, tangents):
     """dy = y (dx - sum(y dx))."""
     y, t = outputs[0], tangents[0]
     return y * (t - execute("Sum", (y * t,), {"axis": attrs["axis"], "keepdims": True}))
 
 
-@kernel("LogSoftmax")
+op("Softmax", _softmax, _softmax_grad, needs="outputs", jvp=_softmax_jvp)
+
+
 def _log_softmax(x, axis):
     shifted = x - np.max(x, axis=axis, keepdims=True)
     return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
 
 
-@gradient("LogSoftmax", needs="outputs")
 def _log_softmax_grad(op, grad):
     """dx = g - exp(y) sum(g)."""
     y = op.outputs[0]
     return grad - y.exp() * grad.sum(dim=op.attrs["axis"], keepdim=True)
 
 
-@jvp("LogSoftmax")
 def _log_softmax_jvp(inputs, outputs, attrs, tangents):
     """dy = dx - sum(softmax(x) dx), softmax(x) = exp(y)."""
     y, t = outputs[0], tangents[0]
     return t - execute("Sum", (exp(y) * t,), {"axis": attrs["axis"], "keepdims": True})
 
 
-kernel("ArgMax")(lambda x, axis, keepdims: np.argmax(x, axis=axis, keepdims=keepdims))
-kernel("ArgMin")(lambda x, axis, keepdims: np.argmin(x, axis=axis, keepdims=keepdims))
-kernel("All")(lambda x, axis, keepdims: np.all(x, axis=axis, keepdims=keepdims))
-kernel("Any")(lambda x, axis, keepdims: np.any(x, axis=axis, keepdims=keepdims))
-not_differentiable("ArgMax", "ArgMin", "All", "Any")
+op("LogSoftmax", _log_softmax, _log_softmax_grad, needs="outputs", jvp=_log_softmax_jvp)
+
+
+op("ArgMax", lambda x, axis, keepdims: np.argmax(x, axis=axis, keepdims=keepdims))
+op("ArgMin", lambda x, axis, keepdims: np.argmin(x, axis=axis, keepdims=keepdims))
+op("All", lambda x, axis, keepdims: np.all(x, axis=axis, keepdims=keepdims))
+op("Any", lambda x, axis, keepdims: np.any(x, axis=axis, keepdims=keepdims))
 
 
 # ----- the functional API -----
@@ -398,11 +393,8 @@ def argmax(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
 def argmin(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
     """The index of the smallest value (of the flattened tensor, or along `dim`). Runs the "ArgMin" op.
 
-    >>> x = mt.tensor([[1.0, 5.0], [4.0, 2.0]])
-    >>> mt.argmin(x)
-    tensor(0)
-    >>> x.argmin(dim=1)
-    tensor([0, 1])
+    >>> mt.argmin(mt.tensor([[1.0, 5.0], [4.0, 2.0]]), dim=0, keepdim=True)
+    tensor([[0, 1]])
     """
     dim, keepdim = numpy_names("argmin", dim, keepdim, axis, keepdims)
     return _arg_extremum("ArgMin", input, dim, keepdim)

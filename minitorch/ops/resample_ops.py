@@ -17,8 +17,8 @@ import numpy as np
 from scipy import sparse
 
 from ..engine.execute import execute
-from ..engine.registry import TRANSPOSE, gradient, kernel
 from ..errors import ShapeError
+from .rows import TRANSPOSE, op
 
 
 def _is_selection(matrix):
@@ -26,7 +26,6 @@ def _is_selection(matrix):
     return bool(np.all(np.diff(matrix.indptr) == 1) and np.all(matrix.data == 1))
 
 
-@kernel("Resample")
 def _resample(x, axis, matrix, adjoint):
     if _is_selection(matrix):
         return np.take(x, matrix.indices, axis=axis)
@@ -36,10 +35,12 @@ def _resample(x, axis, matrix, adjoint):
     return np.moveaxis(out.reshape(matrix.shape[0], *moved.shape[1:]), 0, axis)
 
 
-@gradient("Resample", needs="nothing", jvp=TRANSPOSE)
 def _resample_grad(op, grad):
     """y = W x along an axis is linear: dx = W^T dy, the same op with the transposed matrix."""
     return execute("Resample", (grad,), {**op.attrs, "matrix": op.attrs["adjoint"], "adjoint": op.attrs["matrix"]})
+
+
+op("Resample", _resample, _resample_grad, needs="nothing", jvp=TRANSPOSE)
 
 
 def resample(x, axis, matrix):

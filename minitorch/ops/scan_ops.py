@@ -11,14 +11,14 @@ cumulative sum's inverses and its use, close the file.
 import numpy as np
 
 from .. import dtypes
-from ..creation import as_operand
 from ..engine.execute import execute
-from ..engine.registry import TRANSPOSE, gradient, jvp, kernel, not_differentiable
 from ..tensor import Tensor
 from . import return_types
+from .coercion import as_operand, cast, floating
+from .comparison_ops import where
 from .dims import numpy_names, one_dim, take_along
-from .jvp import linear
-from .math_ops import cast, exp, log, where
+from .exponential_ops import exp, log
+from .rows import TRANSPOSE, linear, op
 
 
 def _scan(accumulate):
@@ -35,11 +35,6 @@ def _scan(accumulate):
     return run
 
 
-kernel("Cumsum")(_scan(np.add.accumulate))
-kernel("Cumprod")(_scan(np.multiply.accumulate))
-kernel("CumulativeLogsumexp")(_scan(np.logaddexp.accumulate))
-
-
 def cumulative(op_name, x, axis, reverse=False):
     """Runs the scan `op_name` ("Cumsum", "Cumprod", "CumulativeLogsumexp") along `axis` (from the end with `reverse`).
 
@@ -50,16 +45,14 @@ def cumulative(op_name, x, axis, reverse=False):
     return execute(op_name, (x,), {"axis": axis, "reverse": reverse})
 
 
-@gradient("Cumsum", needs="nothing")
 def _cumsum_grad(op, grad):
     """y_j = sum_{i<=j} x_i: dx_i = sum_{j>=i} dy_j, a cumulative sum the other way."""
     return cumulative("Cumsum", grad, op.attrs["axis"], not op.attrs["reverse"])
 
 
-jvp("Cumsum")(linear("Cumsum"))
+op("Cumsum", _scan(np.add.accumulate), _cumsum_grad, needs="nothing", jvp=linear)
 
 
-@gradient("Cumprod", needs="both", jvp=TRANSPOSE)
 def _cumprod_grad(op, grad):
     """y_j = prod_{i<=j} x_i: dx_k = sum_{j>=k} dy_j y_j / x_k where no x is 0. With zeros,
     dx_k = sum_{j>=k} dy_j prod_{i<=j, i!=k} x_i, one cumprod per k (x with x_k set to 1):
@@ -79,7 +72,9 @@ def _cumprod_grad(op, grad):
     return (products * grad.transpose(axis, -1).unsqueeze(-2) * as_operand(later)).sum(dim=-1).transpose(axis, -1)
 
 
-@gradient("CumulativeLogsumexp", needs="both", jvp=TRANSPOSE)
+op("Cumprod", _scan(np.multiply.accumulate), _cumprod_grad, needs="both", jvp=TRANSPOSE)
+
+
 def _logcumsumexp_grad(op, grad):
     """y_j = log sum_{i<=j} e^{x_i}: dx_k = sum_{j>=k} dy_j e^{x_k - y_j}, summed in log space
     for the positive and the negative part of dy apart (TensorFlow's _CumulativeLogsumexpGrad)."""
@@ -95,6 +90,9 @@ def _logcumsumexp_grad(op, grad):
         log_part = where(positive, log(where(positive, part, one)), lowest)  # log(0) never taken
         parts.append(exp(cumulative("CumulativeLogsumexp", log_part - y, axis, not reverse) + x))
     return parts[0] - parts[1]
+
+
+op("CumulativeLogsumexp", _scan(np.logaddexp.accumulate), _logcumsumexp_grad, needs="both", jvp=TRANSPOSE)
 
 
 # ----- the functional API -----
@@ -145,7 +143,6 @@ def logcumsumexp(input, dim=None, *, axis=None):
     return cumulative("CumulativeLogsumexp", input, one_dim(dim, input.ndim, "CumulativeLogsumexp"))
 
 
-@kernel("CumulativeArgMax")
 def _cumulative_argmax(x, axis, largest):
     """Where each running maximum (or minimum) was last reached (ties and NaNs take the latest position, as PyTorch)."""
     running = (np.maximum if largest else np.minimum).accumulate(x, axis=axis)
@@ -154,7 +151,7 @@ def _cumulative_argmax(x, axis, largest):
     return np.maximum.accumulate(np.where(reached, positions, 0), axis=axis)
 
 
-not_differentiable("CumulativeArgMax")
+op("CumulativeArgMax", _cumulative_argmax)
 
 
 def _cumulative_extremum(x, dim, largest, result_type):
@@ -223,11 +220,6 @@ def diff(input, n=1, dim=-1, prepend=None, append=None, *, axis=None):
     return input
 
 
-def _floating(y):
-    """Integer samples integrate to the default float dtype, as in PyTorch."""
-    return y if y._data.dtype.kind == "f" else cast(y, dtypes.default_float.numpy)
-
-
 def _trapezoid_spacing(y, x, dx, axis):
     """The widths of the trapezoids along `axis`: from the sample points `x`, or the constant `dx`."""
     if x is None:
@@ -254,7 +246,7 @@ def trapezoid(y, x=None, *, dx=1, dim=-1, axis=None):
         raise TypeError("trapezoid: received both `x` and `dx`; give one of them")
     dim, _ = numpy_names("trapezoid", dim, False, axis, None, -1)
     axis = one_dim(dim, y.ndim, "trapezoid")
-    y = _floating(y)
+    y = floating(y)
     if y.ndim == 0 or y.shape[axis] == 0:
         return (y * 0).sum(dim=axis if y.ndim else None)
     widths = _trapezoid_spacing(y, x, dx, axis)
@@ -273,7 +265,7 @@ def cumulative_trapezoid(y, x=None, *, dx=1, dim=-1, axis=None):
         raise TypeError("cumulative_trapezoid: received both `x` and `dx`; give one of them")
     dim, _ = numpy_names("cumulative_trapezoid", dim, False, axis, None, -1)
     axis = one_dim(dim, y.ndim, "cumulative_trapezoid")
-    y = _floating(y)
+    y = floating(y)
     widths = _trapezoid_spacing(y, x, dx, axis)
     heights = _slice_along(y, axis, 1, None) + _slice_along(y, axis, None, -1)
     return cumulative("Cumsum", heights * widths / 2, axis)
@@ -328,7 +320,7 @@ def _finite_difference(f, x, axis, edge_order):
     return execute("ConcatV2", (first, inside, last), {"axis": axis})
 
 
-# exported as mt.gradient (PyTorch's name); in this file `gradient` is the registry's decorator
+# exported as mt.gradient (PyTorch's name); here `gradient` would read as an op row's gradient function
 def finite_gradient(input, *, spacing=None, dim=None, edge_order=1):
     """Estimates of the derivative of the function sampled in `input`, one tensor per dimension
     of `dim` (all by default): central differences inside and one-sided differences of order
@@ -347,6 +339,6 @@ def finite_gradient(input, *, spacing=None, dim=None, edge_order=1):
     dims = [one_dim(d, input.ndim, "gradient") for d in dims]
     if any(input.shape[axis] < edge_order + 1 for axis in dims):
         raise RuntimeError("torch.gradient expected each dimension size to be at least edge_order+1")
-    f = _floating(input)
+    f = floating(input)
     coordinates = _gradient_coordinates(spacing, input, dims)
     return tuple(_finite_difference(f, x, axis, edge_order) for x, axis in zip(coordinates, dims))

@@ -1,7 +1,7 @@
 """Writing by index: scatter, scatter_add, scatter_reduce, index_add/copy/fill/put/reduce, masked_scatter, put.
 
 Each returns a new tensor (the in-place twins, `scatter_` and friends, come
-from the IN_PLACE table in tensor_methods.py). They build a numpy index as
+from the table of in-place twins, ops/in_place_twins.py). They build a numpy index as
 the readers in index_ops.py do and run one of three ops:
 
 * "TensorScatterUpdate" (array_ops.py): out = x with out[index] = updates;
@@ -16,29 +16,26 @@ the readers in index_ops.py do and run one of three ops:
 """
 import numpy as np
 
-from ..creation import as_operand
 from ..engine.execute import execute
-from ..engine.registry import TRANSPOSE, gradient, jvp, kernel
 from ..tensor import Tensor
 from .array_ops import broadcast_to, getitem, normalize_index, reshape, wrap_dim
-from .in_place_ops import twin, would_record
+from .coercion import as_operand, cast
+from .comparison_ops import eq, where
+from .in_place_ops import would_record
 from .index_ops import along_dim, check_range, index_array
-from .jvp import linear_in_all
-from .math_ops import cast, eq, where
+from .rows import TRANSPOSE, linear_in_all, op
 
 REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
 
 
 # ----- the ops -----
 
-@kernel("TensorScatterAdd")
 def _tensor_scatter_add(x, updates, index):
     out = x.copy()
     np.add.at(out, index, updates)
     return out
 
 
-@gradient("TensorScatterAdd", needs="nothing")
 def _tensor_scatter_add_grad(op, grad):
     """y = x with u added at index: dy/dx = grad, dy/du = grad[index]."""
     need_x, need_updates = op.needs_input_grad
@@ -46,7 +43,7 @@ def _tensor_scatter_add_grad(op, grad):
             execute("GatherNd", (grad,), {"index": op.attrs["index"]}) if need_updates else None)
 
 
-jvp("TensorScatterAdd")(linear_in_all("TensorScatterAdd"))
+op("TensorScatterAdd", _tensor_scatter_add, _tensor_scatter_add_grad, needs="nothing", jvp=linear_in_all)
 
 
 def _scatter_counts(shape, index, updates_shape):
@@ -72,7 +69,6 @@ def _identity_of(reduce, dtype):
 _UFUNCS = {"sum": np.add, "mean": np.add, "prod": np.multiply, "amax": np.maximum, "amin": np.minimum}
 
 
-@kernel("ScatterReduce")
 def _scatter_reduce(x, updates, index, reduce, include_self):
     out = x.copy()
     if not include_self:
@@ -84,7 +80,6 @@ def _scatter_reduce(x, updates, index, reduce, include_self):
     return out
 
 
-@gradient("ScatterReduce", needs="both", jvp=TRANSPOSE)
 def _scatter_reduce_grad(op, grad):
     """PyTorch's scatter_reduce_backward. sum: dx = g, du = g[index]. mean: both divided by the
     count of each position. amax/amin: g shared evenly by the x and u equal to the result. prod:
@@ -114,6 +109,9 @@ def _scatter_reduce_grad(op, grad):
     if not include_self:
         grad_x = execute("TensorScatterUpdate", (grad_x, Tensor._make(np.zeros((), grad._data.dtype))), {"index": index})
     return grad_x, grad_updates
+
+
+op("ScatterReduce", _scatter_reduce, _scatter_reduce_grad, needs="both", jvp=TRANSPOSE)
 
 
 def _prod_grads(grad, x, updates, result, attrs, read, add_at):
@@ -338,8 +336,6 @@ def index_put(input, indices, values, accumulate=False):
                            f"result of shape {list(target)}") from None
     return execute("TensorScatterAdd" if accumulate else "TensorScatterUpdate", (input, values), {"index": where_})
 
-
-index_put_ = twin(index_put, "index_put_")  # torch.index_put_ (the method comes from the IN_PLACE table)
 
 
 def masked_scatter(input, mask, source):

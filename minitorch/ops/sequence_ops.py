@@ -9,22 +9,19 @@ copies, not views, so writing into a step never writes into x.
 import numpy as np
 
 from ..engine.execute import execute
-from ..engine.registry import gradient, jvp, kernel
-from .jvp import linear
+from .rows import linear, op
 
 
-@kernel("Unpack")
 def _unpack(x, axis):
     return tuple(np.moveaxis(x, axis, 0).copy())
 
 
-@gradient("Unpack", needs="nothing")
 def _unpack_grad(op, *grads):
     """d unstack(x) = stack(dy_0, ..., dy_{n-1}) along the axis (zeros for the slices that got none)."""
     return execute("Pack", grads, {"axis": op.attrs["axis"]})
 
 
-jvp("Unpack")(linear("Unpack"))
+op("Unpack", _unpack, _unpack_grad, needs="nothing", jvp=linear)
 
 
 def unpack(x, axis=0):

@@ -1,4 +1,5 @@
-"""In-place shape changes: squeeze_, unsqueeze_, t_, transpose_, swapaxes_, swapdims_.
+"""In-place shape changes: squeeze_, unsqueeze_, t_, transpose_, swapaxes_, swapdims_; and PyTorch's legacy
+resize_ (and resize, its deprecated copy), which change the number of elements too.
 
 The tensor keeps its Python object and its storage; its shape changes and
 its version is bumped, as in PyTorch. What must stay right is what the
@@ -18,15 +19,18 @@ node that keeps the tensor's old arrangement (alive as long as those views).
 When a tape records the change, the new value is recorded as those two ops
 (the tensor takes the new id); otherwise the tensor keeps its id.
 """
+import math
+import warnings
 import weakref
 
+import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from ..engine.execute import execute
 from ..engine.state import thread_state
 from ..engine.versions import bump, counter_of
 from ..tensor import Tensor
-from .array_ops import shape_arg, wrap_dim
+from .array_ops import clone, shape_arg, wrap_dim
 from .in_place_ops import _stand_in, _take_identity, would_record
 
 # The Transpose nodes this module puts between a tensor and its root, by id (not a WeakSet: sets
@@ -177,3 +181,67 @@ def t_(self):
     if self.ndim > 2:
         raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is {self.ndim}D")
     return _rearrange(self, "t_", list(reversed(range(self.ndim))))
+
+
+# ----- resizing (PyTorch's legacy in-place resize, where it means something here) -----
+
+def resize_(self, *sizes, size=None, memory_format=None):
+    """Gives this tensor the shape `sizes` in place, keeping its elements in order as far as they go
+    (new ones are zeros, where PyTorch leaves them uninitialised). As in PyTorch, a tensor that requires
+    grad refuses; so does, in minitorch, a tensor that shares its memory with views (clone() it first).
+
+    >>> mt.arange(4.0).resize_(2, 3)
+    tensor([[0., 1., 2.],
+            [3., 0., 0.]])
+    """
+    shape = shape_arg(sizes, size, "resize_", "size")
+    if self._requires_grad:
+        raise RuntimeError("cannot resize variables that require grad")
+    if any(n < 0 for n in shape):
+        raise RuntimeError(f"resize_: Trying to create tensor with negative dimension: {list(shape)}")
+    if shape == self._data.shape:
+        return self
+    counter = self._version
+    if self._view_of is not None or self._data.base is not None or counter is not None and counter.views:
+        raise RuntimeError("resize_: this tensor shares its memory with views; minitorch resizes only a tensor "
+                           "that owns its memory (clone() it first)")
+    resized = np.zeros(shape, self._data.dtype)
+    kept = min(resized.size, self._data.size)
+    resized.reshape(-1)[:kept] = self._data.reshape(-1)[:kept]
+    self._data = resized
+    bump(self)
+    return self
+
+
+def resize_as_(self, the_template, *, memory_format=None):
+    """`resize_` to the shape of `the_template`.
+
+    >>> mt.zeros(2).resize_as_(mt.ones(1, 3)).shape
+    minitorch.Size([1, 3])
+    """
+    return resize_(self, the_template.shape)
+
+
+def resize(self, *sizes):
+    """Deprecated in PyTorch (it warns): a copy of this tensor in the shape `sizes`, which must hold as many
+    elements.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     mt.ones(2, 3).resize(3, 2).shape
+    minitorch.Size([3, 2])
+    """
+    warnings.warn("non-inplace resize is deprecated", stacklevel=2)
+    shape = shape_arg(sizes, None, "resize", "size")
+    if math.prod(shape) != self.numel():
+        raise RuntimeError(f"requested resize to {'x'.join(map(str, shape))} ({math.prod(shape)} elements in total), "
+                           f"but the given tensor has a size of {'x'.join(map(str, self.shape))} "
+                           f"({self.numel()} elements). autograd's resize can only change the shape of a given "
+                           "tensor, while preserving the number of elements.")
+    return clone(self).reshape(shape)
+
+
+def resize_as(self, tensor):
+    """Deprecated `resize` to `tensor`'s shape."""
+    return resize(self, *tensor.shape)

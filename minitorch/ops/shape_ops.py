@@ -13,34 +13,30 @@ import math
 import numpy as np
 
 from ..engine.execute import execute
-from ..engine.registry import VIEW, gradient, jvp, kernel
+from ..engine.registry import VIEW
 from ..tensor import Tensor
 from .array_ops import clone, getitem, permute, reshape, shape_arg, transpose, unsqueeze, wrap_dim
-from .jvp import linear
+from .rows import linear, op, read_back_by, written_into_zeros
 
 
 # ----- the ops -----
 
-@kernel("ReverseV2")
-def _reverse(x, axis):
+def _flipped(x, axis):
     return np.ascontiguousarray(np.flip(x, axis))
 
 
-@gradient("ReverseV2", needs="nothing")
 def _reverse_grad(op, grad):
     """d flip(x) = flip(dx): the gradient is flipped back."""
     return execute("ReverseV2", (grad,), op.attrs)
 
 
-jvp("ReverseV2")(linear("ReverseV2"))
+op("ReverseV2", _flipped, _reverse_grad, needs="nothing", jvp=linear)
 
 
-@kernel("Roll")
 def _roll(x, shift, axis):
     return np.roll(x, shift, axis)
 
 
-@gradient("Roll", needs="nothing")
 def _roll_grad(op, grad):
     """d roll(x, s) = roll(dx, s): the gradient is rolled back by -s."""
     shift = op.attrs["shift"]
@@ -48,22 +44,14 @@ def _roll_grad(op, grad):
     return execute("Roll", (grad,), {"shift": back, "axis": op.attrs["axis"]})
 
 
-jvp("Roll")(linear("Roll"))
+op("Roll", _roll, _roll_grad, needs="nothing", jvp=linear)
 
 
-@kernel("Unfold", view=VIEW)
 def _unfold(x, dim, size, step):
     windows = np.lib.stride_tricks.sliding_window_view(x, size, axis=dim, writeable=True)  # writes may overlap, as PyTorch's
     return windows[(slice(None),) * dim + (slice(None, None, step),)]
 
 
-@gradient("Unfold", needs="nothing")
-def _unfold_grad(op, grad):
-    """d unfold(x) = unfold(dx): each window's gradient is added back where the window was taken."""
-    return execute("UnfoldGrad", (grad,), {"shape": op.input_shapes[0], **op.attrs})
-
-
-@kernel("UnfoldGrad")
 def _unfold_grad_kernel(grad, shape, dim, size, step):
     out = np.zeros(shape, grad.dtype)
     along = np.moveaxis(out, dim, -1)  # a view: adding into it adds into out
@@ -73,15 +61,8 @@ def _unfold_grad_kernel(grad, shape, dim, size, step):
     return out
 
 
-@gradient("UnfoldGrad", needs="nothing")
-def _unfold_grad_grad(op, grad):
-    """UnfoldGrad is linear and its transpose is Unfold."""
-    attrs = op.attrs
-    return execute("Unfold", (grad,), {"dim": attrs["dim"], "size": attrs["size"], "step": attrs["step"]})
-
-
-jvp("Unfold")(linear("Unfold"))
-jvp("UnfoldGrad")(linear("UnfoldGrad"))
+op("Unfold", _unfold, written_into_zeros("UnfoldGrad"), needs="nothing", jvp=linear, view=VIEW)
+op("UnfoldGrad", _unfold_grad_kernel, read_back_by("Unfold"), needs="nothing", jvp=linear)
 
 
 # ----- as_strided: any strided window on a tensor's memory -----
@@ -103,7 +84,6 @@ def offset_in_storage(input):
     return (array.ctypes.data - _owner(array).ctypes.data) // array.itemsize
 
 
-@kernel("AsStrided", view=VIEW)
 def _as_strided(x, size, stride, start, index):
     """The elements `start + sum(i_k * stride_k)` (in elements, from x's first) as a writable view.
     `index` (their positions in x) is for the gradient and for rewriting x after a write."""
@@ -112,13 +92,12 @@ def _as_strided(x, size, stride, start, index):
     return np.ndarray(size, x.dtype, buffer=owner, offset=offset, strides=tuple(s * x.itemsize for s in stride))
 
 
-@gradient("AsStrided", needs="nothing")
 def _as_strided_grad(op, grad):
     """d as_strided(x) = as_strided(dx): each element's gradient is added where it was read (overlaps add up)."""
     return execute("ScatterNd", (grad,), {"shape": op.input_shapes[0], "index": op.attrs["index"]})
 
 
-jvp("AsStrided")(linear("AsStrided"))
+op("AsStrided", _as_strided, _as_strided_grad, needs="nothing", jvp=linear, view=VIEW)
 
 
 def as_strided(input, size, stride, storage_offset=None):

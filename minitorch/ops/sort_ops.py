@@ -10,14 +10,14 @@ unique_consecutive are not differentiable (PyTorch has no derivative for them).
 """
 import numpy as np
 
-from ..creation import as_operand
 from ..engine.execute import execute
-from ..engine.registry import TRANSPOSE, gradient, kernel, not_differentiable
 from ..tensor import Tensor
 from . import return_types
+from .coercion import as_operand
+from .comparison_ops import where
 from .dims import numpy_names, one_dim, take_along
-from .math_ops import where
 from .reduction_ops import extremum_grad
+from .rows import TRANSPOSE, op
 
 
 def _sorted_order(a, axis, descending=False):
@@ -29,12 +29,10 @@ def _sorted_order(a, axis, descending=False):
     return (a.shape[axis] - 1 - np.argsort(a[flip], axis=axis, kind="stable"))[flip]
 
 
-@kernel("ArgSort")
 def _argsort(x, axis, descending):
     return _sorted_order(x, axis, descending) if x.ndim else np.zeros((), np.int64)
 
 
-@kernel("ArgMode")
 def _argmode(x, axis):
     """The last index of the most frequent value (the smallest of equally frequent ones) along `axis`, kept."""
     a = np.moveaxis(x, axis, -1)
@@ -51,7 +49,8 @@ def _argmode(x, axis):
     return np.moveaxis(last, -1, axis)
 
 
-not_differentiable("ArgSort", "ArgMode")
+op("ArgSort", _argsort)
+op("ArgMode", _argmode)
 
 
 def _order_of(x, axis, descending=False):
@@ -166,7 +165,6 @@ def _median_position(ignore_nan):
     return position
 
 
-@kernel("Median")
 def _median(x, axis, keepdims, ignore_nan):
     """The lower median of all elements (NaN if any is NaN, unless `ignore_nan`: then of the others)."""
     values = x.ravel()
@@ -182,7 +180,7 @@ def _median(x, axis, keepdims, ignore_nan):
     return np.partition(values, middle)[middle]
 
 
-gradient("Median", needs="both", jvp=TRANSPOSE)(extremum_grad)
+op("Median", _median, extremum_grad, needs="both", jvp=TRANSPOSE)
 
 
 def _median_of(x, dim, keepdim, ignore_nan, name, result_type):
@@ -319,7 +317,6 @@ def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear", ax
 
 # ----- unique -----
 
-@kernel("Unique")
 def _unique(x, axis):
     """Sorted distinct elements (axis None) or slices along `axis`, where each element went, and counts."""
     if axis is None:
@@ -329,7 +326,6 @@ def _unique(x, axis):
     return values, inverse.reshape(-1).astype(np.int64), counts.astype(np.int64)
 
 
-@kernel("UniqueConsecutive")
 def _unique_consecutive(x, axis):
     """Runs of equal consecutive elements (axis None, flattened) or slices along `axis`: one of each,
     the run of every element, the runs' lengths."""
@@ -345,7 +341,8 @@ def _unique_consecutive(x, axis):
     return values, (inverse.reshape(x.shape) if axis is None else inverse), counts
 
 
-not_differentiable("Unique", "UniqueConsecutive")
+op("Unique", _unique)
+op("UniqueConsecutive", _unique_consecutive)
 
 
 def _unique_result(op_name, x, dim, return_inverse, return_counts):

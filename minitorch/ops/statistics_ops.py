@@ -10,15 +10,16 @@ import builtins
 import numpy as np
 
 from .. import dtypes
-from ..creation import as_operand
 from ..engine.execute import execute
-from ..engine.registry import kernel, not_differentiable
 from ..errors import ShapeError
 from ..tensor import Tensor
 from . import return_types
+from .coercion import as_operand, cast
+from .comparison_ops import clamp, isnan, where
 from .dims import normalize_dims, numpy_names
-from .math_ops import cast, clamp, isnan, matmul, where
+from .product_ops import matmul
 from .reduction_ops import amax, amin, mean, sum, var
+from .rows import op
 
 
 def nansum(input, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
@@ -168,10 +169,7 @@ def corrcoef(input):
 
 # ----- counting and histograms (no gradient) -----
 
-kernel("CountNonzero")(lambda x, axis: np.asarray(np.count_nonzero(x, axis=axis), dtype=np.int64))
 
-
-@kernel("Bincount")
 def _bincount(x, *weights, minlength):
     counts = np.bincount(x, weights=weights[0] if weights else None, minlength=minlength)
     if not weights:
@@ -179,14 +177,15 @@ def _bincount(x, *weights, minlength):
     return counts.astype(weights[0].dtype if weights[0].dtype in (np.float32, np.float64) else np.float64)
 
 
-@kernel("Histogram")
 def _histogram(points, *weights, edges, density):
     """np.histogramdd of the rows of `points` over the bin `edges` (one array per column), in points' dtype."""
     counts, _ = np.histogramdd(points, bins=list(edges), weights=weights[0] if weights else None, density=density)
     return counts.astype(points.dtype)
 
 
-not_differentiable("CountNonzero", "Bincount", "Histogram")
+op("CountNonzero", lambda x, axis: np.asarray(np.count_nonzero(x, axis=axis), dtype=np.int64))
+op("Bincount", _bincount)
+op("Histogram", _histogram)
 
 
 def bincount(input, weights=None, minlength=0):
@@ -229,7 +228,7 @@ def _histogram_of(name, points, edges, weight, density):
     return execute("Histogram", inputs, {"edges": tuple(edges), "density": bool(density)})
 
 
-def _floating_input(x, name):
+def _require_histogram_input(x, name):
     if x._data.dtype.kind != "f":
         raise NotImplementedError(f"{name}: \"histogram_cpu\" not implemented for '{x.dtype}'")
 
@@ -241,7 +240,7 @@ def histc(input, bins=100, min=0, max=0):
     >>> mt.histc(mt.tensor([1.0, 2.0, 1.0]), bins=4, min=0, max=3)
     tensor([0., 2., 1., 0.])
     """
-    _floating_input(input, "histc")
+    _require_histogram_input(input, "histc")
     if bins <= 0:
         raise RuntimeError(f"histc: bins must be > 0, got {bins}")
     low, high = float(min), float(max)
@@ -263,7 +262,7 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False):
     >>> mt.histogram(mt.tensor([1.0, 2.0, 1.0]), bins=4, range=(0.0, 3.0))
     histogram(hist=tensor([0., 2., 1., 0.]), bin_edges=tensor([0.0000, 0.7500, 1.5000, 2.2500, 3.0000]))
     """
-    _floating_input(input, "histogram")
+    _require_histogram_input(input, "histogram")
     if isinstance(bins, Tensor):
         if bins.ndim != 1:
             raise RuntimeError(f"histogram(): bins tensor should have one dimension, but got {bins.ndim}")
@@ -286,7 +285,7 @@ def histogramdd(input, bins, range=None, weight=None, density=False):
     tensor([[0., 1.],
             [1., 1.]])
     """
-    _floating_input(input, "histogramdd")
+    _require_histogram_input(input, "histogramdd")
     if input.ndim < 2:
         raise RuntimeError(f"histogramdd: input should have at least 2 dimensions, but got {input.ndim}")
     points = input.reshape(-1, input.shape[-1])

@@ -9,30 +9,26 @@ PyTorch's single-tensor path (torch/optim/adadelta.py), g = grad (negated if max
 """
 import numpy as np
 
-from .optimizer import Optimizer, average_square_
+from .optimizer import Optimizer, average_square_, check_non_negative
 
 
 class Adadelta(Optimizer):
     """Adadelta with PyTorch's defaults (lr=1.0 scales the Adadelta step) and update rule.
 
     >>> w = mt.nn.Parameter(mt.tensor([1.0, -2.0]))
-    >>> optimizer = mt.optim.Adadelta([w], lr=1.0)
+    >>> optimizer = mt.optim.Adadelta([w])
     >>> (w * w).sum().backward()
     >>> optimizer.step()
-    >>> [round(v, 6) for v in w.tolist()]  # the first step is sqrt(eps / (0.1 g^2 + eps)) * g: tiny
-    [0.996838, -1.996838]
+    >>> sorted(optimizer.state[w]), [round(v, 6) for v in w.tolist()]  # a first step of sqrt(eps / (0.1 g^2 + eps)) * g
+    (['acc_delta', 'square_avg', 'step'], [0.996838, -1.996838])
     """
 
     def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *, capturable=False,
                  maximize=False, differentiable=False):
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
+        check_non_negative(lr=lr)
         if not 0.0 <= rho <= 1.0:
             raise ValueError(f"Invalid rho value: {rho}")
-        if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        check_non_negative(eps=eps, weight_decay=weight_decay)
         defaults = dict(lr=lr, rho=rho, eps=eps, weight_decay=weight_decay, maximize=maximize, capturable=capturable,
                         foreach=foreach, differentiable=differentiable)
         super().__init__(params, defaults)
@@ -41,12 +37,7 @@ class Adadelta(Optimizer):
         lr, rho, eps = float(group["lr"]), group["rho"], group["eps"]
         for p in self._params_with_grad(group):
             grad = self._gradient(p, group["maximize"], group["weight_decay"])
-            state = self.state[p]
-            if not state:
-                state["step"] = self._step_counter()
-                state["square_avg"] = self._zeros_state(p)
-                state["acc_delta"] = self._zeros_state(p)
-            state["step"]._data += 1
+            state = self._counted_state(p, "square_avg", "acc_delta")
             square_avg, acc_delta = state["square_avg"]._data, state["acc_delta"]._data
 
             scratch = average_square_(square_avg, grad, rho)

@@ -11,7 +11,7 @@ PyTorch's single-tensor path (torch.optim.adam._single_tensor_adam), g = grad
 """
 import numpy as np
 
-from .optimizer import Optimizer, average_square_, lerp_
+from .optimizer import Optimizer, average_square_, check_non_negative, lerp_
 
 
 class Adam(Optimizer):
@@ -35,10 +35,7 @@ class Adam(Optimizer):
 
     def _update(self, group):
         lr, (beta1, beta2), eps = float(group["lr"]), group["betas"], group["eps"]
-        for p in self._params_with_grad(group):
-            state, _, step, scratch = adam_moments(self, group, p)
-            exp_avg, exp_avg_sq = state["exp_avg"]._data, state["exp_avg_sq"]._data
-
+        for p, state, _, step, exp_avg, exp_avg_sq, scratch in adam_steps(self, group):
             bias_correction1 = 1 - beta1 ** step
             bias_correction2_sqrt = (1 - beta2 ** step) ** 0.5
             if group["amsgrad"]:
@@ -73,8 +70,9 @@ class AdamW(Adam):
                          fused=fused, decoupled_weight_decay=True)
 
 
-def adam_moments(optimizer, group, p):
-    """The start of an Adam, NAdam or RAdam step for `p`: returns (state, gradient, step count, a scratch array).
+def adam_steps(optimizer, group):
+    """Each parameter of `group` with a gradient, at the start of its Adam, NAdam or RAdam step: yields
+    (p, state, gradient, step count, exp_avg, exp_avg_sq, a scratch array), the moments as arrays.
 
     Makes the state on the first step (step, exp_avg, exp_avg_sq, and
     max_exp_avg_sq with amsgrad), counts the step, applies the weight decay
@@ -84,39 +82,30 @@ def adam_moments(optimizer, group, p):
     >>> w = mt.nn.Parameter(mt.tensor([1.0]))
     >>> optimizer = mt.optim.Adam([w], betas=(0.5, 0.75))
     >>> w.grad = mt.tensor([2.0])
-    >>> state, grad, step, _ = adam_moments(optimizer, optimizer.param_groups[0], w)
-    >>> step, state["exp_avg"].item(), state["exp_avg_sq"].item()
-    (1.0, 1.0, 1.0)
+    >>> [(step, exp_avg.item(), exp_avg_sq.item()) for _, _, _, step, exp_avg, exp_avg_sq, _ in adam_steps(
+    ...     optimizer, optimizer.param_groups[0])]
+    [(1.0, 1.0, 1.0)]
     """
     (beta1, beta2), weight_decay = group["betas"], group["weight_decay"]
     decoupled = group.get("decoupled_weight_decay", False)
-    grad = optimizer._gradient(p, group["maximize"], 0 if decoupled else weight_decay)
-    state = optimizer.state[p]
-    if not state:
-        state["step"] = optimizer._step_counter()
-        state["exp_avg"] = optimizer._zeros_state(p)
-        state["exp_avg_sq"] = optimizer._zeros_state(p)
-        if group.get("amsgrad"):
-            state["max_exp_avg_sq"] = optimizer._zeros_state(p)
-    state["step"]._data += 1
-    if decoupled and weight_decay != 0:
-        p._data *= 1 - float(group["lr"]) * weight_decay
-    exp_avg_sq = state["exp_avg_sq"]._data
-    scratch = lerp_(state["exp_avg"]._data, grad, 1 - beta1)
-    average_square_(exp_avg_sq, grad, beta2, scratch)
-    return state, grad, float(state["step"]._data), scratch
+    buffers = ("exp_avg", "exp_avg_sq") + (("max_exp_avg_sq",) if group.get("amsgrad") else ())
+    for p in optimizer._params_with_grad(group):
+        grad = optimizer._gradient(p, group["maximize"], 0 if decoupled else weight_decay)
+        state = optimizer._counted_state(p, *buffers)
+        if decoupled and weight_decay != 0:
+            p._data *= 1 - float(group["lr"]) * weight_decay
+        exp_avg, exp_avg_sq = state["exp_avg"]._data, state["exp_avg_sq"]._data
+        scratch = lerp_(exp_avg, grad, 1 - beta1)
+        average_square_(exp_avg_sq, grad, beta2, scratch)
+        yield p, state, grad, float(state["step"]._data), exp_avg, exp_avg_sq, scratch
 
 
 def _check_adam_options(lr, betas, eps, weight_decay):
-    if not 0.0 <= lr:
-        raise ValueError(f"Invalid learning rate: {lr}")
-    if not 0.0 <= eps:
-        raise ValueError(f"Invalid epsilon value: {eps}")
+    check_non_negative(lr=lr, eps=eps)
     if len(betas) != 2:
         raise ValueError(f"betas must be a pair (beta1, beta2), got {betas!r}")
     if not 0.0 <= betas[0] < 1.0:
         raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
     if not 0.0 <= betas[1] < 1.0:
         raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
-    if not 0.0 <= weight_decay:
-        raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+    check_non_negative(weight_decay=weight_decay)

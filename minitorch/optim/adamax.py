@@ -17,10 +17,10 @@ class Adamax(Optimizer):
 
     >>> w = mt.nn.Parameter(mt.tensor([1.0, -2.0]))
     >>> optimizer = mt.optim.Adamax([w], lr=0.1)
-    >>> (w * w).sum().backward()
+    >>> w.grad = mt.tensor([2.0, -4.0])
     >>> optimizer.step()
-    >>> [round(v, 4) for v in w.tolist()]  # the first step moves each weight by lr against its gradient's sign
-    [0.9, -1.9]
+    >>> optimizer.state[w]["exp_inf"], [round(v, 4) for v in w.tolist()]  # u: the largest |g| so far; steps of lr
+    (tensor([2., 4.]), [0.9, -1.9])
     """
 
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, foreach=None, *,
@@ -34,12 +34,7 @@ class Adamax(Optimizer):
         lr, (beta1, beta2), eps = float(group["lr"]), group["betas"], group["eps"]
         for p in self._params_with_grad(group):
             grad = self._gradient(p, group["maximize"], group["weight_decay"])
-            state = self.state[p]
-            if not state:
-                state["step"] = self._step_counter()
-                state["exp_avg"] = self._zeros_state(p)
-                state["exp_inf"] = self._zeros_state(p)
-            state["step"]._data += 1
+            state = self._counted_state(p, "exp_avg", "exp_inf")
             step = float(state["step"]._data)
             exp_avg, exp_inf = state["exp_avg"]._data, state["exp_inf"]._data
 

@@ -12,7 +12,7 @@ The averaged parameters are in `optimizer.state[p]["ax"]`.
 import numpy as np
 
 from ..tensor import Tensor
-from .optimizer import Optimizer
+from .optimizer import Optimizer, check_non_negative
 
 
 class ASGD(Optimizer):
@@ -28,10 +28,7 @@ class ASGD(Optimizer):
 
     def __init__(self, params, lr=1e-2, lambd=1e-4, alpha=0.75, t0=1e6, weight_decay=0, foreach=None,
                  maximize=False, differentiable=False, capturable=False):
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        check_non_negative(lr=lr, weight_decay=weight_decay)
         defaults = dict(lr=lr, lambd=lambd, alpha=alpha, t0=t0, weight_decay=weight_decay, foreach=foreach,
                         maximize=maximize, differentiable=differentiable, capturable=capturable)
         super().__init__(params, defaults)

@@ -48,12 +48,11 @@ class SequentialLR(_Combination):
     >>> warmup = mt.optim.lr_scheduler.LinearLR(optimizer, start_factor=0.5, total_iters=2)
     >>> decay = mt.optim.lr_scheduler.ExponentialLR(optimizer, gamma=0.5)
     >>> scheduler = mt.optim.lr_scheduler.SequentialLR(optimizer, [warmup, decay], milestones=[2])
-    >>> lrs = [optimizer.param_groups[0]["lr"]]
+    >>> lrs = scheduler.get_last_lr()
     >>> for epoch in range(4):
-    ...     optimizer.step()
-    ...     scheduler.step()
-    ...     lrs.append(optimizer.param_groups[0]["lr"])
-    >>> lrs
+    ...     optimizer.step(); scheduler.step()
+    ...     lrs += scheduler.get_last_lr()
+    >>> lrs  # warmup for 2 epochs, then decay from the start
     [0.5, 0.75, 1.0, 0.5, 0.25]
     """
 
@@ -109,13 +108,14 @@ class ChainedScheduler(_Combination):
     >>> constant = mt.optim.lr_scheduler.ConstantLR(optimizer, factor=0.5, total_iters=2)
     >>> decay = mt.optim.lr_scheduler.ExponentialLR(optimizer, gamma=0.9)
     >>> scheduler = mt.optim.lr_scheduler.ChainedScheduler([constant, decay])
-    >>> lrs = [optimizer.param_groups[0]["lr"]]
-    >>> for epoch in range(3):
-    ...     optimizer.step()
-    ...     scheduler.step()
-    ...     lrs.append(round(optimizer.param_groups[0]["lr"], 4))
-    >>> lrs
-    [0.5, 0.45, 0.81, 0.729]
+    >>> optimizer.param_groups[0]["lr"]  # 1.0 * 0.5 (constant) * 0.9 ** 0 (decay)
+    0.5
+    >>> for epoch in range(1, 4):
+    ...     optimizer.step(); scheduler.step()
+    ...     print(epoch, round(optimizer.param_groups[0]["lr"], 4))
+    1 0.45
+    2 0.81
+    3 0.729
     """
 
     def __init__(self, schedulers, optimizer=None):

@@ -35,13 +35,13 @@ class CyclicLR(_MomentumCycling, LRScheduler):
 
     >>> optimizer = mt.optim.SGD([mt.nn.Parameter(mt.zeros(1))], lr=1.0, momentum=0.9)
     >>> scheduler = mt.optim.lr_scheduler.CyclicLR(optimizer, base_lr=0.1, max_lr=0.5, step_size_up=2)
-    >>> lrs = [optimizer.param_groups[0]["lr"]]
+    >>> group = optimizer.param_groups[0]
+    >>> cycle = [(group["lr"], group["momentum"])]
     >>> for batch in range(4):
-    ...     optimizer.step()
-    ...     scheduler.step()
-    ...     lrs.append(round(optimizer.param_groups[0]["lr"], 4))
-    >>> lrs, round(optimizer.param_groups[0]["momentum"], 4)
-    ([0.1, 0.3, 0.5, 0.3, 0.1], 0.9)
+    ...     optimizer.step(); scheduler.step()
+    ...     cycle.append((round(group["lr"], 4), round(group["momentum"], 4)))
+    >>> cycle  # (lr, momentum) after each batch
+    [(0.1, 0.9), (0.3, 0.85), (0.5, 0.8), (0.3, 0.85), (0.1, 0.9)]
     """
 
     def __init__(self, optimizer, base_lr, max_lr, step_size_up=2000, step_size_down=None, mode="triangular",
@@ -139,15 +139,14 @@ class OneCycleLR(_MomentumCycling, LRScheduler):
     Momentum (or Adam's beta1) cycles the other way, between max_momentum and
     base_momentum. Stepping past `total_steps` raises ValueError. Step it after every batch.
 
-    >>> optimizer = mt.optim.SGD([mt.nn.Parameter(mt.zeros(1))], lr=1.0)
+    >>> optimizer = mt.optim.SGD([mt.nn.Parameter(mt.zeros(1))], lr=1.0, momentum=0.9)
     >>> scheduler = mt.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=1.0, total_steps=6)
-    >>> lrs = []
-    >>> for epoch in range(5):
-    ...     optimizer.step()
-    ...     scheduler.step()
-    ...     lrs.append(round(optimizer.param_groups[0]["lr"], 4))
-    >>> lrs  # it started at max_lr / 25 = 0.04
-    [0.9944, 0.8117, 0.4626, 0.1335, 0.0]
+    >>> group, cycle = optimizer.param_groups[0], []
+    >>> for batch in range(5):
+    ...     optimizer.step(); scheduler.step()
+    ...     cycle.append((round(group["lr"], 4), round(group["momentum"], 4)))
+    >>> cycle  # (lr, momentum) after each batch; it started at (max_lr / 25, max_momentum) = (0.04, 0.95)
+    [(0.9944, 0.8506), (0.8117, 0.8688), (0.4626, 0.9037), (0.1335, 0.9367), (0.0, 0.95)]
     """
 
     def __init__(self, optimizer, max_lr, total_steps=None, epochs=None, steps_per_epoch=None, pct_start=0.3,

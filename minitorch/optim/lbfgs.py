@@ -22,7 +22,7 @@ import numpy as np
 from ..autograd import enable_grad
 from ..engine.versions import bump
 from ..tensor import Tensor
-from .optimizer import Optimizer
+from .optimizer import Optimizer, check_non_negative
 
 
 class LBFGS(Optimizer):
@@ -42,8 +42,7 @@ class LBFGS(Optimizer):
 
     def __init__(self, params, lr=1, max_iter=20, max_eval=None, tolerance_grad=1e-7, tolerance_change=1e-9,
                  history_size=100, line_search_fn=None):
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
+        check_non_negative(lr=lr)
         if max_eval is None:
             max_eval = max_iter * 5 // 4
         defaults = dict(lr=lr, max_iter=max_iter, max_eval=max_eval, tolerance_grad=tolerance_grad,
@@ -129,8 +128,8 @@ class LBFGS(Optimizer):
             return orig_loss
 
         memory = _Memory.from_state(state, history_size)
-        d, t = _array(state.get("d")), _scalar(state.get("t"))
-        prev_flat_grad, prev_loss = _array(state.get("prev_flat_grad")), state.get("prev_loss")
+        d, t = _as_array(state.get("d")), _scalar(state.get("t"))
+        prev_flat_grad, prev_loss = _as_array(state.get("prev_flat_grad")), state.get("prev_loss")
         n_iter = 0
         while n_iter < max_iter:
             n_iter += 1
@@ -194,7 +193,7 @@ class _Memory:
 
     @classmethod
     def from_state(cls, state, history_size):
-        arrays = lambda key: [_array(v) for v in state.get(key) or []]  # noqa: E731
+        arrays = lambda key: [_as_array(v) for v in state.get(key) or []]  # noqa: E731
         scalars = lambda key: [_scalar(v) for v in state.get(key) or []]  # noqa: E731
         al = scalars("al") if "al" in state else None
         return cls(history_size, arrays("old_dirs"), arrays("old_stps"), scalars("ro"),
@@ -239,7 +238,7 @@ class _Memory:
             state["al"] = [None if v is None else _stored(v) for v in self.al]
 
 
-def _array(value):
+def _as_array(value):
     return None if value is None else np.asarray(value._data if isinstance(value, Tensor) else value)
 
 

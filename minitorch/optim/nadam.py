@@ -12,8 +12,8 @@ PyTorch's single-tensor path (torch/optim/nadam.py), g = grad (negated if maximi
 import numpy as np
 
 from ..tensor import Tensor
-from .adam import _check_adam_options, adam_moments
-from .optimizer import Optimizer
+from .adam import _check_adam_options, adam_steps
+from .optimizer import Optimizer, check_non_negative
 
 
 class NAdam(Optimizer):
@@ -30,8 +30,7 @@ class NAdam(Optimizer):
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, momentum_decay=4e-3,
                  decoupled_weight_decay=False, *, foreach=None, maximize=False, capturable=False, differentiable=False):
         _check_adam_options(lr, betas, eps, weight_decay)
-        if not 0.0 <= momentum_decay:
-            raise ValueError(f"Invalid momentum_decay value: {momentum_decay}")
+        check_non_negative(momentum_decay=momentum_decay)
         defaults = dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay, momentum_decay=momentum_decay,
                         decoupled_weight_decay=decoupled_weight_decay, maximize=maximize, foreach=foreach,
                         capturable=capturable, differentiable=differentiable)
@@ -40,8 +39,7 @@ class NAdam(Optimizer):
     def _update(self, group):
         lr, (beta1, beta2), eps = float(group["lr"]), group["betas"], group["eps"]
         momentum_decay = group["momentum_decay"]
-        for p in self._params_with_grad(group):
-            state, grad, step, scratch = adam_moments(self, group, p)
+        for p, state, grad, step, exp_avg, exp_avg_sq, scratch in adam_steps(self, group):
             if "mu_product" not in state:
                 state["mu_product"] = Tensor._make(np.ones((), dtype=np.float32))
             mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * momentum_decay)))
@@ -51,7 +49,6 @@ class NAdam(Optimizer):
             mu_product = float(mu_product_array)
             mu_product_next = mu_product * mu_next
 
-            exp_avg, exp_avg_sq = state["exp_avg"]._data, state["exp_avg_sq"]._data
             denom = np.divide(exp_avg_sq, 1 - beta2 ** step)
             np.sqrt(denom, out=denom)
             denom += eps

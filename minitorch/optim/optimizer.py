@@ -211,6 +211,17 @@ class Optimizer:
     def _zeros_state(p, value=0.0):
         return Tensor._make(np.full_like(p._data, value))
 
+    def _counted_state(self, p, *buffers):
+        """p's state, made on its first step (a step count and, for each name in `buffers`, zeros like p),
+        with this step counted."""
+        state = self.state[p]
+        if not state:
+            state["step"] = self._step_counter()
+            for name in buffers:
+                state[name] = self._zeros_state(p)
+        state["step"]._data += 1
+        return state
+
     @staticmethod
     def _step_counter():
         # PyTorch keeps "step" as a float32 scalar tensor; so do we, so state_dicts look alike.
@@ -361,3 +372,19 @@ def average_square_(average, values, decay, scratch=None):
     scratch *= values
     average += scratch
     return scratch
+
+
+_OPTION_NAMES = {"lr": "learning rate", "eps": "epsilon value"}  # PyTorch's words; the others: "<name> value"
+
+
+def check_non_negative(**options):
+    """PyTorch's refusal of a negative option: ValueError("Invalid learning rate: -0.1") and the like.
+
+    >>> check_non_negative(lr=0.1, weight_decay=-1)
+    Traceback (most recent call last):
+        ...
+    ValueError: Invalid weight_decay value: -1
+    """
+    for name, value in options.items():
+        if not 0.0 <= value:
+            raise ValueError(f"Invalid {_OPTION_NAMES.get(name, name + ' value')}: {value}")

@@ -11,7 +11,7 @@ PyTorch's single-tensor path (torch/optim/radam.py), g = grad (negated if maximi
 """
 import numpy as np
 
-from .adam import _check_adam_options, adam_moments
+from .adam import _check_adam_options, adam_steps
 from .optimizer import Optimizer
 
 
@@ -36,10 +36,7 @@ class RAdam(Optimizer):
 
     def _update(self, group):
         lr, (beta1, beta2), eps = float(group["lr"]), group["betas"], group["eps"]
-        for p in self._params_with_grad(group):
-            state, _, step, scratch = adam_moments(self, group, p)
-            exp_avg, exp_avg_sq = state["exp_avg"]._data, state["exp_avg_sq"]._data
-
+        for p, _, _, step, exp_avg, exp_avg_sq, scratch in adam_steps(self, group):
             bias_correction1 = 1 - beta1 ** step
             bias_correction2 = 1 - beta2 ** step
             update = np.divide(exp_avg, bias_correction1, out=scratch)

@@ -10,7 +10,7 @@ PyTorch's single-tensor path (torch.optim.rmsprop), g = grad (negated if maximiz
 """
 import numpy as np
 
-from .optimizer import Optimizer, average_square_
+from .optimizer import Optimizer, average_square_, check_non_negative
 
 
 class RMSprop(Optimizer):
@@ -25,16 +25,7 @@ class RMSprop(Optimizer):
     """
     def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=False,
                  capturable=False, foreach=None, maximize=False, differentiable=False):
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
-        if not 0.0 <= momentum:
-            raise ValueError(f"Invalid momentum value: {momentum}")
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
-        if not 0.0 <= alpha:
-            raise ValueError(f"Invalid alpha value: {alpha}")
+        check_non_negative(lr=lr, eps=eps, momentum=momentum, weight_decay=weight_decay, alpha=alpha)
         defaults = dict(lr=lr, alpha=alpha, eps=eps, weight_decay=weight_decay, momentum=momentum,
                         centered=centered, capturable=capturable, foreach=foreach, maximize=maximize,
                         differentiable=differentiable)
@@ -44,15 +35,8 @@ class RMSprop(Optimizer):
         lr, alpha, eps, momentum = float(group["lr"]), group["alpha"], group["eps"], group["momentum"]
         for p in self._params_with_grad(group):
             grad = self._gradient(p, group["maximize"], group["weight_decay"])
-            state = self.state[p]
-            if not state:
-                state["step"] = self._step_counter()
-                state["square_avg"] = self._zeros_state(p)
-                if momentum > 0:
-                    state["momentum_buffer"] = self._zeros_state(p)
-                if group["centered"]:
-                    state["grad_avg"] = self._zeros_state(p)
-            state["step"]._data += 1
+            state = self._counted_state(p, "square_avg", *(("momentum_buffer",) if momentum > 0 else ()),
+                                        *(("grad_avg",) if group["centered"] else ()))
             square_avg = state["square_avg"]._data
 
             scratch = average_square_(square_avg, grad, alpha)

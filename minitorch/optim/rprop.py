@@ -9,7 +9,7 @@ The step sizes start at lr. Only the gradient's sign matters: Rprop is for full-
 """
 import numpy as np
 
-from .optimizer import Optimizer
+from .optimizer import Optimizer, check_non_negative
 
 
 class Rprop(Optimizer):
@@ -25,8 +25,7 @@ class Rprop(Optimizer):
 
     def __init__(self, params, lr=1e-2, etas=(0.5, 1.2), step_sizes=(1e-6, 50), *, capturable=False, foreach=None,
                  maximize=False, differentiable=False):
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
+        check_non_negative(lr=lr)
         if not 0.0 < etas[0] < 1.0 < etas[1]:
             raise ValueError(f"Invalid eta values: {etas[0]}, {etas[1]}")
         defaults = dict(lr=lr, etas=tuple(etas), step_sizes=tuple(step_sizes), foreach=foreach, maximize=maximize,

@@ -37,13 +37,10 @@ class LRScheduler:
     ...         return [base / 2 ** self.last_epoch for base in self.base_lrs]
     >>> optimizer = mt.optim.SGD([mt.nn.Parameter(mt.zeros(1))], lr=1.0)
     >>> scheduler = Halving(optimizer)
-    >>> lrs = []
     >>> for epoch in range(3):
-    ...     optimizer.step()
-    ...     scheduler.step()
-    ...     lrs.append(round(optimizer.param_groups[0]["lr"], 4))
-    >>> lrs
-    [0.5, 0.25, 0.125]
+    ...     optimizer.step(); scheduler.step()
+    >>> scheduler.last_epoch, scheduler.get_last_lr(), optimizer.param_groups[0]["lr"]
+    (3, [0.125], 0.125)
     """
 
     _get_lr_called_within_step = False

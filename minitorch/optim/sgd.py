@@ -10,7 +10,7 @@ PyTorch's update (torch.optim.SGD, single-tensor path), g = grad (negated if max
 import numpy as np
 
 from ..tensor import Tensor
-from .optimizer import Optimizer
+from .optimizer import Optimizer, check_non_negative
 
 
 class SGD(Optimizer):
@@ -25,12 +25,7 @@ class SGD(Optimizer):
     """
     def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=False, *,
                  maximize=False, foreach=None, differentiable=False, fused=None):
-        if lr < 0.0:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if momentum < 0.0:
-            raise ValueError(f"Invalid momentum value: {momentum}")
-        if weight_decay < 0.0:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        check_non_negative(lr=lr, momentum=momentum, weight_decay=weight_decay)
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         defaults = dict(lr=lr, momentum=momentum, dampening=dampening, weight_decay=weight_decay,

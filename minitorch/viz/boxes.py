@@ -48,7 +48,7 @@ def as_graph(obj, names=None, group_by=None):
         else:
             graph = graph_module.from_tape(obj._tape, f"GradientTape (tape {obj._tape.serial})", names)
     else:
-        graph = graph_module.as_graph(obj, names)
+        graph = graph_module.from_recorded(obj, names)
     if group_by is not None:
         graph_module.group_by_module(graph, group_by)
     return graph
@@ -108,7 +108,7 @@ def _wrap(text):
     return textwrap.wrap(text, WRAP, subsequent_indent="  ", break_long_words=False) or [text]
 
 
-def _tensor_lines(label, node):
+def _box_lines(label, node):
     lines = [f"{label}  {_shape_text(node)}"]
     if node.value is not None:
         lines += _wrap(f"value {node.value.text(DIGITS)}")
@@ -186,7 +186,7 @@ def picture(obj, names=None, group_by=None):
         if key not in result.boxes and tid not in folded:
             node = graph.tensors[tid]
             style = "output" if tid in targets and node.kind == "computed" else node.kind
-            result.boxes[key] = Box(key, _tensor_lines(label[tid], node), style, tensor_module.get(tid))
+            result.boxes[key] = Box(key, _box_lines(label[tid], node), style, tensor_module.get(tid))
 
     for op in graph.ops:
         for tid in op.input_ids:

@@ -210,7 +210,7 @@ def _text_line(x, y, text, css="line"):
     return f'<text class="{css}" x="{x:.1f}" y="{y:.1f}">{html.escape(text)}</text>'
 
 
-def _tensor_lines(graph, tid, label):
+def _page_lines(graph, tid, label):
     """The lines of a tensor box: name and shape, value, gradient (room for its final text), heat-maps."""
     node = graph.tensors[tid]
     value, grad = _final_value(node), _final_grad(node)
@@ -227,7 +227,7 @@ def _svg(graph, names, tensors, first_difference_step):
     grad_lines, heat = {}, {}
     for key, box in pic.boxes.items():
         if key[0] == "t":
-            head, grad_lines[key], heat[key] = _tensor_lines(graph, key[1], label[key[1]])
+            head, grad_lines[key], heat[key] = _page_lines(graph, key[1], label[key[1]])
             box.lines = head + grad_lines[key] + [""] * (HEAT_LINES if heat[key] else 0)
     shape = layout(pic)
     width, height = shape.width * SCALE + 2 * MARGIN, shape.height * SCALE + 2 * MARGIN

@@ -97,7 +97,7 @@ CASES = [
     OpCase("Sqrt", lambda x, w: F.rms_norm(x, (3,), w), normal((2, 3), (3,)), name="rms-norm"),
     OpCase("Pow", lambda x: F.local_response_norm(x, 3, alpha=0.5, beta=0.75, k=1.0), normal((2, 4, 3)),
            name="local-response-norm"),
-    OpCase("Pow", lambda x: F.normalize(x, p=3.0, dim=1), normal((3, 4)), name="normalize-p3"),
+    OpCase("VectorNorm", lambda x: F.normalize(x, p=3.0, dim=1), normal((3, 4)), name="normalize-p3"),
     OpCase("MatMul", lambda x1, x2, w, b: F.bilinear(x1, x2, w, b), normal((3, 2), (3, 4), (5, 2, 4), (5,)), name="bilinear"),
     OpCase("Transpose", lambda x: F.pixel_unshuffle(F.pixel_shuffle(x, 2) ** 2, 2), normal((1, 8, 2, 3)), name="pixel-shuffles"),
     # spatial transformers: the grid positions are smooth away from integer pixel coordinates

@@ -1,4 +1,5 @@
-"""Cases for the pointwise ops (ops/pointwise_ops.py) and the special functions (ops/special_ops.py),
+"""Cases for the elementwise ops (ops/arithmetic_ops.py, exponential_ops.py, trigonometric_ops.py,
+rounding_ops.py, ...) and the special functions (ops/special_ops.py),
 and for the pointwise functions composed of other ops (lerp, logit, addcmul, ...)."""
 import numpy as np
 

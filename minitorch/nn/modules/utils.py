@@ -5,23 +5,7 @@
 >>> _pair(3), _pair((1, 2))
 ((3, 3), (1, 2))
 """
-import collections.abc
-import itertools
+from ...ops.dims import ntuple as _ntuple, pair as _pair, single as _single  # noqa: F401  (defined there, below nn)
 
-
-def _ntuple(n, name="parse"):
-    """A parser that turns an int into an n-tuple of it and an iterable into a tuple (PyTorch's `_ntuple`)."""
-
-    def parse(x):
-        if isinstance(x, collections.abc.Iterable):
-            return tuple(x)
-        return tuple(itertools.repeat(x, n))
-
-    parse.__name__ = parse.__qualname__ = name
-    return parse
-
-
-_single = _ntuple(1, "_single")
-_pair = _ntuple(2, "_pair")
 _triple = _ntuple(3, "_triple")
 _quadruple = _ntuple(4, "_quadruple")

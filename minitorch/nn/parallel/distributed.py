@@ -201,11 +201,11 @@ def _check_same_model(group, module):
             i = different[0]
             raise RuntimeError(
                 f"DistributedDataParallel: the model differs across ranks: {names[i]!r} is "
-                f"{_explain(rows[i])} on rank {group.rank} but {_explain(np.asarray(theirs)[i])} on rank {rank}"
+                f"{_metadata_text(rows[i])} on rank {group.rank} but {_metadata_text(np.asarray(theirs)[i])} on rank {rank}"
             )
 
 
-def _explain(row):
+def _metadata_text(row):
     dtype = DTYPES[row[0]] if 0 <= row[0] < len(DTYPES) else "?"
     shape = tuple(int(n) for n in row[2:2 + row[1]]) if row[1] <= _DIMS else f"<{row[1]} dims>"
     return f"{dtype} of shape {shape}"

@@ -3,15 +3,11 @@ in place on each parameter's .grad, unrecorded, as PyTorch's (torch/nn/utils/cli
 import types
 import warnings
 
+from ...autograd.backward import as_tensor_list
 from ...creation import tensor
 from ...engine.state import no_grad
-from ...ops import array_ops, math_ops
-from ...tensor import Tensor
-from ..functional_distance import vector_norm
-
-
-def _as_list(tensors):
-    return [tensors] if isinstance(tensors, Tensor) else list(tensors)
+from ...ops import array_ops, comparison_ops
+from ...ops.norm_ops import vector_norm
 
 
 def get_total_norm(tensors, norm_type=2.0, error_if_nonfinite=False, foreach=None):
@@ -20,7 +16,7 @@ def get_total_norm(tensors, norm_type=2.0, error_if_nonfinite=False, foreach=Non
     >>> mt.nn.utils.get_total_norm([mt.tensor([3.0]), mt.tensor([4.0])])
     tensor(5.)
     """
-    tensors = _as_list(tensors)
+    tensors = as_tensor_list(tensors)
     norm_type = float(norm_type)
     if not tensors:
         return tensor(0.0)
@@ -28,7 +24,7 @@ def get_total_norm(tensors, norm_type=2.0, error_if_nonfinite=False, foreach=Non
         norms = [vector_norm(t.detach().reshape(-1), norm_type, 0) for t in tensors]
         dtype = norms[0].dtype
         total = vector_norm(array_ops.stack([n.to(dtype) for n in norms]), norm_type, 0)
-    if error_if_nonfinite and not bool(math_ops.isfinite(total)):
+    if error_if_nonfinite and not bool(comparison_ops.isfinite(total)):
         raise RuntimeError(
             f"The total norm of order {norm_type} for gradients from `parameters` is non-finite, so it cannot be "
             "clipped. To disable this error and scale the gradients by the non-finite norm anyway, set "
@@ -44,7 +40,7 @@ def clip_grads_with_norm_(parameters, max_norm, total_norm, foreach=None):
     >>> mt.nn.utils.clip_grads_with_norm_([p], 1.0, mt.tensor(5.0)); p.grad
     tensor([0.6000, 0.8000])
     """
-    grads = [p.grad for p in _as_list(parameters) if p.grad is not None]
+    grads = [p.grad for p in as_tensor_list(parameters) if p.grad is not None]
     if not grads:
         return
     coefficient = (float(max_norm) / (total_norm + 1e-6)).clamp(max=1.0)
@@ -64,7 +60,7 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
     [0.6, 0.8]
     """
     is_generator = isinstance(parameters, types.GeneratorType)
-    parameters = _as_list(parameters)
+    parameters = as_tensor_list(parameters)
     if is_generator and not parameters:
         warnings.warn("`parameters` is an empty generator, no gradient clipping will occur.", stacklevel=2)
     grads = [p.grad for p in parameters if p.grad is not None]
@@ -99,6 +95,6 @@ def clip_grad_value_(parameters, clip_value, foreach=None):
     """
     clip_value = float(clip_value)
     with no_grad():
-        for p in _as_list(parameters):
+        for p in as_tensor_list(parameters):
             if p.grad is not None:
                 p.grad.clamp_(-clip_value, clip_value)

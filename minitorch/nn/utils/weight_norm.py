@@ -10,8 +10,8 @@ import warnings
 
 from ...creation import empty
 from ...engine.state import no_grad
-from ...ops import math_ops
-from ..functional_distance import vector_norm
+from ...ops import comparison_ops, product_ops
+from ...ops.norm_ops import vector_norm
 from ..parameter import Parameter
 
 
@@ -91,7 +91,7 @@ def remove_weight_norm(module, name="weight"):
 
 
 def _normalize(x, eps):
-    return x / math_ops.clamp(vector_norm(x, 2, 0), min=eps)
+    return x / comparison_ops.clamp(vector_norm(x, 2, 0), min=eps)
 
 
 class SpectralNorm:
@@ -114,10 +114,10 @@ class SpectralNorm:
         if do_power_iteration:
             with no_grad():
                 for _ in range(self.n_power_iterations):
-                    v.copy_(_normalize(math_ops.matmul(matrix.t(), u), self.eps))
-                    u.copy_(_normalize(math_ops.matmul(matrix, v), self.eps))
+                    v.copy_(_normalize(product_ops.matmul(matrix.t(), u), self.eps))
+                    u.copy_(_normalize(product_ops.matmul(matrix, v), self.eps))
             u, v = u.clone(), v.clone()
-        sigma = (u * math_ops.matmul(matrix, v)).sum()
+        sigma = (u * product_ops.matmul(matrix, v)).sum()
         return weight / sigma
 
     def __call__(self, module, inputs):

@@ -1,4 +1,5 @@
-"""Embedding lookups: F.embedding (max_norm, scale_grad_by_freq, padding_idx) and F.embedding_bag.
+"""Embedding lookups and encodings (PyTorch's "sparse functions"): F.embedding (max_norm,
+scale_grad_by_freq, padding_idx), F.embedding_bag and F.one_hot.
 
 A lookup is the GatherNd of `weight[indices]`; its gradient scatter-adds into
 the looked-up rows. PyTorch's options change only values or gradients around
@@ -19,14 +20,15 @@ padded to one length and reduced with a mask.
 """
 import numpy as np
 
-from ..creation import from_numpy
-from ..engine.state import no_grad
-from ..errors import ShapeError
-from ..ops import math_ops
-from .functional_distance import vector_norm
+from ... import dtypes
+from ...creation import from_numpy
+from ...engine.state import no_grad
+from ...errors import ShapeError
+from ...ops import coercion, comparison_ops
+from ...ops.norm_ops import vector_norm
 
 
-def _indices(input, num_embeddings, name):
+def _checked_indices(input, num_embeddings, name):
     indices = np.asarray(input)
     if indices.dtype.kind not in "iu":
         raise RuntimeError(f"{name}: expected an integer index tensor (Long or Int), got {indices.dtype}")
@@ -35,11 +37,13 @@ def _indices(input, num_embeddings, name):
     return indices
 
 
-def _padding_index(padding_idx, num_embeddings):
+def padding_index(padding_idx, num_embeddings, message="Padding_idx must be within num_embeddings"):
+    """padding_idx as an index in [0, num_embeddings) (a negative one counts from the end), or None;
+    out of range, PyTorch's AssertionError with its `message`."""
     if padding_idx is None:
         return None
     if not -num_embeddings <= padding_idx < num_embeddings:
-        raise AssertionError("Padding_idx must be within num_embeddings")
+        raise AssertionError(message)
     return padding_idx % num_embeddings
 
 
@@ -57,7 +61,7 @@ def embedding_renorm_(input, indices, max_norm, norm_type):
     with no_grad():
         used = input.detach()[from_numpy(rows)]
         norms = vector_norm(used, norm_type, 1, keepdim=True)
-        scale = math_ops.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
+        scale = comparison_ops.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
         input.detach()[from_numpy(rows)] = used * scale
     return input
 
@@ -94,8 +98,8 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
     if weight.ndim != 2:
         raise ShapeError(f"embedding: 'weight' must be 2-D, got shape {tuple(weight.shape)}")
     num_embeddings = weight.shape[0]
-    indices = _indices(input, num_embeddings, "embedding")
-    padding_idx = _padding_index(padding_idx, num_embeddings)
+    indices = _checked_indices(input, num_embeddings, "embedding")
+    padding_idx = padding_index(padding_idx, num_embeddings)
     if max_norm is not None:
         embedding_renorm_(weight, indices, max_norm, norm_type)
     rows = weight[from_numpy(indices)]
@@ -104,7 +108,7 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
     if padding_idx is None:
         return rows
     is_padding = from_numpy((indices == padding_idx)[..., None])
-    return math_ops.where(is_padding, rows.detach(), rows)
+    return comparison_ops.where(is_padding, rows.detach(), rows)
 
 
 def _bags(input, offsets, include_last_offset, per_sample_weights):
@@ -164,8 +168,8 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
         raise NotImplementedError("embedding_bag: sparse=True (sparse gradients) is not supported: minitorch is dense-only")
     flat, starts, ends, sample_weights = _bags(input, offsets, include_last_offset, per_sample_weights)
     num_embeddings = weight.shape[0]
-    flat = _indices(flat, num_embeddings, "embedding_bag")
-    padding_idx = _padding_index(padding_idx, num_embeddings)
+    flat = _checked_indices(flat, num_embeddings, "embedding_bag")
+    padding_idx = padding_index(padding_idx, num_embeddings)
     if max_norm is not None:
         embedding_renorm_(weight, flat, max_norm, norm_type)
     if sample_weights is not None and mode != "sum":
@@ -183,12 +187,29 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
     dtype = np.asarray(weight).dtype
     mask = from_numpy(kept[..., None])
     if mode == "max":
-        largest = math_ops.where(mask, rows, -np.inf).amax(dim=1)
-        return math_ops.where(from_numpy(kept.any(axis=1)[:, None]), largest, 0.0)
-    rows = math_ops.where(mask, rows, 0.0)
+        largest = comparison_ops.where(mask, rows, -np.inf).amax(dim=1)
+        return comparison_ops.where(from_numpy(kept.any(axis=1)[:, None]), largest, 0.0)
+    rows = comparison_ops.where(mask, rows, 0.0)
     if sample_weights is not None:
         rows = rows * sample_weights[from_numpy(positions)].unsqueeze(-1)
     total = rows.sum(dim=1)
     if mode == "sum":
         return total
     return total / from_numpy(np.maximum(kept.sum(axis=1), 1).astype(dtype)[:, None])
+
+
+def one_hot(tensor, num_classes=-1):
+    """int64 one-hot encoding with a new last dimension of size num_classes (max + 1 if -1).
+
+    >>> mt.nn.functional.one_hot(mt.tensor([0, 2]), 3).tolist()
+    [[1, 0, 0], [0, 0, 1]]
+    """
+    values = np.asarray(tensor)
+    if values.dtype.kind not in "iu":
+        raise RuntimeError(f"one_hot is only applicable to index tensor of integer dtype, got {tensor.dtype}")
+    if num_classes == -1:
+        num_classes = int(values.max()) + 1 if values.size else 0
+    if values.size and (values.min() < 0 or values.max() >= num_classes):
+        raise RuntimeError(f"one_hot: class values must be in [0, {num_classes}), got values in [{values.min()}, {values.max()}]")
+    classes = from_numpy(np.arange(num_classes, dtype=values.dtype))
+    return coercion.cast(tensor.unsqueeze(-1) == classes, dtypes.int64)

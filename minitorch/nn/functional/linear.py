@@ -1,6 +1,23 @@
-"""bilinear, as torch.nn.functional.bilinear: y_k = x1^T W_k x2 + b_k, as one matrix product and a sum."""
-from ..errors import ShapeError
-from ..ops import math_ops
+"""Linear functions, as torch.nn.functional: linear, y = x W^T + b, one "MatMul" with the weight read
+transposed; bilinear, y_k = x1^T W_k x2 + b_k, one matrix product and a sum."""
+from ...errors import ShapeError
+from ...ops import product_ops
+
+
+def linear(input, weight, bias=None):
+    """y = x W^T + b, with x of shape (*, in_features) and W of shape (out_features, in_features).
+
+    >>> F = mt.nn.functional
+    >>> F.linear(mt.ones(2, 3), mt.ones(4, 3), mt.zeros(4)).shape
+    minitorch.Size([2, 4])
+    """
+    if input.ndim == 0 or weight.ndim != 2 or input.shape[-1] != weight.shape[1]:
+        raise ShapeError(
+            f"linear: input of shape {tuple(input.shape)} cannot be multiplied by weight of shape {tuple(weight.shape)}^T "
+            f"(expected input of shape (*, {weight.shape[1] if weight.ndim == 2 else '?'}))"
+        )
+    output = product_ops.matmul(input, weight, transpose_b=True)
+    return output if bias is None else output + bias
 
 
 def bilinear(input1, input2, weight, bias=None):
@@ -27,6 +44,6 @@ def bilinear(input1, input2, weight, bias=None):
     if bias is not None and tuple(bias.shape) != (out,):
         raise ShapeError(f"bilinear(): bias size does not match weight size: got {bias.shape[-1] if bias.ndim else bias.shape} "
                          f"but expected {out}")
-    left = math_ops.matmul(input1, weight.permute(1, 0, 2).reshape(in1, out * in2))  # (*, out in2)
+    left = product_ops.matmul(input1, weight.permute(1, 0, 2).reshape(in1, out * in2))  # (*, out in2)
     output = (left.reshape(*input1.shape[:-1], out, in2) * input2.unsqueeze(-2)).sum(dim=-1)
     return output if bias is None else output + bias

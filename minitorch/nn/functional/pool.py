@@ -1,6 +1,8 @@
-"""The pooling functions torch.nn.functional has beyond max/avg/adaptive-avg 2-D.
+"""Pooling functions, as torch.nn.functional: max, average, adaptive, fractional, LP pooling and max
+unpooling, 1-D and 2-D.
 
-No new kernels. The 1-D poolings are the 2-D ops (MaxPool, AvgPool) over a
+max_pool2d, avg_pool2d and adaptive_avg_pool2d are the "MaxPool" and "AvgPool" ops' functions
+(ops/pool_ops.py). The others add no kernel. The 1-D poolings are the 2-D ops (MaxPool, AvgPool) over a
 height of 1. The poolings whose windows differ in size or position from one
 output to the next (adaptive max, fractional max) find each window's
 argmax with numpy, then take the values with "MaxPoolGradGrad", the gather at
@@ -10,27 +12,19 @@ as in PyTorch. Max unpooling is that scatter itself ("MaxPoolGrad"). LP
 pooling is PyTorch's own composition of avg_pool and powers.
 """
 import math
-import numbers
 
 import numpy as np
 
-from .. import creation, dtypes
-from ..engine.execute import execute
-from ..errors import ShapeError
-from ..ops import math_ops, pool_ops
+from ... import creation, dtypes
+from ...engine.execute import execute
+from ...errors import ShapeError
+from ...ops import activation_ops, pool_ops, rounding_ops
+from ...ops.dims import int_tuple
+from ...ops.pool_ops import adaptive_avg_pool2d, avg_pool2d, max_pool2d  # noqa: F401
 
 
-def _single(value, name, op_name):
-    if isinstance(value, (tuple, list)):
-        if len(value) != 1:
-            raise ValueError(f"{op_name}: {name} must be an int or a tuple of one int, got {tuple(value)!r}")
-        value = value[0]
-    if not isinstance(value, numbers.Integral):
-        raise ValueError(f"{op_name}: {name} must be an int, got {value!r}")
-    return int(value)
-
-
-def _pair(value, name, op_name):
+def _two(value, name, op_name):
+    """Two values (not only ints: an output_ratio, an output_size with None) from one or a sequence of one or two."""
     value = tuple(value) if isinstance(value, (tuple, list)) else (value, value)
     if len(value) == 1:
         value = value * 2
@@ -43,7 +37,7 @@ def _over_height_1(value, name, op_name):
     """A 1-D pooling setting as the 2-D one over a height of 1: (1, k) for sizes, (0, p) for padding; None stays."""
     if value is None or (isinstance(value, (tuple, list)) and not value):
         return None
-    return (0 if name == "padding" else 1, _single(value, name, op_name))
+    return (0 if name == "padding" else 1, int_tuple(value, 1, name, op_name)[0])
 
 
 def _as_3d(input, op_name):
@@ -121,7 +115,7 @@ def adaptive_avg_pool1d(input, output_size):
     tensor([[[2., 4.]]])
     """
     batched, unbatched = _as_3d(input, "adaptive_avg_pool1d")
-    out = pool_ops.adaptive_avg_pool2d(batched.unsqueeze(2), (1, _single(output_size, "output_size", "adaptive_avg_pool1d")))
+    out = pool_ops.adaptive_avg_pool2d(batched.unsqueeze(2), (1, int_tuple(output_size, 1, "output_size", "adaptive_avg_pool1d")[0]))
     return _unbatch(out.squeeze(2), unbatched)
 
 
@@ -164,7 +158,7 @@ def _adaptive_bins(in_size, out_size):
 
 
 def _adaptive_size(output_size, input, op_name):
-    sizes = _pair(output_size, "output_size", op_name)
+    sizes = _two(output_size, "output_size", op_name)
     sizes = tuple(n if s is None else int(s) for n, s in zip(input.shape[-2:], sizes))
     if min(sizes) < 0:
         raise ValueError(f"{op_name}: output_size must not be negative, got {output_size!r}")
@@ -214,7 +208,7 @@ def adaptive_max_pool1d(input, output_size, return_indices=False):
     tensor([[[5., 4.]]])
     """
     batched, unbatched = _as_3d(input, "adaptive_max_pool1d")
-    out = adaptive_max_pool2d(batched.unsqueeze(2), (1, _single(output_size, "output_size", "adaptive_max_pool1d")), True)
+    out = adaptive_max_pool2d(batched.unsqueeze(2), (1, int_tuple(output_size, 1, "output_size", "adaptive_max_pool1d")[0]), True)
     out = _unbatch(tuple(t.squeeze(2) for t in out), unbatched)
     return out if return_indices else out[0]
 
@@ -254,14 +248,14 @@ def fractional_max_pool2d(input, kernel_size, output_size=None, output_ratio=Non
     batched, unbatched = _as_4d(input, "fractional_max_pool2d")
     if not input.is_floating_point():
         raise TypeError(f"fractional_max_pool2d: expected a floating-point input, got {input.dtype}")
-    k_h, k_w = (int(k) for k in _pair(kernel_size, "kernel_size", "fractional_max_pool2d"))
+    k_h, k_w = (int(k) for k in _two(kernel_size, "kernel_size", "fractional_max_pool2d"))
     n, c, h, w = batched.shape
     if output_size is None:
         if output_ratio is None:
             raise ValueError("fractional_max_pool2d requires specifying either an output_size or an output_ratio")
-        ratio_h, ratio_w = _pair(output_ratio, "output_ratio", "fractional_max_pool2d")
+        ratio_h, ratio_w = _two(output_ratio, "output_ratio", "fractional_max_pool2d")
         output_size = (int(h * ratio_h), int(w * ratio_w))
-    out_h, out_w = (int(s) for s in _pair(output_size, "output_size", "fractional_max_pool2d"))
+    out_h, out_w = (int(s) for s in _two(output_size, "output_size", "fractional_max_pool2d"))
     for name, out, k, size in (("height", out_h, k_h, h), ("width", out_w, k_w, w)):
         if out + k - 1 > size:
             raise ValueError(f"fractional_max_pool2d(): pool {name} {k} too large relative to input {name} {size} "
@@ -320,9 +314,9 @@ def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_siz
     tensor([[[[0., 0.],
               [4., 0.]]]])
     """
-    kernel_size = tuple(int(k) for k in _pair(kernel_size, "kernel_size", "max_unpool2d"))
-    stride = kernel_size if stride is None else tuple(int(s) for s in _pair(stride, "stride", "max_unpool2d"))
-    padding = tuple(int(p) for p in _pair(padding, "padding", "max_unpool2d"))
+    kernel_size = tuple(int(k) for k in _two(kernel_size, "kernel_size", "max_unpool2d"))
+    stride = kernel_size if stride is None else tuple(int(s) for s in _two(stride, "stride", "max_unpool2d"))
+    padding = tuple(int(p) for p in _two(padding, "padding", "max_unpool2d"))
     out_h, out_w = _unpool_size(input, kernel_size, stride, padding, output_size, "max_unpool2d")
     return _unpool(input, indices, (out_h, out_w), "max_unpool2d")
 
@@ -334,9 +328,9 @@ def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_siz
     >>> F.max_unpool1d(values, indices, 2)
     tensor([[[0., 3., 4., 0.]]])
     """
-    kernel_size = (_single(kernel_size, "kernel_size", "max_unpool1d"),)
-    stride = kernel_size if stride is None else (_single(stride, "stride", "max_unpool1d"),)
-    padding = (_single(padding, "padding", "max_unpool1d"),)
+    kernel_size = (int_tuple(kernel_size, 1, "kernel_size", "max_unpool1d")[0],)
+    stride = kernel_size if stride is None else (int_tuple(stride, 1, "stride", "max_unpool1d")[0],)
+    padding = (int_tuple(padding, 1, "padding", "max_unpool1d")[0],)
     (length,) = _unpool_size(input, kernel_size, stride, padding, output_size, "max_unpool1d")
     return _unpool(input.unsqueeze(-1), indices.unsqueeze(-1), (length, 1), "max_unpool1d").squeeze(-1)
 
@@ -366,9 +360,9 @@ def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
     >>> F.lp_pool2d(mt.tensor([[[[3.0, 4.0]]]]), 2, (1, 2))
     tensor([[[[5.]]]])
     """
-    k_h, k_w = _pair(kernel_size, "kernel_size", "lp_pool2d")
+    k_h, k_w = _two(kernel_size, "kernel_size", "lp_pool2d")
     out = pool_ops.avg_pool2d(input ** norm_type, kernel_size, stride, 0, ceil_mode)
-    return (math_ops.sign(out) * math_ops.relu(out.abs())).mul(k_h * k_w) ** (1.0 / norm_type)
+    return (rounding_ops.sign(out) * activation_ops.relu(out.abs())).mul(k_h * k_w) ** (1.0 / norm_type)
 
 
 def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
@@ -378,4 +372,4 @@ def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
     tensor([[[5., 1.]]])
     """
     out = avg_pool1d(input ** norm_type, kernel_size, stride, 0, ceil_mode)
-    return (math_ops.sign(out) * math_ops.relu(out.abs())).mul(_single(kernel_size, "kernel_size", "lp_pool1d")) ** (1.0 / norm_type)
+    return (rounding_ops.sign(out) * activation_ops.relu(out.abs())).mul(int_tuple(kernel_size, 1, "kernel_size", "lp_pool1d")[0]) ** (1.0 / norm_type)

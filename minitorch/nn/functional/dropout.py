@@ -15,10 +15,10 @@ import warnings
 
 import numpy as np
 
-from .. import random
-from ..creation import from_numpy
-from ..errors import ShapeError
-from ..ops.in_place_ops import twin
+from ... import random
+from ...creation import from_numpy
+from ...errors import ShapeError
+from ...ops.in_place_ops import twin
 
 # -SELU_ALPHA * SELU_SCALE: where SELU saturates for large negative inputs.
 _ALPHA = 1.7580993408473766

@@ -1,4 +1,8 @@
-"""The normalizations torch.nn.functional has beyond batch_norm and layer_norm.
+"""Normalization functions, as torch.nn.functional: batch_norm, layer_norm, group_norm, instance_norm,
+rms_norm, normalize and local_response_norm.
+
+batch_norm runs the fused batch-norm op ("FusedBatchNormV3", ops/batch_norm_ops.py) while training,
+and elementwise ops on the running statistics otherwise; layer_norm is a composition of reductions.
 
 group_norm and instance_norm are batch normalization of a reshaped input,
 as PyTorch first wrote them: (N, C, *) seen as (1, N G, C / G *) (a group
@@ -10,12 +14,12 @@ squares averaged over neighbouring channels by avg_pool2d).
 """
 import numpy as np
 
-from ..creation import from_numpy
-from ..engine.state import no_grad
-from ..errors import ShapeError
-from ..ops import batch_norm_ops, math_ops, pool_ops, reduction_ops
-from ..ops.writes import write_out
-from ..ops.pad_ops import zero_pad
+from ...engine.state import no_grad
+from ...errors import ShapeError
+from ...ops import batch_norm_ops, comparison_ops, pool_ops
+from ...ops.norm_ops import vector_norm
+from ...ops.pad_ops import zero_pad
+from ...ops.writes import write_out
 
 
 def _affine(output, weight, bias):
@@ -41,6 +45,83 @@ def _normalize_rows(rows, eps):
         y, mean, var, _, _ = batch_norm_ops.fused_batch_norm(rows, None, None, eps)
         return y, mean, var
     return rows - rows, rows.reshape(-1), None  # one value per row: it is its own mean
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-5):
+    """Batch normalization over every dimension but 1 (the channels).
+
+    Training uses the batch statistics (the fused batch-norm op, TensorFlow's
+    "FusedBatchNormV3") and, when running statistics are given, updates them in
+    place as PyTorch does: running = (1 - momentum) * running + momentum * batch
+    (the variance unbiased). Otherwise the running statistics normalize.
+
+    >>> x = mt.tensor([[1.0], [3.0]])
+    >>> running_mean, running_var = mt.zeros(1), mt.ones(1)
+    >>> F.batch_norm(x, running_mean, running_var, training=True)
+    tensor([[-1.0000],
+            [ 1.0000]])
+    >>> running_mean, running_var
+    (tensor([0.2000]), tensor([1.1000]))
+    """
+    if input.ndim < 2:
+        raise ShapeError(f"batch_norm: expected an input with at least 2 dimensions (N, C, ...), got shape {tuple(input.shape)}")
+    channels = input.shape[1]
+    for name, t in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight), ("bias", bias)):
+        if t is not None and tuple(t.shape) != (channels,):
+            raise ShapeError(
+                f"batch_norm: {name} should contain {channels} elements (one per channel of input {tuple(input.shape)}), "
+                f"got shape {tuple(t.shape)}"
+            )
+    if training:
+        values_per_channel = input.numel() // max(channels, 1)
+        if values_per_channel <= 1:
+            raise ValueError(f"Expected more than 1 value per channel when training, got input size {tuple(input.shape)}")
+        return _batch_norm_training(input, running_mean, running_var, weight, bias, momentum, eps)
+    if running_mean is None or running_var is None:
+        raise ValueError("batch_norm: running_mean and running_var are needed when training=False")
+    shape = (1, channels) + (1,) * (input.ndim - 2)
+    output = (input - running_mean.reshape(shape)) / (running_var.reshape(shape) + eps).sqrt()
+    if weight is not None:
+        output = output * weight.reshape(shape)
+    if bias is not None:
+        output = output + bias.reshape(shape)
+    return output
+
+
+def _batch_norm_training(input, running_mean, running_var, weight, bias, momentum, eps):
+    output, batch_mean, batch_var, _, _ = batch_norm_ops.fused_batch_norm(input, weight, bias, eps)
+    with no_grad():
+        if running_mean is not None:
+            running_mean.mul_(1 - momentum).add_(batch_mean, alpha=momentum)
+        if running_var is not None:
+            running_var.mul_(1 - momentum).add_(batch_var, alpha=momentum)
+    return output
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    """Normalizes over the last len(normalized_shape) dimensions (biased variance), then scales and shifts.
+
+    >>> y = mt.nn.functional.layer_norm(mt.tensor([[1.0, 3.0]]), (2,))
+    >>> [round(v, 3) for v in y[0].tolist()]
+    [-1.0, 1.0]
+    """
+    normalized_shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    k = len(normalized_shape)
+    if k == 0 or input.ndim < k or tuple(input.shape[input.ndim - k:]) != normalized_shape:
+        raise ShapeError(
+            f"layer_norm: given normalized_shape={list(normalized_shape)}, expected input with shape "
+            f"[*, {', '.join(map(str, normalized_shape))}], but got input of size {list(input.shape)}"
+        )
+    dims = tuple(range(input.ndim - k, input.ndim))
+    mean = input.mean(dim=dims, keepdim=True)
+    centered = input - mean
+    variance = (centered * centered).mean(dim=dims, keepdim=True)
+    output = centered / (variance + eps).sqrt()
+    if weight is not None:
+        output = output * weight
+    if bias is not None:
+        output = output + bias
+    return output
 
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
@@ -122,23 +203,9 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     return output if weight is None else output * weight
 
 
-def _norm(input, p, dim):
-    """The p-norm along dim (kept), with a zero gradient where the norm is zero (PyTorch's)."""
-    magnitude = input.abs()
-    if p == float("inf"):
-        return reduction_ops.amax(magnitude, dim, keepdim=True)
-    if p == float("-inf"):
-        return reduction_ops.amin(magnitude, dim, keepdim=True)
-    if p == 0:
-        return math_ops.cast(input != 0, input.dtype).sum(dim=dim, keepdim=True)
-    total = (magnitude ** p).sum(dim=dim, keepdim=True)
-    is_zero = total == 0
-    safe = math_ops.where(is_zero, from_numpy(np.ones((), np.asarray(total).dtype)), total)
-    return math_ops.where(is_zero, total, safe ** (1.0 / p))
-
-
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
-    """x / max(||x||_p, eps) along `dim`, as torch.nn.functional.normalize.
+    """x / max(||x||_p, eps) along `dim`, as torch.nn.functional.normalize (the norm is the "VectorNorm" op:
+    its gradient is 0 where it is 0, as PyTorch's).
 
     >>> F.normalize(mt.tensor([[3.0, 4.0], [0.0, 0.0]]))
     tensor([[0.6000, 0.8000],
@@ -146,7 +213,7 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     """
     if not input.is_floating_point():
         raise TypeError(f"normalize: expected a floating-point input, got {input.dtype}")
-    result = input / math_ops.clamp(_norm(input, p, dim), min=eps)
+    result = input / comparison_ops.clamp(vector_norm(input, p, dim, keepdim=True), min=eps)
     return result if out is None else write_out("normalize", result, out)
 
 

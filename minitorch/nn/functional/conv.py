@@ -1,6 +1,7 @@
-"""1-D and transposed convolutions, as torch.nn.functional: conv1d, conv_transpose1d, conv_transpose2d.
+"""Convolution functions, as torch.nn.functional: conv1d, conv2d, conv_transpose1d, conv_transpose2d,
+and unfold and fold (im2col and col2im, ops/fold_ops.py).
 
-No new kernels. A 1-D convolution is a 2-D one over a height of 1 (Conv2D).
+F.conv2d is the "Conv2D" op's function (ops/conv_ops.py), as torch.conv2d is. The others add no kernel. A 1-D convolution is a 2-D one over a height of 1 (Conv2D).
 A transposed convolution is the adjoint of a convolution in its input, which
 is the op Conv2DBackpropInput: the ConvTranspose weight (C_in, C_out / groups,
 kH, kW) is the weight of the convolution that maps the output back to the
@@ -9,22 +10,13 @@ input, so its gradients are the ones Conv2D's backward already has
 """
 import numpy as np
 
-from ..engine.execute import execute
-from ..errors import ShapeError
-from ..ops import conv_ops
-from ..ops.pad_ops import zero_pad
-
-
-def _ints(value, n, name, op_name):
-    """An int or a sequence of n ints as a tuple of n ints."""
-    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-        return (int(value),) * n
-    value = tuple(value)
-    if len(value) == 1:
-        value = value * n
-    if len(value) != n or not all(isinstance(v, (int, np.integer)) for v in value):
-        raise ValueError(f"{op_name}: {name} must be an int or a tuple of {n} ints, got {value!r}")
-    return tuple(int(v) for v in value)
+from ...engine.execute import execute
+from ...errors import ShapeError
+from ...ops import conv_ops
+from ...ops.conv_ops import conv2d  # noqa: F401  (F.conv2d is mt.conv2d, as in PyTorch)
+from ...ops.dims import int_tuple
+from ...ops.fold_ops import fold, unfold  # noqa: F401
+from ...ops.pad_ops import zero_pad
 
 
 def _check_ranks(op_name, input, weight, spatial):
@@ -53,8 +45,8 @@ def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     if isinstance(padding, str):
         pads = padding
     else:
-        pads = (0, _ints(padding, 1, "padding", "conv1d")[0])
-    stride, dilation = _ints(stride, 1, "stride", "conv1d"), _ints(dilation, 1, "dilation", "conv1d")
+        pads = (0, int_tuple(padding, 1, "padding", "conv1d")[0])
+    stride, dilation = int_tuple(stride, 1, "stride", "conv1d"), int_tuple(dilation, 1, "dilation", "conv1d")
     out = conv_ops.conv2d(batched.unsqueeze(2), weight.unsqueeze(2), bias, stride=(1, stride[0]), padding=pads,
                           dilation=(1, dilation[0]), groups=groups).squeeze(2)
     return out.squeeze(0) if unbatched else out
@@ -87,8 +79,8 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
     unbatched = input.ndim == 3
     batched = input.unsqueeze(0) if unbatched else input
     op_name = "conv_transpose2d"
-    stride, dilation = _ints(stride, 2, "stride", op_name), _ints(dilation, 2, "dilation", op_name)
-    padding, output_padding = _ints(padding, 2, "padding", op_name), _ints(output_padding, 2, "output_padding", op_name)
+    stride, dilation = int_tuple(stride, 2, "stride", op_name), int_tuple(dilation, 2, "dilation", op_name)
+    padding, output_padding = int_tuple(padding, 2, "padding", op_name), int_tuple(output_padding, 2, "output_padding", op_name)
     if min(stride) < 1 or min(dilation) < 1 or min(padding) < 0 or min(output_padding) < 0:
         raise ValueError(f"{op_name}: stride {stride} and dilation {dilation} must be positive, padding {padding} "
                          f"and output_padding {output_padding} non-negative")
@@ -130,9 +122,9 @@ def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_paddi
     _check_ranks("conv_transpose1d", input, weight, 1)
     unbatched = input.ndim == 2
     batched = input.unsqueeze(0) if unbatched else input
-    one = {name: (1, _ints(value, 1, name, "conv_transpose1d")[0]) for name, value in
+    one = {name: (1, int_tuple(value, 1, name, "conv_transpose1d")[0]) for name, value in
            (("stride", stride), ("dilation", dilation))}
-    zero = {name: (0, _ints(value, 1, name, "conv_transpose1d")[0]) for name, value in
+    zero = {name: (0, int_tuple(value, 1, name, "conv_transpose1d")[0]) for name, value in
             (("padding", padding), ("output_padding", output_padding))}
     out = conv_transpose2d(batched.unsqueeze(2), weight.unsqueeze(2), bias, groups=groups, **one, **zero).squeeze(2)
     return out.squeeze(0) if unbatched else out

@@ -1,5 +1,5 @@
-"""Cases for the ops of the nn surface, part 2: Unpack, and CTCLoss (first order, reverse mode only: like PyTorch's it has
-no second derivative and no forward mode; tests/test_surface_nn_layers2.py checks that asking for them raises)."""
+"""Cases for the sequence ops: Unpack, and CTCLoss (first order, reverse mode only: like PyTorch's it has no second
+derivative and no forward mode; tests/test_surface_nn_losses.py checks that asking for them raises)."""
 import numpy as np
 
 import minitorch as mt

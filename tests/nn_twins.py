@@ -1,5 +1,6 @@
-"""What the parity tests of the nn surface, part 2, share: float64 twins of a function or module in minitorch and
-in PyTorch, compared on values and on the gradients of a random projection of the outputs; finite differences."""
+"""What the nn parity tests share (tests/test_surface_nn_{activations,losses,embeddings,utils,sequences}.py):
+float64 twins of a function or module in minitorch and in PyTorch, compared on values and on the gradients of a
+random projection of the outputs; finite differences."""
 import numpy as np
 import pytest
 

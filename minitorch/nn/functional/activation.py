@@ -12,16 +12,23 @@ The in-place twins (`F.elu_`, `F.relu_`, ...) are made by the in-place
 machinery (ops/in_place_ops.py `twin`): same object, same storage, version
 bump, recorded on a stand-in when a tape watches the tensor.
 """
+import math
 import warnings
 
 import numpy as np
 
-from .. import random
-from ..creation import from_numpy
-from ..errors import ShapeError
-from ..ops import array_ops, math_ops, reduction_ops, special_ops
-from ..ops.in_place_ops import twin
-from ..ops.pointwise_ops import hardshrink, prelu  # noqa: F401  (ops level: they are Tensor methods too)
+from ... import random
+from ...creation import from_numpy
+from ...ops import (
+    activation_ops, array_ops, coercion, comparison_ops, exponential_ops, reduction_ops, special_ops,
+    trigonometric_ops,
+)
+from ...ops.activation_ops import hardshrink, prelu, sigmoid  # noqa: F401  (F.prelu is mt.prelu; Tensor methods too)
+from ...ops.coercion import require_floating
+from ...ops.in_place_ops import twin
+from ...ops.in_place_twins import relu_  # F.relu_ is mt.relu_
+from ...ops.trigonometric_ops import tanh  # noqa: F401  (F.tanh, as mt.tanh)
+from ...ops.writes import accepts_out
 
 SELU_ALPHA = 1.6732632423543772848170429916717
 SELU_SCALE = 1.0507009873554804934193349852946
@@ -34,11 +41,6 @@ def _in_place(fn, name, example):
     return in_place
 
 
-def _require_floating(input, name):
-    if not input.is_floating_point():
-        raise NotImplementedError(f'"{name}" not implemented for {input.dtype}: it needs a floating point input')
-
-
 # ----- rectifiers -----
 
 def relu(input, inplace=False):
@@ -47,13 +49,7 @@ def relu(input, inplace=False):
     >>> F.relu(mt.tensor([-1.0, 0.5]))
     tensor([0.0000, 0.5000])
     """
-    return relu_(input) if inplace else math_ops.relu(input)
-
-
-relu_ = _in_place(math_ops.relu, "relu_", """>>> x = mt.tensor([-1.0, 2.0])
-    >>> F.relu_(x) is x, x
-    (True, tensor([0., 2.]))
-    """)
+    return relu_(input) if inplace else activation_ops.relu(input)
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
@@ -64,8 +60,8 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
     """
     if inplace:
         return leaky_relu_(input, negative_slope)
-    _require_floating(input, "leaky_relu")
-    return math_ops.where(input > 0, input, input * negative_slope)
+    require_floating(input, "leaky_relu")
+    return comparison_ops.where(input > 0, input, input * negative_slope)
 
 
 leaky_relu_ = _in_place(leaky_relu, "leaky_relu_", """>>> x = mt.tensor([-2.0, 3.0])
@@ -85,8 +81,8 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     if inplace:
         return hardtanh_(input, min_val, max_val)
     if not input.is_floating_point():
-        return math_ops.cast(math_ops.clamp(input, min_val, max_val), input.dtype)
-    return math_ops.where(input <= min_val, min_val, math_ops.where(input >= max_val, max_val, input))
+        return coercion.cast(comparison_ops.clamp(input, min_val, max_val), input.dtype)
+    return comparison_ops.where(input <= min_val, min_val, comparison_ops.where(input >= max_val, max_val, input))
 
 
 hardtanh_ = _in_place(hardtanh, "hardtanh_", """>>> x = mt.tensor([-2.0, 0.5, 3.0])
@@ -112,7 +108,7 @@ def threshold(input, threshold, value, inplace=False):
     """
     if inplace:
         return threshold_(input, threshold, value)
-    return math_ops.where(input > threshold, input, value)
+    return comparison_ops.where(input > threshold, input, value)
 
 
 threshold_ = _in_place(threshold, "threshold_", """>>> x = mt.tensor([0.5, 2.0])
@@ -130,11 +126,11 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False, *,
     """
     if inplace:
         return rrelu_(input, lower, upper, training, generator)
-    _require_floating(input, "rrelu")
+    require_floating(input, "rrelu")
     if not training:
         return leaky_relu(input, (lower + upper) / 2)
     slopes = random.generator(generator).uniform(lower, upper, input.shape).astype(np.asarray(input).dtype)
-    return math_ops.where(input > 0, input, input * from_numpy(slopes))
+    return comparison_ops.where(input > 0, input, input * from_numpy(slopes))
 
 
 def _rrelu_with_generator(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):
@@ -152,9 +148,9 @@ rrelu_ = _in_place(_rrelu_with_generator, "rrelu_", """>>> x = mt.tensor([-4.0, 
 
 def _exponential_unit(input, alpha, scale, input_scale, name):
     """scale * x for x > 0, else alpha * scale * (exp(input_scale * x) - 1): PyTorch's elu kernel."""
-    _require_floating(input, name)
-    negative_part = ((math_ops.clamp(input, max=0.0) * input_scale).exp() - 1.0) * (alpha * scale)
-    return math_ops.where(input > 0, input * scale if scale != 1.0 else input, negative_part)
+    require_floating(input, name)
+    negative_part = ((comparison_ops.clamp(input, max=0.0) * input_scale).exp() - 1.0) * (alpha * scale)
+    return comparison_ops.where(input > 0, input * scale if scale != 1.0 else input, negative_part)
 
 
 def elu(input, alpha=1.0, inplace=False):
@@ -220,12 +216,12 @@ def softplus(input, beta=1.0, threshold=20.0):
     >>> F.softplus(mt.tensor([30.0]))
     tensor([30.])
     """
-    _require_floating(input, "softplus")
+    require_floating(input, "softplus")
     scaled = input * beta if beta != 1.0 else input
-    smooth = special_ops.log1p(math_ops.clamp(scaled, max=threshold).exp())
+    smooth = exponential_ops.log1p(comparison_ops.clamp(scaled, max=threshold).exp())
     if beta != 1.0:
         smooth = smooth / beta
-    return math_ops.where(scaled > threshold, input, smooth)
+    return comparison_ops.where(scaled > threshold, input, smooth)
 
 
 def logsigmoid(input):
@@ -234,11 +230,11 @@ def logsigmoid(input):
     >>> F.logsigmoid(mt.tensor([-100.0, 0.0, 2.0]))
     tensor([-100.0000,   -0.6931,   -0.1269])
     """
-    _require_floating(input, "log_sigmoid")
+    require_floating(input, "log_sigmoid")
     positive = input > 0
     # min(x, 0) and -|x| with one `where` each, so the derivative at 0 is sigmoid(-0) = 1/2.
-    negative_abs = math_ops.where(positive, -input, input)
-    return math_ops.where(positive, 0.0, input) - special_ops.log1p(negative_abs.exp())
+    negative_abs = comparison_ops.where(positive, -input, input)
+    return comparison_ops.where(positive, 0.0, input) - exponential_ops.log1p(negative_abs.exp())
 
 
 def silu(input, inplace=False):
@@ -249,8 +245,8 @@ def silu(input, inplace=False):
     """
     if inplace:
         return _silu_(input)
-    _require_floating(input, "silu")
-    return input * math_ops.sigmoid(input)
+    require_floating(input, "silu")
+    return input * activation_ops.sigmoid(input)
 
 
 def mish(input, inplace=False):
@@ -261,8 +257,8 @@ def mish(input, inplace=False):
     """
     if inplace:
         return _mish_(input)
-    _require_floating(input, "mish")
-    return input * math_ops.tanh(softplus(input))
+    require_floating(input, "mish")
+    return input * trigonometric_ops.tanh(softplus(input))
 
 
 def hardsigmoid(input, inplace=False):
@@ -273,8 +269,8 @@ def hardsigmoid(input, inplace=False):
     """
     if inplace:
         return _hardsigmoid_(input)
-    _require_floating(input, "hardsigmoid")
-    return math_ops.where(input <= -3.0, 0.0, math_ops.where(input >= 3.0, 1.0, (input + 3.0) / 6.0))
+    require_floating(input, "hardsigmoid")
+    return comparison_ops.where(input <= -3.0, 0.0, comparison_ops.where(input >= 3.0, 1.0, (input + 3.0) / 6.0))
 
 
 def hardswish(input, inplace=False):
@@ -285,9 +281,11 @@ def hardswish(input, inplace=False):
     """
     if inplace:
         return _hardswish_(input)
-    _require_floating(input, "hardswish")
-    return math_ops.where(input <= -3.0, 0.0, math_ops.where(input < 3.0, input * (input + 3.0) / 6.0, input))
+    require_floating(input, "hardswish")
+    return comparison_ops.where(input <= -3.0, 0.0, comparison_ops.where(input < 3.0, input * (input + 3.0) / 6.0, input))
 
+
+hardshrink = accepts_out(hardshrink)  # PyTorch's F.hardshrink is torch.hardshrink, which takes out=
 
 # The modules' inplace=True for these four: PyTorch has them only as torch._C._nn.<name>_, not in F.
 _silu_ = twin(silu, "silu_")
@@ -304,7 +302,7 @@ def glu(input, dim=-1):
     """
     if input.ndim == 0:
         raise RuntimeError("glu does not support scalars because halving size must be even")
-    _require_floating(input, "glu")
+    require_floating(input, "glu")
     axis = dim % input.ndim if -input.ndim <= dim < input.ndim else None
     if axis is None:
         raise IndexError(f"glu: dimension out of range (expected to be in range of [{-input.ndim}, {input.ndim - 1}], but got {dim})")
@@ -313,7 +311,7 @@ def glu(input, dim=-1):
         raise RuntimeError(f"Halving dimension must be even, but dimension {axis} is size {size}")
     before = (slice(None),) * axis
     first, second = input[before + (slice(0, size // 2),)], input[before + (slice(size // 2, size),)]
-    return first * math_ops.sigmoid(second)
+    return first * activation_ops.sigmoid(second)
 
 
 # ----- shrinkage -----
@@ -324,10 +322,10 @@ def softshrink(input, lambd=0.5):
     >>> F.softshrink(mt.tensor([-1.0, 0.3, 0.75]))
     tensor([-0.5000, 0.0000, 0.2500])
     """
-    _require_floating(input, "softshrink")
+    require_floating(input, "softshrink")
     if lambd < 0:
         raise RuntimeError(f"softshrink: lambda must be greater or equal to 0, but found to be {lambd}.")
-    return math_ops.where(input > lambd, input - lambd, math_ops.where(input < -lambd, input + lambd, 0.0))
+    return comparison_ops.where(input > lambd, input - lambd, comparison_ops.where(input < -lambd, input + lambd, 0.0))
 
 
 def softsign(input):
@@ -345,17 +343,58 @@ def tanhshrink(input):
     >>> F.tanhshrink(mt.tensor([0.0, 1.0]))
     tensor([0.0000, 0.2384])
     """
-    return input - math_ops.tanh(input)
+    return input - trigonometric_ops.tanh(input)
 
 
 # ----- softmax relatives -----
 
-def _implicit_dim(name, ndim):
+_SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
+
+
+def gelu(input, approximate="none"):
+    """x * Phi(x): exactly with erf, or with PyTorch's tanh approximation (approximate='tanh'). Runs "Erf" (or "Tanh") and elementwise ops.
+
+    >>> F.gelu(mt.tensor([-1.0, 0.0, 1.0]))
+    tensor([-0.1587, 0.0000, 0.8413])
+    >>> F.gelu(mt.tensor([1.0]), approximate="tanh")
+    tensor([0.8412])
+    """
+    if approximate == "none":
+        return input * 0.5 * (1.0 + special_ops.erf(input * (1.0 / math.sqrt(2.0))))
+    if approximate == "tanh":
+        inner = _SQRT_2_OVER_PI * (input + 0.044715 * input * input * input)
+        return 0.5 * input * (1.0 + inner.tanh())
+    raise ValueError(f"gelu: approximate must be 'none' or 'tanh', got {approximate!r}")
+
+
+def _softmax_dim(name, ndim, stacklevel=3):
     warnings.warn(
         f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X as an argument.",
-        stacklevel=3,
+        stacklevel=stacklevel,
     )
     return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(input, dim=None, _stacklevel=3, dtype=None):
+    """exp(x) / sum(exp(x)) along `dim`.
+
+    >>> mt.nn.functional.softmax(mt.tensor([0.0, 0.0]), dim=0).tolist()
+    [0.5, 0.5]
+    """
+    if dim is None:
+        dim = _softmax_dim("softmax", input.ndim, _stacklevel)
+    return reduction_ops.softmax(input, dim, dtype)
+
+
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    """log(softmax(x)) along `dim`, computed stably.
+
+    >>> round(mt.nn.functional.log_softmax(mt.tensor([0.0, 0.0]), dim=0)[0].item(), 4)
+    -0.6931
+    """
+    if dim is None:
+        dim = _softmax_dim("log_softmax", input.ndim, _stacklevel)
+    return reduction_ops.log_softmax(input, dim, dtype)
 
 
 def softmin(input, dim=None, _stacklevel=3, dtype=None):
@@ -365,7 +404,7 @@ def softmin(input, dim=None, _stacklevel=3, dtype=None):
     tensor([0.7311, 0.2689])
     """
     if dim is None:
-        dim = _implicit_dim("softmin", input.ndim)
+        dim = _softmax_dim("softmin", input.ndim, _stacklevel)
     return reduction_ops.softmax(-input, dim, dtype)
 
 

@@ -1,4 +1,4 @@
-"""The nn surface, part 2, for sequences: RNN/LSTM/GRU and cells (packed sequences too), sequence packing,
+"""nn for sequences against PyTorch: RNN/LSTM/GRU and cells (packed sequences too), sequence packing,
 scaled dot-product and multi-head attention, the Transformer family, linear cross-entropy; values and gradients
 against PyTorch with the same weights (state_dicts copied), finite differences in float64, reprs and errors."""
 import numpy as np
@@ -8,7 +8,7 @@ import minitorch as mt
 import minitorch.nn.functional as F
 from minitorch import nn
 
-from nn2_parity import assert_close, compare_twins, gradchecks, probabilities, same_function, to_torch, twins
+from nn_twins import assert_close, compare_twins, gradchecks, probabilities, same_function, to_torch, twins
 
 torch = pytest.importorskip("torch")
 tnn, tF = torch.nn, torch.nn.functional

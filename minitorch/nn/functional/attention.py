@@ -16,16 +16,11 @@ import warnings
 
 import numpy as np
 
-from ..creation import from_numpy, zeros
-from ..errors import ShapeError
-from ..ops import array_ops, math_ops, reduction_ops
-from .functional_dropout import dropout
-
-
-def linear(x, weight, bias):
-    """x W^T + b (F.linear, which lives above this module)."""
-    output = math_ops.matmul(x, weight, transpose_b=True)
-    return output if bias is None else output + bias
+from ...creation import from_numpy, zeros
+from ...errors import ShapeError
+from ...ops import array_ops, comparison_ops, product_ops, reduction_ops
+from .dropout import dropout
+from .linear import linear
 
 
 def _as_additive(mask, dtype, name):
@@ -36,7 +31,7 @@ def _as_additive(mask, dtype, name):
         return mask
     if np.asarray(mask).dtype != np.bool_:
         raise AssertionError(f"only bool and floating types of {name} are supported")
-    return math_ops.where(mask, -math.inf, zeros((), dtype=dtype))
+    return comparison_ops.where(mask, -math.inf, zeros((), dtype=dtype))
 
 
 def _safe_softmax(scores):
@@ -44,8 +39,8 @@ def _safe_softmax(scores):
     dead = from_numpy(np.all(np.asarray(scores) == -np.inf, axis=-1, keepdims=True))
     if not bool(np.asarray(dead).any()):
         return reduction_ops.softmax(scores, -1)
-    weights = reduction_ops.softmax(math_ops.where(dead, 0.0, scores), -1)
-    return math_ops.where(dead, 0.0, weights)
+    weights = reduction_ops.softmax(comparison_ops.where(dead, 0.0, scores), -1)
+    return comparison_ops.where(dead, 0.0, weights)
 
 
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
@@ -79,18 +74,18 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         heads = from_numpy(np.repeat(np.arange(key.shape[-3]), repeats))
         before = (slice(None),) * (key.ndim - 3)
         key, value = key[before + (heads,)], value[before + (heads,)]
-    scores = math_ops.matmul(query, key.transpose(-2, -1) * root)
+    scores = product_ops.matmul(query, key.transpose(-2, -1) * root)
     length, source = scores.shape[-2], scores.shape[-1]
     if is_causal:
         attn_mask = from_numpy(np.tril(np.ones((length, source), dtype=bool)))
     if attn_mask is not None:
         if np.asarray(attn_mask).dtype == np.bool_:
-            attn_mask = math_ops.where(attn_mask, zeros((), dtype=scores.dtype), -math.inf)
+            attn_mask = comparison_ops.where(attn_mask, zeros((), dtype=scores.dtype), -math.inf)
         scores = scores + attn_mask
     weights = _safe_softmax(scores)
     if dropout_p > 0.0:
         weights = dropout(weights, dropout_p, True)
-    return math_ops.matmul(weights, value)
+    return product_ops.matmul(weights, value)
 
 
 def _shape_check(query, key, value, key_padding_mask, attn_mask, num_heads):
@@ -208,13 +203,13 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
         padding = key_padding_mask.reshape(batch, 1, 1, source_length).expand(batch, num_heads, 1, source_length)
         padding = padding.reshape(batch * num_heads, 1, source_length)
         attn_mask = padding if attn_mask is None else attn_mask + padding
-    scores = math_ops.matmul(q * math.sqrt(1.0 / head_dim), k.transpose(-2, -1))
+    scores = product_ops.matmul(q * math.sqrt(1.0 / head_dim), k.transpose(-2, -1))
     if attn_mask is not None:
         scores = scores + attn_mask
     weights = _safe_softmax(scores)
     if training and dropout_p > 0.0:
         weights = dropout(weights, dropout_p, True)
-    output = math_ops.matmul(weights, v).transpose(0, 1).reshape(target_length * batch, embed_dim)
+    output = product_ops.matmul(weights, v).transpose(0, 1).reshape(target_length * batch, embed_dim)
     output = linear(output, out_proj_weight, out_proj_bias).reshape(target_length, batch, embed_dim)
     if not need_weights:
         return (output if batched else output.squeeze(1)), None
