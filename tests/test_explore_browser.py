@@ -1,11 +1,13 @@
-"""mt.viz.explore's page in a real browser: Selenium drives headless Chromium over the documented DOM contract
-(docs/explore.md). Skipped, with the reason, where selenium, chromium or chromium-driver is not installed.
+"""mt.viz.explore's page in a real browser, over the documented DOM contract (docs/explore.md): Selenium
+drives headless Chromium; Firefox is driven over WebDriver BiDi by tests/firefox_bidi.py (Debian packages
+no geckodriver). Each browser's tests skip, with the reason, where it is not installed.
 
-Debian: apt-get install chromium chromium-driver; pip install selenium (the test extra).
+Debian: apt-get install chromium chromium-driver (and firefox-esr); pip install selenium (the test extra).
 """
 import importlib.util
 import json
 import shutil
+import socket
 import tempfile
 import time
 from pathlib import Path
@@ -18,6 +20,7 @@ from minitorch import nn
 from minitorch.examples.mlp import MLP
 
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install -e '.[test]')")
+import firefox_bidi  # noqa: E402  (it needs websocket-client, which comes with selenium)
 
 
 def _script():
@@ -31,15 +34,22 @@ def _script():
 
 SCRIPT = _script()
 CHROMIUM = SCRIPT.find_chromium()
-if CHROMIUM is None:
-    pytest.skip("no Chromium with its driver installed (Debian: apt-get install chromium chromium-driver)",
-                allow_module_level=True)
+FIREFOX = firefox_bidi.find_firefox()
+BROWSERS = [
+    pytest.param("chromium", marks=pytest.mark.skipif(
+        CHROMIUM is None, reason="no Chromium with its driver installed (Debian: apt-get install chromium chromium-driver)")),
+    pytest.param("firefox", marks=pytest.mark.skipif(
+        FIREFOX is None, reason="no Firefox installed (Debian: apt-get install firefox-esr)")),
+]
 
 
-@pytest.fixture(scope="module")
-def browser():
-    profile = tempfile.mkdtemp(prefix="minitorch-chromium-")
-    driver = SCRIPT.start_chromium(webdriver, *CHROMIUM, profile, logs=True)
+@pytest.fixture(scope="module", params=BROWSERS)
+def browser(request):
+    profile = tempfile.mkdtemp(prefix=f"minitorch-{request.param}-")
+    if request.param == "chromium":
+        driver = SCRIPT.start_chromium(webdriver, *CHROMIUM, profile, logs=True)
+    else:
+        driver = firefox_bidi.Firefox(FIREFOX, profile)
     yield driver
     driver.quit()
     shutil.rmtree(profile, ignore_errors=True)
@@ -224,18 +234,42 @@ def test_a_folded_module_unfolds_on_click(browser, tmp_path):
     assert "folded" not in cover.get_attribute("class")
 
 
-def test_no_request_leaves_the_page(browser, tmp_path):
-    model, loss, names = lenet_loss()
-    path = Path(mt.viz.explore(loss, tmp_path / "lenet.html", names=names, group_by=model)).resolve()
-    browser.get_log("performance")  # what Chromium did before this test
-    open_page(browser, path)
-    click(browser, "run")
-    click(browser, "reset")
+def sent_requests(browser, path):
+    """(the URLs the page itself asked for, every URL any tab asked for) since the last call."""
+    if isinstance(browser, firefox_bidi.Firefox):
+        sent = browser.sent_requests()
+        return [url for context, url in sent if context == browser.context], [url for _, url in sent]
     events = [json.loads(entry["message"])["message"] for entry in browser.get_log("performance")]
     sent = [e["params"] for e in events if e["method"] == "Network.requestWillBeSent"]
     # The page's own requests; Chromium's internal pages (its new-tab page's chrome:// resources) may log theirs too.
-    by_page = [p["request"]["url"] for p in sent if p.get("documentURL") == path.as_uri()]
-    assert path.as_uri() in by_page
+    return [p["request"]["url"] for p in sent if p.get("documentURL") == path.as_uri()], [p["request"]["url"] for p in sent]
+
+
+def test_no_request_leaves_the_page(browser, tmp_path):
+    model, loss, names = lenet_loss()
+    path = Path(mt.viz.explore(loss, tmp_path / "lenet.html", names=names, group_by=model)).resolve()
+    sent_requests(browser, path)  # what the browser did before this test
+    open_page(browser, path)
+    click(browser, "run")
+    click(browser, "reset")
+    by_page, everything = sent_requests(browser, path)
+    if isinstance(browser, webdriver.Chrome):  # Firefox's network events leave out file:// loads
+        assert path.as_uri() in by_page
     assert [url for url in by_page if url != path.as_uri() and not url.startswith("data:")] == []
     # And nothing, from any page, went to the network.
-    assert [p["request"]["url"] for p in sent if p["request"]["url"].split(":")[0] in ("http", "https", "ws", "wss")] == []
+    assert [url for url in everything if url.split(":")[0] in ("http", "https", "ws", "wss")] == []
+    # The page loaded its own file and nothing else (the Resource Timing API lists every fetch it made).
+    assert browser.execute_script("return performance.getEntriesByType('resource').map(e => e.name)") == []
+
+
+def test_the_request_watch_sees_a_page_that_fetches(browser, tmp_path):
+    """The check above can fail: a page with an image on a closed local port is caught by both watches."""
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{probe.getsockname()[1]}/picture.png"
+    path = tmp_path / "fetches.html"
+    path.write_text(f'<html><body><img src="{url}"></body></html>')
+    sent_requests(browser, path)
+    browser.get(path.as_uri())
+    by_page, everything = sent_requests(browser, path)
+    assert url in by_page and url in everything
