@@ -435,8 +435,8 @@ def reduce_ex(self, protocol):
     tensor's values, class and requires_grad (and a subclass's own slots, such as Buffer's persistent),
     never its tape bookkeeping or .grad; it comes back as a new leaf. minitorch.load never unpickles.
 
-    >>> import pickle
-    >>> pickle.loads(pickle.dumps(mt.ones(2, requires_grad=True)))
+    >>> rebuild, arguments = mt.ones(2, requires_grad=True).__reduce_ex__(2)  # what pickle.dumps writes
+    >>> rebuild(*arguments)
     tensor([1., 1.], requires_grad=True)
     """
     extra = {slot: getattr(self, slot) for cls in type(self).__mro__ if cls is not Tensor and issubclass(cls, Tensor)
