@@ -89,6 +89,7 @@ class _Sweep:
         self.pending = {}  # tensor id -> its gradient, or the list of the gradients to add up
         self.outstanding = 0  # how many pending tensors an entry on this tape, not yet run, made
         self.sources = sources
+        self.source_ids = {s._id for s in sources}
         self.source_grads = {}  # a source some op made: its gradient, taken when that op is reached
         self.source_makers = {s._node for s in sources if s._node is not None and tape.holds(s)}
         self.wanted = wanted  # None: every input on the tape needs a gradient (backward())
@@ -215,8 +216,7 @@ class _Sweep:
     def take_source_gradients(self, entry):
         """The output gradients of an entry that made a source: a source that a gradient reached has its
         complete gradient now (which also flows on through the entry); one nobody reached stays None."""
-        source_ids = {s._id for s in self.sources}
-        reached = [tensor_id in self.pending and tensor_id in source_ids for tensor_id in entry.output_ids]
+        reached = [tensor_id in self.pending and tensor_id in self.source_ids for tensor_id in entry.output_ids]
         out_grads = self.output_gradients(entry)
         for tensor_id, grad, is_source in zip(entry.output_ids, out_grads, reached):
             if is_source:

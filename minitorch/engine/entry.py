@@ -167,8 +167,7 @@ class Entry(Node):
                 op = self._with_needs(needs_input_grad)
         grads = grad_fn(op, *output_grads)
         if exclusive:  # nothing can run it again: its saved values go now, not at the end of the pass
-            self._inputs = self._input_versions = self._saved_outputs = None
-            self.freed = True
+            self.free()
         if type(grads) is not tuple:
             grads = tuple(grads) if isinstance(grads, list) else (grads,)
         if len(grads) != len(self.input_ids):
